@@ -1,0 +1,196 @@
+/**
+ * The one validated configuration. Every limit of the service is a setting here with the
+ * spec's default; each setting can come from an environment variable or a CLI flag (the
+ * flag wins). All problems are reported at once; the result is frozen and passed down as
+ * an argument. This is the only module that reads `process.env`.
+ */
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+const bool = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+  return v;
+}, z.boolean());
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const optionalString = z.string().trim().min(1).optional();
+
+/** One row per setting: its path in the config object, env var and CLI flag. */
+interface SettingDef {
+  path: string;
+  env: string;
+  flag: string;
+  schema: z.ZodType;
+  help: string;
+}
+
+const SETTINGS: SettingDef[] = [
+  { path: 'server.host', env: 'WEBSEARCH_HOST', flag: '--host', schema: z.string().trim().min(1).default('127.0.0.1'), help: 'address the HTTP server binds' },
+  { path: 'server.port', env: 'WEBSEARCH_PORT', flag: '--port', schema: int(0, 65535).default(8787), help: 'port of the HTTP server (0 = any free port)' },
+  { path: 'server.bodyLimitBytes', env: 'WEBSEARCH_BODY_LIMIT_BYTES', flag: '--body-limit-bytes', schema: int(1024, 16 * MiB).default(64 * 1024), help: 'largest accepted request body' },
+  { path: 'log.level', env: 'WEBSEARCH_LOG_LEVEL', flag: '--log-level', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), help: 'log level (logs go to stderr)' },
+
+  { path: 'fetch.timeoutMs', env: 'WEBSEARCH_FETCH_TIMEOUT_MS', flag: '--fetch-timeout-ms', schema: int(100, 120_000).default(15_000), help: 'overall deadline per URL' },
+  { path: 'fetch.maxTimeoutMs', env: 'WEBSEARCH_FETCH_MAX_TIMEOUT_MS', flag: '--fetch-max-timeout-ms', schema: int(100, 300_000).default(60_000), help: 'largest timeout_ms a request may ask for' },
+  { path: 'fetch.idleTimeoutMs', env: 'WEBSEARCH_FETCH_IDLE_TIMEOUT_MS', flag: '--fetch-idle-timeout-ms', schema: int(100, 120_000).default(10_000), help: 'longest silence while waiting for headers or body bytes' },
+  { path: 'fetch.connectTimeoutMs', env: 'WEBSEARCH_FETCH_CONNECT_TIMEOUT_MS', flag: '--fetch-connect-timeout-ms', schema: int(100, 60_000).default(10_000), help: 'TCP + TLS connect timeout' },
+  { path: 'fetch.maxBytes', env: 'WEBSEARCH_FETCH_MAX_BYTES', flag: '--fetch-max-bytes', schema: int(1024, 1024 * MiB).default(10 * MiB), help: 'largest decoded page body (10 MiB per spec 8.1)' },
+  { path: 'fetch.maxRedirects', env: 'WEBSEARCH_FETCH_MAX_REDIRECTS', flag: '--fetch-max-redirects', schema: int(0, 20).default(5), help: 'redirect hops followed per URL' },
+  { path: 'fetch.perHostConcurrency', env: 'WEBSEARCH_FETCH_PER_HOST', flag: '--fetch-per-host', schema: int(1, 64).default(4), help: 'simultaneous requests to one host' },
+  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: bool.default(false), help: 'allow fetching loopback/private addresses (tests, intranet)' },
+  { path: 'fetch.productToken', env: 'WEBSEARCH_PRODUCT_TOKEN', flag: '--product-token', schema: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only (RFC 9309 product token)').default('websearch-mcp'), help: 'product token matched against robots.txt groups' },
+  { path: 'fetch.userAgent', env: 'WEBSEARCH_USER_AGENT', flag: '--user-agent', schema: optionalString, help: 'User-Agent header (default: "<token>/<version> (+project URL)")' },
+
+  { path: 'robots.enabled', env: 'WEBSEARCH_ROBOTS', flag: '--robots', schema: bool.default(true), help: 'honour robots.txt (RFC 9309)' },
+  { path: 'robots.cacheTtlMs', env: 'WEBSEARCH_ROBOTS_CACHE_TTL_MS', flag: '--robots-cache-ttl-ms', schema: int(0, 24 * 3600_000).default(24 * 3600_000), help: 'robots.txt cache lifetime (RFC 9309 2.4: at most 24 h)' },
+  { path: 'robots.cacheEntries', env: 'WEBSEARCH_ROBOTS_CACHE_ENTRIES', flag: '--robots-cache-entries', schema: int(1, 1_000_000).default(5000), help: 'origins kept in the robots.txt cache' },
+  { path: 'robots.maxBytes', env: 'WEBSEARCH_ROBOTS_MAX_BYTES', flag: '--robots-max-bytes', schema: int(500 * 1024, 16 * MiB).default(500 * 1024), help: 'robots.txt bytes parsed (RFC 9309 2.5: at least 500 KiB)' },
+  { path: 'robots.timeoutMs', env: 'WEBSEARCH_ROBOTS_TIMEOUT_MS', flag: '--robots-timeout-ms', schema: int(100, 60_000).default(5_000), help: 'deadline for fetching robots.txt' },
+
+  { path: 'crawl.maxUrls', env: 'WEBSEARCH_CRAWL_MAX_URLS', flag: '--crawl-max-urls', schema: int(1, 10).default(10), help: 'URLs per extraction request (spec 8.1: 10)' },
+  { path: 'cache.ttlMs', env: 'WEBSEARCH_CACHE_TTL_MS', flag: '--cache-ttl-ms', schema: int(0, 30 * 24 * 3600_000).default(3600_000), help: 'how long extracted pages stay cached (0 = no cache)' },
+  { path: 'cache.maxEntries', env: 'WEBSEARCH_CACHE_ENTRIES', flag: '--cache-entries', schema: int(1, 1_000_000).default(1000), help: 'entries kept in the in-memory cache' },
+];
+
+export interface Config {
+  server: { host: string; port: number; bodyLimitBytes: number };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  fetch: {
+    timeoutMs: number;
+    maxTimeoutMs: number;
+    idleTimeoutMs: number;
+    connectTimeoutMs: number;
+    maxBytes: number;
+    maxRedirects: number;
+    perHostConcurrency: number;
+    allowPrivateAddresses: boolean;
+    productToken: string;
+    userAgent: string;
+  };
+  robots: { enabled: boolean; cacheTtlMs: number; cacheEntries: number; maxBytes: number; timeoutMs: number };
+  crawl: { maxUrls: number };
+  cache: { ttlMs: number; maxEntries: number };
+}
+
+export const VERSION = '0.1.0';
+export const PROJECT_URL = 'https://github.com/websearch-mcp/websearch-mcp';
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export interface ConfigSources {
+  env?: Record<string, string | undefined>;
+  /** CLI arguments holding only setting flags (`--port 8080` or `--port=8080`). */
+  argv?: string[];
+  /** Values set by code (tests); they win over env and flags. */
+  overrides?: DeepPartial<Config>;
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Flags that take no value (booleans); `--no-robots` style negation is accepted too. */
+function isBooleanSetting(def: SettingDef): boolean {
+  return def.path === 'fetch.allowPrivateAddresses' || def.path === 'robots.enabled';
+}
+
+/** Splits CLI arguments into setting values and the arguments that are not settings. */
+export function parseSettingFlags(argv: string[]): { values: Map<string, string>; rest: string[]; problems: string[] } {
+  const byFlag = new Map(SETTINGS.map((s) => [s.flag, s]));
+  const values = new Map<string, string>();
+  const rest: string[] = [];
+  const problems: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const negated = name.startsWith('--no-') ? byFlag.get(`--${name.slice(5)}`) : undefined;
+    const def = byFlag.get(name) ?? negated;
+    if (!def || (negated && !isBooleanSetting(negated))) {
+      rest.push(arg);
+      continue;
+    }
+    if (negated) {
+      values.set(def.path, 'false');
+    } else if (eq > 0) {
+      values.set(def.path, arg.slice(eq + 1));
+    } else if (isBooleanSetting(def) && (argv[i + 1] === undefined || (argv[i + 1] as string).startsWith('--'))) {
+      values.set(def.path, 'true');
+    } else if (argv[i + 1] === undefined) {
+      problems.push(`${def.flag}: needs a value`);
+    } else {
+      values.set(def.path, argv[++i] as string);
+    }
+  }
+  return { values, rest, problems };
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    node[part] ??= {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1] as string] = value;
+}
+
+function getPath(source: unknown, path: string): unknown {
+  let node = source;
+  for (const part of path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Builds the configuration from env vars, CLI flags and code overrides (highest wins),
+ * validating every setting and throwing one ConfigError that lists every problem.
+ */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const flags = parseSettingFlags(sources.argv ?? []);
+  const problems = [...flags.problems];
+  const out: Record<string, unknown> = {};
+  for (const def of SETTINGS) {
+    const override = getPath(sources.overrides, def.path);
+    const raw = override !== undefined ? override : flags.values.get(def.path) ?? env[def.env];
+    const parsed = def.schema.safeParse(raw === '' && !isBooleanSetting(def) ? undefined : raw);
+    if (!parsed.success) {
+      const where = override !== undefined ? def.path : flags.values.has(def.path) ? def.flag : def.env;
+      problems.push(`${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`);
+      continue;
+    }
+    setPath(out, def.path, parsed.data);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const config = out as unknown as Config;
+  config.fetch.userAgent ??= `Mozilla/5.0 (compatible; ${config.fetch.productToken}/${VERSION}; +${PROJECT_URL})`;
+  if (config.fetch.timeoutMs > config.fetch.maxTimeoutMs) {
+    throw new ConfigError([`WEBSEARCH_FETCH_TIMEOUT_MS (${config.fetch.timeoutMs}) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (${config.fetch.maxTimeoutMs})`]);
+  }
+  return deepFreeze(config);
+}
+
+/** One line per setting, for `--help`. */
+export function settingsHelp(): string {
+  return SETTINGS.map((s) => `  ${s.flag.padEnd(30)} ${s.env.padEnd(36)} ${s.help}`).join('\n');
+}

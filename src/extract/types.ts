@@ -1,0 +1,29 @@
+/**
+ * The contract of the pure converters: bytes + content type + URL in, Markdown (or HTML)
+ * plus metadata out. No I/O anywhere under extract/.
+ */
+
+export type ContentKind = 'html' | 'text' | 'markdown' | 'csv' | 'json' | 'xml';
+
+export interface ConvertInput {
+  /** Decoded body bytes (transfer encodings removed; charset not yet decoded). */
+  bytes: Uint8Array;
+  /** The Content-Type header as served (may carry `charset=`), or null when absent. */
+  contentType: string | null;
+  /** The final URL (after redirects): base for relative links. */
+  url: string;
+  format: 'markdown' | 'html';
+}
+
+export interface ConvertOutput {
+  /** Markdown of the main content (format markdown), '' for format html. */
+  markdown: string;
+  /** The page's full HTML decoded to UTF-8 (format html only). */
+  html?: string;
+  title?: string;
+  description?: string;
+  language?: string;
+  published_at?: string;
+  /** Essence of the content type that was converted, e.g. `text/html`. */
+  content_type: string;
+}

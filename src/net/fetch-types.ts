@@ -1,0 +1,60 @@
+/**
+ * The contract of the guarded HTTP client (`GuardedFetcher` in guarded-fetcher.ts).
+ */
+
+/** What is known once the status line and headers of the final hop arrived. */
+export interface ResponseHead {
+  /** The URL asked for. */
+  url: string;
+  /** The URL of the final hop, after redirects. */
+  finalUrl: string;
+  status: number;
+  statusText: string;
+  /** Lower-cased header names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Every URL visited before the final one, in order. */
+  redirects: string[];
+}
+
+export interface FetchedResponse extends ResponseHead {
+  /** The decoded (gzip/deflate/br removed) body bytes, at most `maxBytes`. */
+  body: Uint8Array;
+}
+
+export interface FetchOptions {
+  method?: 'GET' | 'POST' | 'HEAD';
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Cancels the request (and closes the socket) when aborted. */
+  signal?: AbortSignal;
+  /** Overall deadline for the whole exchange, redirects included. Default: config. */
+  timeoutMs?: number;
+  /** Cap on decoded body bytes. Default: config (10 MiB). */
+  maxBytes?: number;
+  /** Stop reading after this many bytes instead of failing (robots.txt: 500 KiB). */
+  truncateAt?: number;
+  /** Redirect hops to follow. Default: config (5). */
+  maxRedirects?: number;
+  /**
+   * Called once the final hop's headers arrived, before the body is read. Throwing an
+   * AppError aborts the download (content-type gate, Content-Length pre-check).
+   */
+  onHead?: (head: ResponseHead) => void;
+  /**
+   * Called with the first bytes of the decoded body (up to 4100 bytes, or all of a
+   * shorter body), before the rest is read. Throwing aborts the download (magic bytes).
+   */
+  onFirstBytes?: (bytes: Uint8Array, head: ResponseHead) => void | Promise<void>;
+  /**
+   * Allow private/loopback destinations for this request only (a configured engine base
+   * URL on the LAN). Page fetches never set it; the global config switch still applies.
+   */
+  allowPrivate?: boolean;
+  /** Skip the per-host concurrency queue (robots.txt fetched while holding a slot). */
+  bypassHostLimit?: boolean;
+}
+
+export interface HttpClient {
+  fetch(url: string, options?: FetchOptions): Promise<FetchedResponse>;
+  close(): Promise<void>;
+}
