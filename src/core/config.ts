@@ -18,6 +18,19 @@ const bool = z.preprocess((v) => {
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const optionalString = z.string().trim().min(1).optional();
+// `{lang}` may stand in the host of a base URL (Wikipedia), so it is checked as a URL
+// with the placeholder filled in.
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((u) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(u.replace('{lang}', 'en')).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL')
+  .transform((u) => u.replace(/\/+$/, ''));
 
 /** One row per setting: its path in the config object, env var and CLI flag. */
 interface SettingDef {
@@ -51,6 +64,25 @@ const SETTINGS: SettingDef[] = [
   { path: 'robots.maxBytes', env: 'WEBSEARCH_ROBOTS_MAX_BYTES', flag: '--robots-max-bytes', schema: int(500 * 1024, 16 * MiB).default(500 * 1024), help: 'robots.txt bytes parsed (RFC 9309 2.5: at least 500 KiB)' },
   { path: 'robots.timeoutMs', env: 'WEBSEARCH_ROBOTS_TIMEOUT_MS', flag: '--robots-timeout-ms', schema: int(100, 60_000).default(5_000), help: 'deadline for fetching robots.txt' },
 
+  { path: 'search.engines', env: 'WEBSEARCH_ENGINES', flag: '--engines', schema: optionalString, help: 'comma-separated default engine set (default: the keyless engines plus every keyed engine whose key is set)' },
+  { path: 'search.engineTimeoutMs', env: 'WEBSEARCH_ENGINE_TIMEOUT_MS', flag: '--engine-timeout-ms', schema: int(100, 60_000).default(6_000), help: 'time budget of one engine call' },
+  { path: 'search.contentTimeoutMs', env: 'WEBSEARCH_CONTENT_TIMEOUT_MS', flag: '--content-timeout-ms', schema: int(100, 120_000).default(12_000), help: 'one deadline for all page content of a search' },
+  { path: 'search.suspendBlockedMs', env: 'WEBSEARCH_SUSPEND_BLOCKED_MS', flag: '--suspend-blocked-ms', schema: int(0, 24 * 3600_000).default(30 * 60_000), help: 'how long an engine rests after a CAPTCHA / 403' },
+  { path: 'search.suspendRateLimitedMs', env: 'WEBSEARCH_SUSPEND_RATE_LIMITED_MS', flag: '--suspend-rate-limited-ms', schema: int(0, 24 * 3600_000).default(5 * 60_000), help: 'how long an engine rests after a 429 without Retry-After' },
+  { path: 'search.duckduckgoIntervalMs', env: 'WEBSEARCH_DUCKDUCKGO_INTERVAL_MS', flag: '--duckduckgo-interval-ms', schema: int(0, 60_000).default(1_000), help: 'minimum gap between DuckDuckGo requests (one at a time)' },
+  { path: 'search.braveRatePerSecond', env: 'BRAVE_RATE_PER_SECOND', flag: '--brave-rate-per-second', schema: z.coerce.number().positive().max(1000).default(1), help: "Brave requests per second (the plan's rate; free plan: 1)" },
+  { path: 'search.cacheTtlMs', env: 'WEBSEARCH_SEARCH_CACHE_TTL_MS', flag: '--search-cache-ttl-ms', schema: int(0, 7 * 24 * 3600_000).default(15 * 60_000), help: 'how long search answers stay cached (0 = no cache)' },
+  { path: 'search.weights', env: 'WEBSEARCH_ENGINE_WEIGHTS', flag: '--engine-weights', schema: optionalString, help: 'fusion weights, e.g. "brave=1.2,wikipedia=0.5"' },
+  { path: 'engines.duckduckgoUrl', env: 'DUCKDUCKGO_URL', flag: '--duckduckgo-url', schema: httpUrl.default('https://html.duckduckgo.com'), help: 'DuckDuckGo HTML endpoint base' },
+  { path: 'engines.duckduckgoLiteUrl', env: 'DUCKDUCKGO_LITE_URL', flag: '--duckduckgo-lite-url', schema: httpUrl.default('https://lite.duckduckgo.com'), help: 'DuckDuckGo lite endpoint base (fallback)' },
+  { path: 'engines.wikipediaUrl', env: 'WIKIPEDIA_URL', flag: '--wikipedia-url', schema: httpUrl.default('https://{lang}.wikipedia.org'), help: 'MediaWiki base ({lang} = language subtag)' },
+  { path: 'engines.mojeekUrl', env: 'MOJEEK_URL', flag: '--mojeek-url', schema: httpUrl.default('https://www.mojeek.com'), help: 'Mojeek base' },
+  { path: 'engines.braveUrl', env: 'BRAVE_URL', flag: '--brave-url', schema: httpUrl.default('https://api.search.brave.com'), help: 'Brave Search API base' },
+  { path: 'engines.braveApiKey', env: 'BRAVE_API_KEY', flag: '--brave-api-key', schema: optionalString, help: 'Brave Search API key (enables brave)' },
+  { path: 'engines.searxngUrl', env: 'SEARXNG_URL', flag: '--searxng-url', schema: httpUrl.optional(), help: 'SearXNG instance base URL with JSON enabled (enables searxng)' },
+  { path: 'engines.googleUrl', env: 'GOOGLE_URL', flag: '--google-url', schema: httpUrl.default('https://www.googleapis.com'), help: 'Google Custom Search JSON API base' },
+  { path: 'engines.googleApiKey', env: 'GOOGLE_API_KEY', flag: '--google-api-key', schema: optionalString, help: 'Google API key (with GOOGLE_CSE_ID enables google)' },
+  { path: 'engines.googleCseId', env: 'GOOGLE_CSE_ID', flag: '--google-cse-id', schema: optionalString, help: 'Programmable Search engine id (cx)' },
   { path: 'crawl.maxUrls', env: 'WEBSEARCH_CRAWL_MAX_URLS', flag: '--crawl-max-urls', schema: int(1, 10).default(10), help: 'URLs per extraction request (spec 8.1: 10)' },
   { path: 'cache.ttlMs', env: 'WEBSEARCH_CACHE_TTL_MS', flag: '--cache-ttl-ms', schema: int(0, 30 * 24 * 3600_000).default(3600_000), help: 'how long extracted pages stay cached (0 = no cache)' },
   { path: 'cache.maxEntries', env: 'WEBSEARCH_CACHE_ENTRIES', flag: '--cache-entries', schema: int(1, 1_000_000).default(1000), help: 'entries kept in the in-memory cache' },
@@ -72,6 +104,29 @@ export interface Config {
     userAgent: string;
   };
   robots: { enabled: boolean; cacheTtlMs: number; cacheEntries: number; maxBytes: number; timeoutMs: number };
+  search: {
+    engines?: string;
+    engineTimeoutMs: number;
+    contentTimeoutMs: number;
+    suspendBlockedMs: number;
+    suspendRateLimitedMs: number;
+    duckduckgoIntervalMs: number;
+    braveRatePerSecond: number;
+    cacheTtlMs: number;
+    weights?: string;
+  };
+  engines: {
+    duckduckgoUrl: string;
+    duckduckgoLiteUrl: string;
+    wikipediaUrl: string;
+    mojeekUrl: string;
+    braveUrl: string;
+    braveApiKey?: string;
+    searxngUrl?: string;
+    googleUrl: string;
+    googleApiKey?: string;
+    googleCseId?: string;
+  };
   crawl: { maxUrls: number };
   cache: { ttlMs: number; maxEntries: number };
 }

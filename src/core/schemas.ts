@@ -115,3 +115,108 @@ export function issuesToDetails(error: z.ZodError): { path: string; message: str
     message: issue.message,
   }));
 }
+
+// ---------------------------------------------------------------- search (spec 2.1-2.3, 4.1)
+
+export const SEARCH_ENGINE_IDS = ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const;
+export const MAX_QUERY_LENGTH = 400;
+
+/** A host name as given in include/exclude_domains: letters, digits, dots, hyphens (IDN allowed). */
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(253)
+  .regex(/^(?!-)[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.?$/u, 'a host name such as "example.com" (no scheme, path or port)')
+  .transform((h) => h.replace(/\.$/, ''));
+
+export const searchRequestSchema = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .min(1, 'the query is empty')
+      .max(MAX_QUERY_LENGTH, `the query is at most ${MAX_QUERY_LENGTH} characters`)
+      .describe('The search query.'),
+    include_content: z.boolean().default(false).describe('Also fetch the top results\' pages and attach their main content as Markdown.'),
+    content_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .default(5)
+      .describe('How many of the top results get content (1-10, default 5). Used with include_content.'),
+    max_results: z.number().int().min(1).max(20).default(10).describe('Number of results (1-20, default 10).'),
+    engines: z
+      .array(z.enum(SEARCH_ENGINE_IDS))
+      .min(1)
+      .optional()
+      .describe('Engines to query (default: every configured engine). duckduckgo, wikipedia and mojeek need no key.'),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 code such as "us" or "de"')
+      .transform((c) => c.toLowerCase())
+      .optional()
+      .describe('Country to bias results to (ISO 3166-1 alpha-2).'),
+    language: z
+      .string()
+      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 tag such as "en" or "pt-BR"')
+      .optional()
+      .describe('Language of results (BCP 47).'),
+    safesearch: z.enum(['off', 'moderate', 'strict']).default('moderate').describe('Adult-content filter.'),
+    time_range: z.enum(['day', 'week', 'month', 'year']).optional().describe('Only results from the past day/week/month/year.'),
+    include_domains: z.array(hostName).max(20).optional().describe('Only results on these hosts (or their subdomains).'),
+    exclude_domains: z.array(hostName).max(20).optional().describe('No results on these hosts (or their subdomains).'),
+  })
+  .strict();
+export type SearchRequest = z.infer<typeof searchRequestSchema>;
+
+export const contentErrorSchema = z.enum([
+  'blocked',
+  'robots_disallowed',
+  'http_error',
+  'timeout',
+  'network_error',
+  'unsupported_content_type',
+  'too_large',
+  'forbidden_address',
+  'empty_content',
+]);
+
+export const searchResultSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  position: z.number().int().min(1),
+  engine: z.string().describe('The engine that ranked this result best.'),
+  engines: z.array(z.string()).optional().describe('Every engine that returned this result, best first.'),
+  published_at: z.string().optional(),
+  content: z.string().optional().describe('Page content as Markdown (include_content, fetch succeeded).'),
+  content_error: contentErrorSchema.optional().describe('Why the page content could not be fetched (include_content, fetch failed).'),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const searchMetadataSchema = z.object({
+  number_of_results: z.number().int(),
+  credits_used: z.number().int(),
+  from_cache: z.boolean(),
+  status: z.enum(['success', 'partial', 'no_results']),
+  response_time: z.number().describe('Seconds.'),
+  timestamp: z.string(),
+  content_requested: z.number().int().optional(),
+  content_delivered: z.number().int().optional(),
+  failed_engines: z
+    .array(z.object({ engine: z.string(), error: z.string(), message: z.string() }))
+    .optional()
+    .describe('Engines that failed or timed out (status "partial").'),
+});
+
+export const searchResponseSchema = z.object({
+  id: z.string().describe('srch_ followed by a ULID.'),
+  query: z.string(),
+  engines: z.array(z.string()),
+  results: z.array(searchResultSchema),
+  metadata: searchMetadataSchema,
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -13,6 +13,8 @@ export interface ConvertInput {
   /** The final URL (after redirects): base for relative links. */
   url: string;
   format: 'markdown' | 'html';
+  /** Response headers (lower-cased names), e.g. `cf-mitigated: challenge`. */
+  headers?: Record<string, string>;
 }
 
 export interface ConvertOutput {

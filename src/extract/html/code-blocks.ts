@@ -1,0 +1,43 @@
+/**
+ * Code blocks: the language of a `<pre>` from the class names highlighters write
+ * (`language-xx`, `lang-xx`, `highlight-xx`, `highlight-source-xx`, `brush: xx`, on the
+ * pre, its code child or their wrapper) or `data-lang`/`data-language`. It is recorded on
+ * the pre as `data-md-lang` before any stage runs, because Readability strips classes.
+ */
+
+import type { DomDocument, DomElement } from './dom.js';
+import { childElements, descendants, tagOf } from './dom.js';
+
+export const LANGUAGE_ATTRIBUTE = 'data-md-lang';
+
+const CLASS_LANGUAGE = /(?:^|\s)(?:language|lang|highlight(?:-source|-text)?)-([A-Za-z0-9_+#.-]+)/;
+const BRUSH_LANGUAGE = /(?:^|\s|;)brush\s*:\s*([A-Za-z0-9_+#.-]+)/;
+/** Class values that name no language. */
+const NOT_A_LANGUAGE: ReadonlySet<string> = new Set(['none', 'plain', 'plaintext', 'text', 'nohighlight', 'undefined', 'null']);
+
+function languageOf(element: DomElement | null | undefined): string | undefined {
+  if (!element) return undefined;
+  const data = element.getAttribute('data-lang') ?? element.getAttribute('data-language');
+  const cls = element.getAttribute('class') ?? '';
+  const raw = data?.trim() || CLASS_LANGUAGE.exec(cls)?.[1] || BRUSH_LANGUAGE.exec(cls)?.[1];
+  if (!raw || !/^[A-Za-z0-9_+#.-]{1,30}$/.test(raw)) return undefined;
+  const language = raw.toLowerCase();
+  return NOT_A_LANGUAGE.has(language) ? undefined : language;
+}
+
+/** Records each pre's language on it; turns `<br>` inside pre into newlines. */
+export function annotateCodeBlocks(doc: DomDocument, root: DomElement): void {
+  for (const pre of descendants(root, new Set(['pre']))) {
+    const code = childElements(pre).find((el) => tagOf(el) === 'code');
+    const language = languageOf(pre) ?? languageOf(code) ?? languageOf(pre.parentElement);
+    if (language !== undefined) pre.setAttribute(LANGUAGE_ATTRIBUTE, language);
+    for (const br of descendants(pre, new Set(['br']))) br.replaceWith(doc.createTextNode('\n'));
+  }
+}
+
+/** A fence longer than any backtick run in the code (CommonMark 4.5). */
+export function fenceFor(code: string): string {
+  let longest = 0;
+  for (const run of code.match(/`{3,}/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}

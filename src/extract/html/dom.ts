@@ -1,0 +1,99 @@
+/**
+ * The part of the DOM the HTML cascade uses, typed by hand: the project compiles without
+ * the `dom` lib and linkedom's own typings lean on it. Plus a few tree helpers that walk
+ * linkedom's linked list directly (firstChild / nextSibling), which is far cheaper there
+ * than building `childNodes` arrays or running selectors over and over.
+ */
+
+export const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
+export const COMMENT_NODE = 8;
+
+export interface DomNode {
+  readonly nodeType: number;
+  readonly nodeName: string;
+  readonly parentNode: DomElement | null;
+  readonly firstChild: DomNode | null;
+  readonly lastChild: DomNode | null;
+  readonly nextSibling: DomNode | null;
+  readonly previousSibling: DomNode | null;
+  readonly childNodes: ArrayLike<DomNode>;
+  textContent: string | null;
+  cloneNode(deep?: boolean): DomNode;
+  remove(): void;
+}
+
+export interface DomElement extends DomNode {
+  readonly tagName: string;
+  readonly localName: string;
+  readonly children: ArrayLike<DomElement>;
+  readonly firstElementChild: DomElement | null;
+  readonly parentElement: DomElement | null;
+  id: string;
+  className: string;
+  innerHTML: string;
+  readonly outerHTML: string;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  hasAttribute(name: string): boolean;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  closest(selector: string): DomElement | null;
+  appendChild(node: DomNode): DomNode;
+  insertBefore(node: DomNode, reference: DomNode | null): DomNode;
+  replaceWith(...nodes: DomNode[]): void;
+}
+
+export interface DomDocument extends DomNode {
+  readonly documentElement: DomElement | null;
+  readonly head: DomElement | null;
+  readonly body: DomElement | null;
+  createElement(tagName: string): DomElement;
+  createTextNode(text: string): DomNode;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  getElementsByTagName(tagName: string): ArrayLike<DomElement>;
+}
+
+export function isElement(node: DomNode | null | undefined): node is DomElement {
+  return node !== null && node !== undefined && node.nodeType === ELEMENT_NODE;
+}
+
+/** Lower-case tag name (linkedom upper-cases HTML names, keeps XML/SVG ones as written). */
+export function tagOf(element: DomElement): string {
+  return element.localName.toLowerCase();
+}
+
+/** Element children, as an array snapshot (safe to remove from while iterating). */
+export function childElements(element: DomElement | DomDocument): DomElement[] {
+  const out: DomElement[] = [];
+  for (let child = element.firstChild; child !== null; child = child.nextSibling) {
+    if (isElement(child)) out.push(child);
+  }
+  return out;
+}
+
+/** All descendant elements in document order, as an array snapshot. */
+export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<string>): DomElement[] {
+  const out: DomElement[] = [];
+  const stack: DomNode[] = [];
+  for (let child = root.lastChild; child !== null; child = child.previousSibling) stack.push(child);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (tags === undefined || tags.has(tagOf(node))) out.push(node);
+    for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push(child);
+  }
+  return out;
+}
+
+/** Collapses white space (including NBSP) to single spaces and trims. */
+export function normalizeSpace(text: string | null | undefined): string {
+  return text ? text.replace(/[\s\u00a0]+/g, ' ').trim() : '';
+}
+
+/** Length of the text of a node once white space is collapsed (cheap approximation). */
+export function textLength(node: DomNode): number {
+  return normalizeSpace(node.textContent).length;
+}

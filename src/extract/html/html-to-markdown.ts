@@ -1,0 +1,47 @@
+/**
+ * HTML -> main-content Markdown plus page metadata. Pure: a decoded HTML string and the
+ * page URL in, text out; never throws. The steps:
+ *   parse (linkedom, normalised: parse.ts) -> metadata (metadata.ts) -> base URL ->
+ *   noise removal and code-language tagging -> the cascade (cascade.ts: Readability,
+ *   cleaned body, plain text) -> Markdown (markdown.ts, tidy.ts).
+ */
+
+import { removeNoise } from './boilerplate.js';
+import { runCascade } from './cascade.js';
+import type { Stage } from './cascade.js';
+import { annotateCodeBlocks } from './code-blocks.js';
+import { readMetadata } from './metadata.js';
+import type { PageMetadata } from './metadata.js';
+import { bodyOf, parseDocument } from './parse.js';
+import { documentBaseUrl } from './urls.js';
+
+export interface HtmlExtraction {
+  markdown: string;
+  title?: string;
+  description?: string;
+  language?: string;
+  published_at?: string;
+  /** Which cascade stage produced the Markdown: readability, cleaned-body, plain-text or empty. */
+  stage: string;
+}
+
+export type { Stage };
+
+export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
+  let metadata: PageMetadata = {};
+  try {
+    const doc = parseDocument(typeof html === 'string' ? html : String(html ?? ''));
+    try {
+      metadata = readMetadata(doc);
+    } catch {
+      // Metadata is a bonus: a page whose head defeats the reader still has content.
+    }
+    const body = bodyOf(doc);
+    removeNoise(body);
+    annotateCodeBlocks(doc, body);
+    const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url));
+    return { markdown, ...metadata, stage };
+  } catch {
+    return { markdown: '', ...metadata, stage: 'empty' };
+  }
+}

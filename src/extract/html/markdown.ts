@@ -1,0 +1,140 @@
+/**
+ * The chosen content element -> Markdown, with Turndown, the GFM plugin's strikethrough
+ * and task lists, GFM tables (tables.ts) and our rules:
+ *   - ATX headings on one line, `-` bullets (one space after the marker), `---` rules;
+ *   - fenced code blocks carrying the language found by code-blocks.ts;
+ *   - links and images absolute against the document base; a link with no text is
+ *     dropped, a `javascript:` (or unresolvable) link keeps its text only, a heading's
+ *     symbol-only permalink (`¶`, `#`) is dropped; images only with alt text;
+ *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text.
+ */
+
+import gfm from '@joplin/turndown-plugin-gfm';
+import TurndownService from 'turndown';
+import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
+import type { DomDocument, DomElement } from './dom.js';
+import { normalizeSpace, tagOf } from './dom.js';
+import { addTableRules, normalizeTables } from './tables.js';
+import { tidyMarkdown } from './tidy.js';
+import { absoluteImage, absoluteLink } from './urls.js';
+
+/** Attributes that lazy-loading scripts read the real image address from, best first. */
+const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-srcset', 'srcset'];
+
+function imageSource(img: DomElement): string | null | undefined {
+  const src = img.getAttribute('src')?.trim();
+  if (src && !src.startsWith('data:')) return src;
+  for (const name of LAZY_SOURCES) {
+    const value = img.getAttribute(name)?.trim();
+    // srcset-style values: the first candidate's URL.
+    if (value) return value.split(/\s*,\s*/)[0]?.split(/\s+/)[0];
+  }
+  return src;
+}
+
+function escapeDestination(url: string): string {
+  return url.replace(/([<>()])/g, '\\$1');
+}
+
+/** Link text on one line: block content inside a link (cards) loses its block markers. */
+function inlineText(content: string): string {
+  if (!content.includes('\n')) return content.trim();
+  return content
+    .split('\n')
+    .map((line) => line.trim().replace(/^(?:#{1,6}\s+|>\s*|[-*+]\s+)/, ''))
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+function buildService(base: string | null): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    fence: '```',
+    hr: '---',
+    br: '',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+  });
+  // Not `gfm.gfm`: its highlightedCodeBlock rule is covered (with more class names) below,
+  // and its tables need a DOM API linkedom lacks (see tables.ts).
+  service.use([gfm.strikethrough, gfm.taskListItems]);
+  addTableRules(service);
+
+  // Rules added later take precedence over the plugin's and Turndown's own.
+  service.addRule('heading', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const text = inlineText(content);
+      if (text === '') return '';
+      const level = Number((node as unknown as DomElement).nodeName.charAt(1)) || 2;
+      return `\n\n${'#'.repeat(level)} ${text}\n\n`;
+    },
+  });
+
+  service.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node) => {
+      const li = node as unknown as DomElement;
+      const parent = li.parentNode;
+      let prefix = '- ';
+      if (parent !== null && tagOf(parent) === 'ol') {
+        const start = Number.parseInt(parent.getAttribute('start') ?? '', 10);
+        const index = Array.prototype.indexOf.call(parent.children, li);
+        prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
+      }
+      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n');
+      const indented = body.replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
+      return prefix + indented + (li.nextSibling !== null && !indented.endsWith('\n') ? '\n' : '');
+    },
+  });
+
+  service.addRule('fencedCode', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const pre = node as unknown as DomElement;
+      const code = (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
+      if (code.trim() === '') return '';
+      const fence = fenceFor(code);
+      return `\n\n${fence}${pre.getAttribute(LANGUAGE_ATTRIBUTE) ?? ''}\n${code}\n${fence}\n\n`;
+    },
+  });
+
+  service.addRule('link', {
+    filter: (node) => node.nodeName === 'A',
+    replacement: (content, node) => {
+      const a = node as unknown as DomElement;
+      const text = inlineText(content);
+      if (text === '') return '';
+      const rawHref = a.getAttribute('href')?.trim();
+      if (!rawHref) return text;
+      // A permalink sign next to a heading (`¶`, `#`, `§`) is not content.
+      if (rawHref.startsWith('#') && !/[\p{L}\p{N}]/u.test(text)) return '';
+      const href = absoluteLink(rawHref, base);
+      return href === null ? text : `[${text}](${escapeDestination(href)})`;
+    },
+  });
+
+  service.addRule('image', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const img = node as unknown as DomElement;
+      const alt = normalizeSpace(img.getAttribute('alt'));
+      if (alt === '') return '';
+      const src = absoluteImage(imageSource(img), base);
+      if (src === null) return '';
+      return `![${service.escape(alt)}](${escapeDestination(src)})`;
+    },
+  });
+
+  return service;
+}
+
+/** Markdown of `root` (which this mutates: tables are normalised in place). */
+export function elementToMarkdown(doc: DomDocument, root: DomElement, base: string | null): string {
+  normalizeTables(doc, root);
+  const raw = buildService(base).turndown(root as never);
+  return tidyMarkdown(raw);
+}

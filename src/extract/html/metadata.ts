@@ -1,0 +1,157 @@
+/**
+ * Page metadata read from the parsed document (before any cleaning):
+ *   title        og:title / twitter:title, else <title> (or the page's h1 when <title> is
+ *                that h1 plus a site name), else the first h1;
+ *   description  meta description, else og:description / twitter:description;
+ *   language     <html lang>, else the Content-Language meta;
+ *   published_at meta article:published_time (and its usual aliases), else JSON-LD
+ *                datePublished, else a <time datetime> inside the article; ISO 8601.
+ * JSON-LD comes before <time>: it is stated for the page, while a <time> in the article
+ * may as well date a comment or an event.
+ */
+
+import type { DomDocument, DomElement } from './dom.js';
+import { normalizeSpace } from './dom.js';
+
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  language?: string;
+  published_at?: string;
+}
+
+const PUBLISHED_META = [
+  'article:published_time',
+  'og:published_time',
+  'datepublished',
+  'date',
+  'dc.date',
+  'dc.date.issued',
+  'dcterms.created',
+  'dcterms.issued',
+  'pubdate',
+  'publish-date',
+  'publish_date',
+  'publication_date',
+  'citation_publication_date',
+  'parsely-pub-date',
+  'sailthru.date',
+];
+
+/** Upper bound on the JSON-LD text parsed per page (some embed whole catalogues). */
+const MAX_JSON_LD_CHARS = 1_000_000;
+
+export function readMetadata(doc: DomDocument): PageMetadata {
+  const metas = metaMap(doc);
+  const out: PageMetadata = {};
+  const title = pageTitle(doc, metas);
+  if (title) out.title = title;
+  const description = metas.get('description') || metas.get('og:description') || metas.get('twitter:description');
+  if (description) out.description = description;
+  const language = pageLanguage(doc, metas);
+  if (language) out.language = language;
+  const published = publishedAt(doc, metas);
+  if (published) out.published_at = published;
+  return out;
+}
+
+/** meta name/property/itemprop/http-equiv (lower-cased) -> content; the first one wins. */
+function metaMap(doc: DomDocument): Map<string, string> {
+  const metas = new Map<string, string>();
+  for (const meta of Array.from(doc.querySelectorAll('meta'))) {
+    const key = (meta.getAttribute('property') ?? meta.getAttribute('name') ?? meta.getAttribute('itemprop') ??
+      meta.getAttribute('http-equiv'))?.trim().toLowerCase();
+    const content = normalizeSpace(meta.getAttribute('content') ?? meta.getAttribute('datetime'));
+    if (key && content && !metas.has(key)) metas.set(key, content);
+  }
+  return metas;
+}
+
+function pageTitle(doc: DomDocument, metas: Map<string, string>): string | undefined {
+  const og = metas.get('og:title') || metas.get('twitter:title');
+  if (og) return og;
+  const titleElement = doc.head?.querySelector('title') ??
+    Array.from(doc.querySelectorAll('title')).find((el) => el.closest('svg') === null);
+  const title = normalizeSpace(titleElement?.textContent);
+  const h1 = normalizeSpace(doc.querySelector('h1')?.textContent);
+  // "Headline | Site name" (or "Site name - Headline"): the h1 alone is the better title.
+  if (title && h1 && title !== h1) {
+    if (title.startsWith(h1) && TITLE_SEPARATOR_AFTER.test(title.slice(h1.length))) return h1;
+    if (title.endsWith(h1) && TITLE_SEPARATOR_BEFORE.test(title.slice(0, -h1.length))) return h1;
+  }
+  return title || h1 || undefined;
+}
+
+const TITLE_SEPARATOR_AFTER = /^\s*[|\-\u2013\u2014\u00b7\u2022:\u00bb/\\]\s/;
+const TITLE_SEPARATOR_BEFORE = /\s[|\-\u2013\u2014\u00b7\u2022:\u00bb/\\]\s*$/;
+
+function pageLanguage(doc: DomDocument, metas: Map<string, string>): string | undefined {
+  const raw = doc.documentElement?.getAttribute('lang') || doc.documentElement?.getAttribute('xml:lang') ||
+    metas.get('content-language');
+  const first = raw?.split(',')[0]?.trim().replace(/_/g, '-');
+  return first && /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/.test(first) ? first : undefined;
+}
+
+function publishedAt(doc: DomDocument, metas: Map<string, string>): string | undefined {
+  for (const name of PUBLISHED_META) {
+    const date = isoDate(metas.get(name));
+    if (date) return date;
+  }
+  const fromJsonLd = jsonLdDate(doc);
+  if (fromJsonLd) return fromJsonLd;
+  const scope = doc.querySelector('article') ?? doc.querySelector('main') ?? doc.body;
+  const time = scope?.querySelector('time[datetime]') as DomElement | null | undefined;
+  return isoDate(time?.getAttribute('datetime'));
+}
+
+function jsonLdDate(doc: DomDocument): string | undefined {
+  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    const text = script.textContent ?? '';
+    if (text.length > MAX_JSON_LD_CHARS || !text.includes('datePublished')) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const found = findDatePublished(data, 0);
+    const date = isoDate(found);
+    if (date) return date;
+  }
+  return undefined;
+}
+
+/** First `datePublished` string in a JSON-LD value (objects, arrays, `@graph`), depth-limited. */
+function findDatePublished(value: unknown, depth: number): string | undefined {
+  if (depth > 6 || value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = findDatePublished(item, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  if (typeof record.datePublished === 'string') return record.datePublished;
+  for (const key of Object.keys(record)) {
+    const found = findDatePublished(record[key], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * ISO 8601 for a date string that parses: a bare `YYYY-MM-DD` stays as is, anything with a
+ * time becomes UTC (`2024-03-05T09:30:00Z`). Strings without a four-digit year are not
+ * trusted (V8's parser reads "1" or "May 3" as some year of its choosing).
+ */
+export function isoDate(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed || !/\d{4}/.test(trimmed)) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(trimmed)) return trimmed;
+  const time = Date.parse(trimmed);
+  if (Number.isNaN(time)) return undefined;
+  const year = new Date(time).getUTCFullYear();
+  if (year < 1900 || year > 2200) return undefined;
+  return new Date(time).toISOString().replace(/\.000Z$/, 'Z');
+}

@@ -1,0 +1,102 @@
+/**
+ * Parsing with linkedom, then the bits of HTML5 tree construction linkedom skips, so that
+ * every later stage can count on `<html>` with one `<head>` and one `<body>` holding all
+ * the content. linkedom builds the tree exactly as written: a `<div>` inside `<head>`
+ * stays there, text after `</body>` hangs off `<html>`, a headless fragment has no
+ * `<html>` at all (and an empty string no document element, where `document.body`
+ * throws). Browsers move all of these into the body; so do we.
+ */
+
+import { parseHTML } from 'linkedom';
+import type { DomDocument, DomElement, DomNode } from './dom.js';
+import { COMMENT_NODE, TEXT_NODE, childElements, isElement, tagOf } from './dom.js';
+
+/** Elements a browser leaves in `<head>`; the first other element (or text) starts the body. */
+const HEAD_ELEMENTS: ReadonlySet<string> = new Set([
+  'base', 'basefont', 'bgsound', 'link', 'meta', 'noscript', 'script', 'style', 'template', 'title',
+]);
+
+/** Leading XML declaration, comments and doctype: dropped when the page must be wrapped. */
+const PROLOGUE = /^\uFEFF?\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!doctype[^>]*>\s*)?/i;
+
+function rawParse(html: string): DomDocument {
+  return parseHTML(html).document as unknown as DomDocument;
+}
+
+function wrapped(html: string): DomDocument {
+  const inner = html.replace(PROLOGUE, '');
+  // A page that starts at <head> or <body> only lacks the <html> around them.
+  if (/^<(?:head|body)[\s>]/i.test(inner)) return rawParse(`<!DOCTYPE html><html>${inner}</html>`);
+  return rawParse(`<!DOCTYPE html><html><head></head><body>${inner}</body></html>`);
+}
+
+/** Parses any string into a document with `<html>`, `<head>` and `<body>`; never throws. */
+export function parseDocument(html: string): DomDocument {
+  let doc: DomDocument;
+  try {
+    doc = rawParse(html);
+    const root = doc.documentElement;
+    if (root === null || tagOf(root) !== 'html') doc = wrapped(html);
+    normalizeStructure(doc);
+  } catch {
+    // linkedom gave up (it hardly ever does): keep the text, lose the markup.
+    doc = rawParse('<!DOCTYPE html><html><head></head><body></body></html>');
+    doc.body?.appendChild(doc.createTextNode(html.replace(/<[^>]*>/g, ' ')));
+  }
+  return doc;
+}
+
+function normalizeStructure(doc: DomDocument): void {
+  const root = doc.documentElement;
+  if (root === null) return;
+  let head = childElements(root).find((el) => tagOf(el) === 'head') ?? null;
+  let body = childElements(root).find((el) => tagOf(el) === 'body') ?? null;
+  if (head === null) {
+    head = doc.createElement('head');
+    root.insertBefore(head, root.firstChild);
+  }
+  if (body === null) {
+    body = doc.createElement('body');
+    root.appendChild(body);
+  }
+
+  // Content written inside <head>: from the first non-head node on, it belongs to the body.
+  const moved: DomNode[] = [];
+  let started = false;
+  for (let node = head.firstChild; node !== null; node = node.nextSibling) {
+    if (!started) {
+      if (isElement(node)) started = !HEAD_ELEMENTS.has(tagOf(node));
+      else if (node.nodeType === TEXT_NODE) started = (node.textContent ?? '').trim() !== '';
+    }
+    if (started) moved.push(node);
+  }
+
+  // Stray nodes under <html> (or past it): before the body they open it, after it they close it.
+  const before: DomNode[] = [];
+  const after: DomNode[] = [];
+  let seenBody = false;
+  for (let node = root.firstChild; node !== null; node = node.nextSibling) {
+    if (node === body) {
+      seenBody = true;
+      continue;
+    }
+    if (node === head || node.nodeType === COMMENT_NODE) continue;
+    if (node.nodeType === TEXT_NODE && (node.textContent ?? '').trim() === '') continue;
+    (seenBody ? after : before).push(node);
+  }
+  for (let node = root.nextSibling; node !== null; node = node.nextSibling) {
+    if (isElement(node) || (node.nodeType === TEXT_NODE && (node.textContent ?? '').trim() !== '')) after.push(node);
+  }
+
+  const first = body.firstChild;
+  for (const node of [...moved, ...before]) body.insertBefore(node, first);
+  for (const node of after) body.appendChild(node);
+}
+
+/** The `<body>` of a document parsed by `parseDocument` (always present there). */
+export function bodyOf(doc: DomDocument): DomElement {
+  const root = doc.documentElement;
+  const body = root === null ? null : childElements(root).find((el) => tagOf(el) === 'body');
+  if (body === undefined || body === null) throw new Error('document without body');
+  return body;
+}

@@ -1,0 +1,172 @@
+/**
+ * Tables as GFM tables. First the DOM is prepared (`normalizeTables`):
+ *  - a layout table (nested tables, block content such as lists or headings in cells, one
+ *    column only, role=presentation) becomes plain blocks: its cells are paragraphs, not
+ *    data, and GFM cells cannot hold blocks;
+ *  - a data table without a header row gets its first row moved into a `<thead>`: that row
+ *    is rendered as the header instead of an invented empty one.
+ * Then Turndown rules (`addTableRules`) write the rows.
+ *
+ * Why not the `tables` rules of `@joplin/turndown-plugin-gfm`: they read
+ * `HTMLTableElement.rows`, which linkedom 0.18 does not implement (its tables are plain
+ * `HTMLElement`s, so the only way to add it would be patching every element of the
+ * process); without it the plugin flattens every table into run-on text. They also write
+ * `<br>` for line breaks in cells and keep "complex" tables as raw HTML.
+ */
+
+import type TurndownService from 'turndown';
+import type { DomDocument, DomElement, DomNode } from './dom.js';
+import { childElements, descendants, isElement, tagOf } from './dom.js';
+
+/** The table's rows in tree order: its own, then those of thead/tbody/tfoot (HTML `rows`). */
+function tableRows(table: DomElement): DomElement[] {
+  const rows: DomElement[] = [];
+  for (const child of childElements(table)) {
+    const tag = tagOf(child);
+    if (tag === 'tr') rows.push(child);
+    else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
+      for (const row of childElements(child)) if (tagOf(row) === 'tr') rows.push(row);
+    }
+  }
+  return rows;
+}
+
+const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
+/** Cell content that makes a table a layout (the plugin would emit such a table as HTML). */
+const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
+  'table', 'ul', 'ol', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'blockquote', 'pre', 'form', 'article', 'section',
+]);
+
+function cellsOf(row: DomElement): DomElement[] {
+  return childElements(row).filter((el) => CELL_TAGS.has(tagOf(el)));
+}
+
+function isDataTable(table: DomElement, rows: DomElement[]): boolean {
+  const role = table.getAttribute('role')?.toLowerCase();
+  if (role === 'presentation' || role === 'none') return false;
+  let columns = 0;
+  for (const row of rows) columns = Math.max(columns, cellsOf(row).length);
+  if (columns < 2) return false;
+  return descendants(table, BLOCK_IN_CELL).length === 0;
+}
+
+/** Replaces `element` by a `<div>` holding its children. */
+function toDiv(doc: DomDocument, element: DomElement): DomElement {
+  const div = doc.createElement('div');
+  while (element.firstChild !== null) div.appendChild(element.firstChild);
+  element.replaceWith(div);
+  return div;
+}
+
+/** Turns a layout table into nested divs: one per row, one per cell; caption first. */
+function linearize(doc: DomDocument, table: DomElement): void {
+  for (const el of descendants(table)) {
+    // Only this table's own structure: nested tables are judged on their own.
+    if (el.closest('table') !== table) continue;
+    const tag = tagOf(el);
+    if (tag === 'tr' || tag === 'td' || tag === 'th' || tag === 'caption' || tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
+      toDiv(doc, el);
+    }
+  }
+  toDiv(doc, table);
+}
+
+function ensureHeaderRow(doc: DomDocument, table: DomElement, rows: DomElement[]): void {
+  const thead = childElements(table).find((el) => tagOf(el) === 'thead');
+  if (thead !== undefined) {
+    if (childElements(thead).some((el) => tagOf(el) === 'tr')) return;
+    thead.remove();
+  }
+  const first = rows[0];
+  if (first === undefined) return;
+  const head = doc.createElement('thead');
+  const firstSection = childElements(table).find((el) => tagOf(el) !== 'caption' && tagOf(el) !== 'colgroup' && tagOf(el) !== 'col');
+  table.insertBefore(head, firstSection ?? null);
+  head.appendChild(first);
+}
+
+/** Prepares every table under `root` (see the module comment). */
+export function normalizeTables(doc: DomDocument, root: DomElement): void {
+  const tables = descendants(root, new Set(['table']));
+  // Every table is judged on the markup as written, before any of them is rewritten.
+  const isData = tables.map((table) => isDataTable(table, tableRows(table)));
+  tables.forEach((table, i) => {
+    if (isData[i]) ensureHeaderRow(doc, table, tableRows(table));
+    else linearize(doc, table);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Turndown rules (they run on Turndown's clone of the prepared tree)
+
+function parentTable(node: DomNode): DomElement | null {
+  for (let p = node.parentNode; p !== null; p = p.parentNode) if (tagOf(p) === 'table') return p;
+  return null;
+}
+
+function span(cell: DomElement): number {
+  const n = Number.parseInt(cell.getAttribute('colspan') ?? '1', 10);
+  return Number.isFinite(n) && n > 1 ? Math.min(n, 50) : 1;
+}
+
+function columnCount(table: DomElement): number {
+  let count = 0;
+  for (const row of tableRows(table)) count = Math.max(count, cellsOf(row).reduce((sum, cell) => sum + span(cell), 0));
+  return count;
+}
+
+function isFirstCell(cell: DomElement): boolean {
+  for (let prev = cell.previousSibling; prev !== null; prev = prev.previousSibling) {
+    if (isElement(prev) && CELL_TAGS.has(tagOf(prev))) return false;
+  }
+  return true;
+}
+
+/** A cell's Markdown on one line, pipes escaped. */
+function cellText(content: string): string {
+  return content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+}
+
+export function addTableRules(service: TurndownService): void {
+  service.addRule('tableCell', {
+    filter: ['th', 'td'],
+    replacement: (content, node) => {
+      const cell = node as unknown as DomElement;
+      const text = ` ${cellText(content)} |` + '  |'.repeat(span(cell) - 1);
+      return isFirstCell(cell) ? `|${text}` : text;
+    },
+  });
+  service.addRule('tableRow', {
+    filter: 'tr',
+    replacement: (content, node) => {
+      const row = node as unknown as DomElement;
+      const section = row.parentNode;
+      const table = parentTable(row);
+      if (content.trim() === '') return '';
+      const isHeader = section !== null && tagOf(section) === 'thead' && childElements(section)[0] === row;
+      const separator = isHeader && table !== null ? `\n|${' --- |'.repeat(Math.max(1, columnCount(table)))}` : '';
+      return `\n${content.trim()}${separator}`;
+    },
+  });
+  service.addRule('tableSection', {
+    filter: ['thead', 'tbody', 'tfoot'],
+    replacement: (content) => content,
+  });
+  service.addRule('tableCaption', {
+    filter: ['caption'],
+    replacement: () => '',
+  });
+  service.addRule('table', {
+    filter: 'table',
+    replacement: (content, node) => {
+      const caption = normalizeCaption((node as unknown as DomElement).querySelector('caption')?.textContent);
+      const rows = content.replace(/\n+/g, '\n').trim();
+      if (rows === '') return caption ? `\n\n${caption}\n\n` : '';
+      return `\n\n${caption ? `${caption}\n\n` : ''}${rows}\n\n`;
+    },
+  });
+}
+
+function normalizeCaption(text: string | null | undefined): string {
+  return (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+}

@@ -1,0 +1,65 @@
+/**
+ * Text statistics of a subtree, computed in one post-order walk (linear in the tree size):
+ * characters of text (white space not counted) and how many of them sit inside links.
+ * The cascade's thresholds are all stated in these units.
+ */
+
+import type { DomElement, DomNode } from './dom.js';
+import { TEXT_NODE, isElement, tagOf } from './dom.js';
+import { K } from './knobs.js';
+
+export interface TextStats {
+  /** Non-white-space characters of text. */
+  chars: number;
+  /** Those of them inside an `<a href>`. */
+  linkChars: number;
+  /** Number of `<a href>` elements with text. */
+  links: number;
+  /** Those of them with fewer than SHORT_LINK_CHARS characters (menu entries, tags, pages). */
+  shortLinks: number;
+}
+
+/** A link with fewer characters than this is a menu-style entry ("Home", "Next", "2"). */
+export const SHORT_LINK_CHARS = K('SL', 20);
+
+const WHITE_SPACE = /[\s\u00a0]+/g;
+
+function visibleChars(text: string | null): number {
+  if (!text) return 0;
+  return text.length - (text.match(WHITE_SPACE)?.join('').length ?? 0);
+}
+
+/** Stats of every element under (and including) `root`. */
+export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
+  const stats = new Map<DomElement, TextStats>();
+  walk(root, false, stats);
+  return stats;
+}
+
+function walk(element: DomElement, inLink: boolean, stats: Map<DomElement, TextStats>): TextStats {
+  const isLink = !inLink && tagOf(element) === 'a' && element.hasAttribute('href');
+  const own: TextStats = { chars: 0, linkChars: 0, links: 0, shortLinks: 0 };
+  for (let child: DomNode | null = element.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === TEXT_NODE) {
+      const n = visibleChars(child.textContent);
+      own.chars += n;
+      if (inLink || isLink) own.linkChars += n;
+    } else if (isElement(child)) {
+      const sub = walk(child, inLink || isLink, stats);
+      own.chars += sub.chars;
+      own.linkChars += sub.linkChars;
+      own.links += sub.links;
+      own.shortLinks += sub.shortLinks;
+    }
+  }
+  if (isLink && own.chars > 0) {
+    own.links += 1;
+    if (own.chars < SHORT_LINK_CHARS) own.shortLinks += 1;
+  }
+  stats.set(element, own);
+  return own;
+}
+
+export function linkDensity(stats: TextStats | undefined): number {
+  return stats === undefined || stats.chars === 0 ? 0 : stats.linkChars / stats.chars;
+}

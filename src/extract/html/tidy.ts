@@ -1,0 +1,35 @@
+/**
+ * Last pass over the Markdown text: no trailing white space, no more than one blank line
+ * in a row (outside fenced code, whose blank lines are the code's), no `<br>` left in table
+ * rows (the GFM plugin writes one for a line break in a cell), no zero-width characters,
+ * no blank lines at either end.
+ */
+
+const FENCE = /^\s*(`{3,}|~{3,})/;
+const INVISIBLE = /[\u200b\u200c\u200d\u2060\ufeff\u00ad]/g;
+
+export function tidyMarkdown(markdown: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  let blank = 0;
+  for (const rawLine of markdown.replace(/\r\n?/g, '\n').replace(INVISIBLE, '').split('\n')) {
+    let line = rawLine.trimEnd();
+    const marker = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+      out.push(line);
+      continue;
+    }
+    if (marker !== undefined) fence = marker;
+    if (line.trim() === '') {
+      blank++;
+      if (blank === 1 && out.length > 0) out.push('');
+      continue;
+    }
+    blank = 0;
+    if (line.startsWith('|')) line = line.replace(/(?:\s*<br>\s*)+/g, ' ').trimEnd();
+    out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.join('\n');
+}

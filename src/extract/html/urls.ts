@@ -1,0 +1,50 @@
+/**
+ * Absolute URLs for links and images: relative references resolve against the document's
+ * base URL, which is `<base href>` (itself resolved against the page URL) when present,
+ * else the page URL (HTML Standard, "document base URL").
+ */
+
+import type { DomDocument } from './dom.js';
+
+/** Schemes a link in the Markdown may keep; anything else (javascript:, data:, ...) is dropped. */
+const LINK_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:', 'tel:', 'ftp:']);
+/** Schemes an image may keep: inline `data:` images would bloat the Markdown. */
+const IMAGE_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:']);
+
+function parseUrl(value: string, base?: string): URL | null {
+  try {
+    return new URL(value, base);
+  } catch {
+    return null;
+  }
+}
+
+/** The base for relative references: `<base href>` resolved against `pageUrl`, else `pageUrl`. */
+export function documentBaseUrl(doc: DomDocument, pageUrl: string): string | null {
+  const page = parseUrl(pageUrl);
+  const baseHref = doc.querySelector('base[href]')?.getAttribute('href')?.trim();
+  if (baseHref) {
+    const base = parseUrl(baseHref, page?.href);
+    if (base !== null && (base.protocol === 'http:' || base.protocol === 'https:')) return base.href;
+  }
+  return page === null ? null : page.href;
+}
+
+function resolve(reference: string | null | undefined, base: string | null, schemes: ReadonlySet<string>): string | null {
+  // Browsers strip ASCII tab and newline anywhere in a URL, and leading/trailing spaces.
+  const cleaned = (reference ?? '').replace(/[\t\n\r]/g, '').trim();
+  if (cleaned === '') return null;
+  const url = parseUrl(cleaned, base ?? undefined);
+  if (url === null) return null;
+  return schemes.has(url.protocol) ? url.href : null;
+}
+
+/** Absolute URL of a link target, or null when it cannot or should not be followed. */
+export function absoluteLink(href: string | null | undefined, base: string | null): string | null {
+  return resolve(href, base, LINK_SCHEMES);
+}
+
+/** Absolute URL of an image source, or null (missing, `data:`, unparseable). */
+export function absoluteImage(src: string | null | undefined, base: string | null): string | null {
+  return resolve(src, base, IMAGE_SCHEMES);
+}

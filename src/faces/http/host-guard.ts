@@ -1,0 +1,43 @@
+/**
+ * DNS-rebinding protection for a server bound to loopback: a web page on an attacker's
+ * domain that re-resolves to 127.0.0.1 still sends its own name in `Host`, so only
+ * loopback names are accepted there (the MCP transport spec asks servers to validate
+ * Origin/Host for the same reason). A browser Origin other than a loopback one is refused.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { errorBody } from './error-response.js';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_NAMES.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Host name of a `Host` header value (drops the port; keeps IPv6 brackets). */
+function hostNameOf(hostHeader: string): string {
+  const match = /^(\[[^\]]+\]|[^:]+)(:\d+)?$/.exec(hostHeader.trim());
+  return (match?.[1] ?? hostHeader).toLowerCase();
+}
+
+export function hostGuard(bindHost: string): MiddlewareHandler {
+  if (!isLoopbackHost(bindHost)) return async (_c, next) => next();
+  return async (c, next) => {
+    const host = c.req.header('host');
+    if (host !== undefined && !isLoopbackHost(hostNameOf(host))) {
+      return c.json(errorBody('forbidden_host', `Host "${host}" is not accepted by a server bound to loopback.`), 403);
+    }
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== 'null') {
+      let originHost = '';
+      try {
+        originHost = new URL(origin).hostname;
+      } catch {
+        // An unparsable Origin is treated as foreign.
+      }
+      if (!isLoopbackHost(originHost)) {
+        return c.json(errorBody('forbidden_origin', `Origin "${origin}" is not accepted by a server bound to loopback.`), 403);
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * One MCP server factory; the transports (stdio, Streamable HTTP) are thin files around
+ * it. The low-level SDK `Server` is used rather than `McpServer` so that a bad argument
+ * comes back as an `isError` result whose text starts with our error code
+ * (`invalid_request: ...`), which a model can act on, and so that `structuredContent` is
+ * exactly the object the HTTP API returns.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Config } from '../../core/config.js';
+import { VERSION } from '../../core/config.js';
+import { toAppError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { validate } from '../../core/validate.js';
+import type { CrawlService } from '../../services/crawl-service.js';
+import type { SearchService } from '../../services/search-service.js';
+import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
+import { extractUrlsTool } from './tools/extract-urls.js';
+import { webSearchTool } from './tools/web-search.js';
+
+export interface McpDeps {
+  config: Config;
+  logger: Logger;
+  crawl: CrawlService;
+  search: SearchService;
+}
+
+export interface McpServerHandle {
+  server: Server;
+  close(): Promise<void>;
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+export function listTools(deps: McpDeps): ToolDefinition[] {
+  return [webSearchTool(deps) as unknown as ToolDefinition, extractUrlsTool(deps) as unknown as ToolDefinition];
+}
+
+export function createMcpServer(deps: McpDeps): McpServerHandle {
+  const tools = new Map(listTools(deps).map((t) => [t.name, t]));
+  const server = new Server(
+    { name: 'websearch-mcp', title: 'Web search and extraction', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Use web_search to find pages on the web and extract_urls to read pages as Markdown. Errors start with a stable code (e.g. "invalid_request:").',
+    },
+  );
+
+  // Schemas are converted once per server, not per tools/list call.
+  const listed = [...tools.values()].map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.inputSchema, 'input') as { type: 'object' },
+    outputSchema: jsonSchemaOf(tool.outputSchema, 'output') as { type: 'object' },
+    annotations: tool.annotations,
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = tools.get(request.params.name);
+    if (!tool) {
+      return errorResult(`invalid_request: unknown tool "${request.params.name}"; available: ${[...tools.keys()].join(', ')}.`);
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const ctx: ToolCallContext = {
+      signal: extra.signal,
+      progress: (done, total, message) => {
+        if (progressToken === undefined) return;
+        extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: done, total, ...(message ? { message } : {}) } })
+          .catch((err: unknown) => deps.logger.debug({ err }, 'progress notification failed'));
+      },
+    };
+    try {
+      const args = validate(tool.inputSchema, request.params.arguments ?? {});
+      const result = (await tool.handler(args, ctx)) as Record<string, unknown>;
+      return { content: [{ type: 'text', text: tool.renderText(result) }], structuredContent: result };
+    } catch (err) {
+      const error = toAppError(err);
+      if (error.code === 'internal_error') deps.logger.error({ err, tool: tool.name }, 'tool call failed');
+      const message = error.code === 'internal_error' ? 'An internal error occurred; it has been logged.' : error.message;
+      const details = error.details?.map((d) => `\n- ${d.path}: ${d.message}`).join('') ?? '';
+      return errorResult(`${error.code}: ${message}${details}`);
+    }
+  });
+
+  return { server, close: () => server.close() };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

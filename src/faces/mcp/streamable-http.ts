@@ -1,0 +1,67 @@
+/**
+ * MCP Streamable HTTP at `/mcp`, with sessions: an `initialize` POST without a session id
+ * creates a server + transport pair; later requests carry `Mcp-Session-Id`; DELETE ends it.
+ */
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Logger } from '../../core/logger.js';
+import type { McpServerHandle } from './create-mcp-server.js';
+
+export interface StreamableHttpHandler {
+  handle(request: Request): Promise<Response>;
+  close(): Promise<void>;
+  sessionCount(): number;
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+export function createStreamableHttpHandler(makeServer: () => McpServerHandle, logger: Logger): StreamableHttpHandler {
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; handle: McpServerHandle }>();
+
+  async function handle(request: Request): Promise<Response> {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      // MCP spec (Streamable HTTP, session management): an unknown session id gets 404,
+      // telling the client to start a new session.
+      if (!session) return jsonRpcError(404, -32001, 'Session not found; start a new session with initialize.');
+      return session.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') {
+      return jsonRpcError(400, -32000, 'Bad request: no Mcp-Session-Id header; POST an initialize request first.');
+    }
+    const handleForSession = makeServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, handle: handleForSession });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await handleForSession.server.connect(transport);
+    const response = await transport.handleRequest(request);
+    if (!transport.sessionId) {
+      // Not an initialize request: nothing to keep.
+      await handleForSession.close().catch((err: unknown) => logger.debug({ err }, 'closing unused MCP server failed'));
+    }
+    return response;
+  }
+
+  async function close(): Promise<void> {
+    const all = [...sessions.values()];
+    sessions.clear();
+    await Promise.all(all.map((s) => s.handle.close().catch(() => undefined)));
+  }
+
+  return { handle, close, sessionCount: () => sessions.size };
+}

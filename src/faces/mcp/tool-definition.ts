@@ -1,0 +1,32 @@
+/**
+ * Tools are data: a name, a title, a description written for models, input and output
+ * schemas (the HTTP request body and response object), annotations and a small handler
+ * that calls a service.
+ */
+import type { z } from 'zod';
+
+export interface ToolCallContext {
+  /** Aborted when the client cancels the call. */
+  signal: AbortSignal;
+  /** Reports progress when the client asked for it (a progress token); no-op otherwise. */
+  progress: (done: number, total: number, message?: string) => void;
+}
+
+export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: In;
+  outputSchema: Out;
+  annotations: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  /** Returns the response object, exactly what the HTTP API would answer. */
+  handler: (args: z.infer<In>, ctx: ToolCallContext) => Promise<z.infer<Out>>;
+  /** Renders the response object as Markdown for clients without structured output. */
+  renderText: (result: z.infer<Out>) => string;
+}

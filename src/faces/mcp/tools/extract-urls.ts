@@ -1,0 +1,34 @@
+/**
+ * The `extract_urls` tool: the extraction operation (`POST /api/crawl`) for models.
+ */
+import type { Config } from '../../../core/config.js';
+import { crawlRequestSchema, crawlResponseSchema } from '../../../core/schemas.js';
+import type { CrawlService } from '../../../services/crawl-service.js';
+import type { ToolDefinition } from '../tool-definition.js';
+import { renderCrawlMarkdown } from './render-crawl-markdown.js';
+
+export function extractUrlsTool(deps: { config: Config; crawl: CrawlService }) {
+  const maxUrls = deps.config.crawl.maxUrls;
+  const inputSchema = crawlRequestSchema({ maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
+  const tool: ToolDefinition<typeof inputSchema, typeof crawlResponseSchema> = {
+    name: 'extract_urls',
+    title: 'Extract web pages',
+    description: [
+      `Fetch 1 to ${maxUrls} web pages and return their main content as clean Markdown (navigation, ads and boilerplate removed), or with format "html" the page's full HTML.`,
+      'Use it to read pages you already have URLs for (from web_search results or the user). Supports HTML, plain text, Markdown, CSV (as a table), JSON, and XML including RSS/Atom feeds and sitemaps.',
+      'Each URL succeeds or fails on its own: a failed URL has success=false and an error_type: invalid_url, forbidden_address (private network), unsupported_content_type (PDF, images, archives, office files and other binaries — refused, never charged), too_large (over 10 MB), robots_disallowed (the site\'s robots.txt forbids it), http (error status from the site), blocked (anti-bot challenge), timeout, network.',
+      'Long pages: pass max_chars to get a slice; the result then carries total_chars and next_start_char; call again with start_char=next_start_char for the rest.',
+      'Cost: 1 credit per successfully extracted URL (5 with stealth); failures and pages served from cache are free.',
+    ].join('\n'),
+    inputSchema,
+    outputSchema: crawlResponseSchema,
+    annotations: { title: 'Extract web pages', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
+    handler: (args, ctx) =>
+      deps.crawl.crawl(args, {
+        signal: ctx.signal,
+        onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
+      }),
+    renderText: renderCrawlMarkdown,
+  };
+  return tool;
+}

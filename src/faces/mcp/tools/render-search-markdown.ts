@@ -1,0 +1,25 @@
+/**
+ * The text block of a `web_search` result: readable Markdown for clients that do not
+ * read `structuredContent`.
+ */
+import type { SearchResponse, SearchResult } from '../../../core/schemas.js';
+
+function renderResult(result: SearchResult): string {
+  const lines = [`### ${result.position}. [${result.title || result.url}](${result.url})`];
+  const facts = [`via ${result.engine}`];
+  if (result.published_at) facts.push(`published ${result.published_at}`);
+  lines.push(`_${result.url} · ${facts.join(' · ')}_`);
+  if (result.snippet) lines.push('', result.snippet);
+  if (result.content !== undefined) lines.push('', '<page_content>', result.content, '</page_content>');
+  if (result.content_error !== undefined) lines.push('', `_Content not available: ${result.content_error}_`);
+  return lines.join('\n');
+}
+
+export function renderSearchMarkdown(response: SearchResponse): string {
+  const m = response.metadata;
+  const head = [`Search: "${response.query}" — ${m.number_of_results} result(s), status ${m.status}${m.from_cache ? ' (from cache)' : ''}, ${m.credits_used} credit(s).`];
+  if (m.content_requested !== undefined) head.push(`Page content delivered for ${m.content_delivered} of ${m.content_requested} result(s).`);
+  for (const f of m.failed_engines ?? []) head.push(`Engine ${f.engine} failed: ${f.error} (${f.message})`);
+  if (response.results.length === 0) head.push('No results: try other words, fewer filters or other engines.');
+  return [head.join('\n'), ...response.results.map(renderResult)].join('\n\n');
+}

@@ -1,0 +1,108 @@
+/**
+ * The undici connector that enforces the address policy on the address ACTUALLY
+ * connected to. Checking the URL alone is not enough: a public-looking name may resolve to
+ * 127.0.0.1 (or re-resolve differently between a check and the connect — DNS rebinding).
+ * So the check lives where the socket is opened:
+ *  - names: a `lookup` that resolves every address and refuses when ANY is forbidden; the
+ *    socket then dials one of exactly those addresses, so there is no check/use gap;
+ *  - IP literals: net.connect skips `lookup` for them, so they are checked explicitly
+ *    before connecting;
+ *  - finally the socket's remoteAddress is checked once more after connecting (cheap,
+ *    and it catches anything the two checks above might miss).
+ * The URL host is never rewritten to an IP: that would break TLS SNI and certificates.
+ */
+import dns from 'node:dns';
+import net from 'node:net';
+import { buildConnector } from 'undici';
+import { AppError } from '../core/errors.js';
+import { describeAddress, type AddressPolicy } from './address-policy.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to every address (a seam for tests and DNS-rebinding checks). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The OS resolver (getaddrinfo: honours /etc/hosts), all addresses in resolver order. */
+export const systemResolver: Resolver = async (hostname) => {
+  const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });
+  return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+/** The error for a refused destination; statusCode 0 = no HTTP response was obtained. */
+export function forbiddenAddressError(host: string, ip: string): AppError {
+  const shown = host === ip ? '' : ` (${host} resolves to it)`;
+  return new AppError('forbidden_address', `refused to connect: ${describeAddress(ip)}${shown}`, { statusCode: 0 });
+}
+
+export function stripBrackets(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+function notFound(hostname: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+  error.code = 'ENOTFOUND';
+  error.syscall = 'getaddrinfo';
+  (error as NodeJS.ErrnoException & { hostname: string }).hostname = hostname;
+  return error;
+}
+
+/** A net.connect `lookup` that resolves through `resolver` and applies `policy` to all results. */
+export function guardedLookup(resolver: Resolver, policy: AddressPolicy | undefined): net.LookupFunction {
+  return (hostname, options, callback) => {
+    resolver(hostname).then(
+      (all) => {
+        // Refuse when ANY address is forbidden, not just the first: with Happy Eyeballs
+        // (autoSelectFamily) net.connect may try every address we hand back.
+        const bad = policy ? all.find((a) => policy(a.address)) : undefined;
+        if (bad) return callback(forbiddenAddressError(hostname, bad.address), '');
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const usable = family === 0 ? all : all.filter((a) => a.family === family);
+        const first = usable[0];
+        if (!first) return callback(notFound(hostname), '');
+        if (options.all) return callback(null, usable);
+        return callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
+}
+
+export interface ConnectorOptions {
+  /** TCP + TLS connect timeout (undici's ConnectTimeoutError when exceeded). */
+  timeoutMs: number;
+  /** Undefined = no address policy (the "allow private" connector). */
+  policy: AddressPolicy | undefined;
+  resolver: Resolver;
+}
+
+export function createConnector(options: ConnectorOptions): buildConnector.connector {
+  const { policy } = options;
+  const inner = buildConnector({
+    timeout: options.timeoutMs,
+    lookup: guardedLookup(options.resolver, policy),
+  });
+  return (connectOptions, callback) => {
+    const host = stripBrackets(connectOptions.hostname);
+    if (policy && net.isIP(host) !== 0 && policy(host)) {
+      callback(forbiddenAddressError(host, host), null);
+      return;
+    }
+    inner(connectOptions, (...args) => {
+      const [error, socket] = args;
+      if (error || !policy) {
+        callback(...args);
+        return;
+      }
+      const remote = socket.remoteAddress;
+      if (remote === undefined || policy(remote)) {
+        socket.destroy();
+        callback(forbiddenAddressError(host, remote ?? 'unknown address'), null);
+        return;
+      }
+      callback(null, socket);
+    });
+  };
+}

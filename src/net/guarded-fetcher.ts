@@ -1,0 +1,247 @@
+/**
+ * The one HTTP client of the project (contract: fetch-types.ts). Every outbound page,
+ * robots.txt and engine request goes through here so that the SSRF, size, time and
+ * politeness rules of decisions.md ("Limits and politeness") hold everywhere.
+ *
+ * Design notes for integrators:
+ *  - Two undici Agents: "guarded" (address policy in the connector) and "open" (no policy,
+ *    used for `allowPrivate` requests or when config.fetch.allowPrivateAddresses is on).
+ *    Keeping them apart means a keep-alive socket opened for an allowed LAN engine can
+ *    never be reused by a page fetch, and the decision stays per request.
+ *  - Redirects are followed by hand (undici.request never follows them), so each hop gets
+ *    the URL checks, the literal-IP pre-check and the connect-time address check again.
+ *  - Non-2xx responses are RETURNED, not thrown: callers decide what a 404 means.
+ */
+import { STATUS_CODES } from 'node:http';
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Config } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+import { isForbiddenAddress, type AddressPolicy } from './address-policy.js';
+import { readBody } from './body-reader.js';
+import { createConnector, systemResolver, type Resolver } from './connector.js';
+import { decodingPlan } from './content-decoding.js';
+import { mapFetchError } from './fetch-errors.js';
+import type { FetchedResponse, FetchOptions, HttpClient, ResponseHead } from './fetch-types.js';
+import { HostLimiter, type Release } from './host-limiter.js';
+import { isHookError, callHook, callHookAsync } from './hook-errors.js';
+import { REDIRECT_STATUSES, redirectHeaders, redirectMethod, redirectTarget, tooManyRedirects, type Method } from './redirects.js';
+import { RequestScope } from './request-scope.js';
+import { closeAgent, destroyBody, drainBody } from './response-cleanup.js';
+import { hostKey, parseTargetUrl, precheckLiteralHost, requestTarget } from './request-url.js';
+
+export type FetchConfig = Config['fetch'];
+
+export const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+
+/** Optional collaborators; production code passes none. */
+export interface GuardedFetcherDeps {
+  /** Replaces the default address policy (`isForbiddenAddress`), e.g. to permit only 127.0.0.1 in tests. */
+  addressPolicy?: AddressPolicy;
+  /** Replaces the OS resolver (tests: fake names, DNS-rebinding scenarios). */
+  resolver?: Resolver;
+}
+
+/** setTimeout fires at once for delays above 2^31-1 ms; never let a deadline wrap around. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export class GuardedFetcher implements HttpClient {
+  readonly #config: FetchConfig;
+  /** Undefined when private addresses are allowed globally. */
+  readonly #policy: AddressPolicy | undefined;
+  readonly #guarded: Agent;
+  readonly #open: Agent;
+  readonly #limiter: HostLimiter;
+  #closed = false;
+
+  constructor(config: FetchConfig, deps: GuardedFetcherDeps = {}) {
+    this.#config = config;
+    this.#policy = config.allowPrivateAddresses ? undefined : (deps.addressPolicy ?? isForbiddenAddress);
+    const resolver = deps.resolver ?? systemResolver;
+    const agentFor = (policy: AddressPolicy | undefined): Agent =>
+      new Agent({
+        connect: createConnector({ timeoutMs: config.connectTimeoutMs, policy, resolver }),
+        // Idle limits: silence before the headers, and between two body chunks.
+        headersTimeout: config.idleTimeoutMs,
+        bodyTimeout: config.idleTimeoutMs,
+        keepAliveTimeout: 4_000,
+        keepAliveMaxTimeout: 30_000,
+      });
+    this.#open = agentFor(undefined);
+    this.#guarded = this.#policy ? agentFor(this.#policy) : this.#open;
+    this.#limiter = new HostLimiter(config.perHostConcurrency);
+  }
+
+  async fetch(url: string, options: FetchOptions = {}): Promise<FetchedResponse> {
+    if (this.#closed) throw new AppError('cancelled', 'the HTTP client is closed');
+    const requested = parseTargetUrl(url);
+    const policy = options.allowPrivate ? undefined : this.#policy;
+    const scope = new RequestScope(positive(options.timeoutMs, this.#config.timeoutMs, MAX_TIMER_MS), options.signal);
+    let current = requested;
+    let status: number | undefined;
+    try {
+      scope.throwIfAborted();
+      return await this.#exchange(requested, options, policy, scope, (hop, hopStatus) => {
+        current = hop;
+        status = hopStatus;
+      });
+    } catch (error) {
+      // A fired deadline or cancellation explains any error it caused (aborted sockets,
+      // premature close), so it wins over the raw error. Errors thrown by the caller's own
+      // hooks propagate unchanged.
+      if (!scope.failure && isHookError(error)) throw error;
+      throw (
+        scope.failure ??
+        mapFetchError(error, {
+          host: current.host,
+          status,
+          idleTimeoutMs: this.#config.idleTimeoutMs,
+          connectTimeoutMs: this.#config.connectTimeoutMs,
+        })
+      );
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async #exchange(
+    requested: URL,
+    options: FetchOptions,
+    policy: AddressPolicy | undefined,
+    scope: RequestScope,
+    progress: (hop: URL, status: number | undefined) => void,
+  ): Promise<FetchedResponse> {
+    const maxRedirects = options.maxRedirects ?? this.#config.maxRedirects;
+    const agent = policy ? this.#guarded : this.#open;
+    let current = requested;
+    let method: Method = options.method ?? 'GET';
+    let body = options.body;
+    let headers = this.#requestHeaders(options.headers);
+    const redirects: string[] = [];
+    const seen = new Set<string>();
+
+    for (;;) {
+      progress(current, undefined);
+      precheckLiteralHost(current, policy);
+      seen.add(`${method} ${requestTarget(current).href}`);
+      const release = await this.#acquire(current, options, scope);
+      try {
+        const response = await request(requestTarget(current), { dispatcher: agent, method, headers, body, signal: scope.signal });
+        const status = response.statusCode;
+        progress(current, status);
+        let next: URL | undefined;
+        try {
+          next = REDIRECT_STATUSES.has(status) ? redirectTarget(single(response.headers.location), current, status) : undefined;
+        } catch (error) {
+          destroyBody(response.body);
+          throw error;
+        }
+        if (next === undefined) {
+          const head = this.#head(requested, current, response, redirects);
+          return { ...head, body: await this.#readFinal(response, head, method, options, scope) };
+        }
+        await drainBody(response.body);
+        if (redirects.length >= maxRedirects) {
+          throw tooManyRedirects(`more than ${maxRedirects} redirects (last: ${status} from ${current.href})`, status);
+        }
+        const nextMethod = redirectMethod(status, method);
+        // Only POST carries a body; it survives only a 307/308 (method kept).
+        const bodyDropped = nextMethod !== 'POST';
+        if (seen.has(`${nextMethod} ${requestTarget(next).href}`)) {
+          throw tooManyRedirects(`redirect loop: ${current.href} redirects (${status}) back to ${next.href}`, status);
+        }
+        headers = redirectHeaders(headers, current, next, bodyDropped);
+        if (bodyDropped) body = undefined;
+        method = nextMethod;
+        redirects.push(current.href);
+        current = next;
+      } finally {
+        release();
+      }
+    }
+  }
+
+  async #acquire(url: URL, options: FetchOptions, scope: RequestScope): Promise<Release> {
+    if (options.bypassHostLimit) return () => {};
+    return this.#limiter.acquire(hostKey(url), scope.signal);
+  }
+
+  #requestHeaders(custom: Record<string, string> | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      'user-agent': this.#config.userAgent,
+      accept: DEFAULT_ACCEPT,
+      'accept-encoding': 'gzip, deflate, br',
+      'accept-language': 'en;q=0.9, *;q=0.5',
+    };
+    // Header names are case-insensitive (RFC 9110 5.1): the caller's spelling wins.
+    for (const [name, value] of Object.entries(custom ?? {})) headers[name.toLowerCase()] = value;
+    return headers;
+  }
+
+  #head(requested: URL, current: URL, response: Dispatcher.ResponseData, redirects: string[]): ResponseHead {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return {
+      url: requested.href,
+      finalUrl: current.href,
+      status: response.statusCode,
+      statusText: response.statusText || STATUS_CODES[response.statusCode] || '',
+      headers,
+      redirects: [...redirects],
+    };
+  }
+
+  async #readFinal(
+    response: Dispatcher.ResponseData,
+    head: ResponseHead,
+    method: Method,
+    options: FetchOptions,
+    scope: RequestScope,
+  ): Promise<Uint8Array> {
+    const maxBytes = positive(options.maxBytes, this.#config.maxBytes);
+    const truncates = options.truncateAt !== undefined && options.truncateAt <= maxBytes;
+    try {
+      if (options.onHead) callHook(() => options.onHead?.(head));
+      const encodings = decodingPlan(head.headers['content-encoding'], head.status);
+      const hasBody = method !== 'HEAD' && head.status !== 204 && head.status !== 304;
+      // Early refusal on the announced size: only meaningful for identity bodies (a
+      // Content-Length of a compressed body says nothing of its decoded size).
+      const declared = Number(head.headers['content-length']);
+      if (hasBody && !truncates && encodings.length === 0 && Number.isFinite(declared) && declared > maxBytes) {
+        throw new AppError('too_large', `Content-Length ${declared} exceeds ${maxBytes} bytes`, { statusCode: head.status });
+      }
+      const onFirstBytes = options.onFirstBytes;
+      return await readBody(response.body, {
+        encodings,
+        maxBytes,
+        truncateAt: truncates ? options.truncateAt : undefined,
+        status: head.status,
+        onFirstBytes: onFirstBytes ? (bytes) => callHookAsync(() => onFirstBytes(bytes, head)) : undefined,
+        signal: scope.signal,
+      });
+    } catch (error) {
+      // Whatever failed (hook, pre-check, decoder), the socket must not linger half-read.
+      destroyBody(response.body);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const agents = this.#open === this.#guarded ? [this.#open] : [this.#open, this.#guarded];
+    await Promise.all(agents.map((agent) => closeAgent(agent)));
+  }
+}
+
+/** A caller-supplied limit if it is a positive number, else the configured one; capped. */
+function positive(value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const chosen = value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+  return Math.min(chosen, max);
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,56 @@
+/**
+ * URL rules applied to the requested URL and again to every redirect target: WHATWG
+ * parsing (which canonicalises `0x7f.1`, `2130706433`, `[::ffff:127.0.0.1]` into one
+ * form), http/https only, no credentials, and the cheap literal-IP pre-check.
+ */
+import net from 'node:net';
+import { AppError } from '../core/errors.js';
+import type { AddressPolicy } from './address-policy.js';
+import { forbiddenAddressError, stripBrackets } from './connector.js';
+
+/**
+ * Parses and validates a target URL. Credentials (`user:pass@`) are STRIPPED, not sent
+ * and not echoed back: they are never needed for public pages, must not leak into logs or
+ * results, and refusing would fail links that merely carry them. The fragment is kept
+ * for reporting but is never sent (RFC 9110 4.2.4); see `requestTarget`.
+ */
+export function parseTargetUrl(input: string, context = 'URL'): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new AppError('invalid_url', `${context} is not a valid absolute URL: ${truncate(input)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AppError('invalid_url', `${context} must use http or https, not ${url.protocol.slice(0, -1)}`);
+  }
+  if (url.hostname === '') throw new AppError('invalid_url', `${context} has no host`);
+  url.username = '';
+  url.password = '';
+  return url;
+}
+
+/** The URL as sent on the wire: without the fragment. */
+export function requestTarget(url: URL): URL {
+  if (url.hash === '') return url;
+  const copy = new URL(url.href);
+  copy.hash = '';
+  return copy;
+}
+
+/** host:port, the key of the per-host concurrency cap (default ports made explicit). */
+export function hostKey(url: URL): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `${url.hostname}:${port}`;
+}
+
+/** Refuses a forbidden literal-IP host before any socket is opened (the connector re-checks). */
+export function precheckLiteralHost(url: URL, policy: AddressPolicy | undefined): void {
+  if (!policy) return;
+  const host = stripBrackets(url.hostname);
+  if (net.isIP(host) !== 0 && policy(host)) throw forbiddenAddressError(host, host);
+}
+
+function truncate(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

@@ -1,0 +1,207 @@
+/**
+ * robots.txt per RFC 9309: fetched through the guarded client (so the SSRF rules apply
+ * to it too), interpreted by status, parsed with robots-parser, cached per origin.
+ *
+ *   2xx            → parse the first `maxBytes` (>= 500 KiB, 2.5) and match (2.2)
+ *   4xx            → "unavailable": everything allowed (2.3.1.3), 401/403 included
+ *   429, 5xx       → "unreachable": everything disallowed (2.3.1.4); 429 is treated like
+ *                    a server error, as major crawlers do: it means "slow down", not "no file"
+ *   timeout, network error, forbidden address → unreachable (2.3.1.4)
+ *   > 5 redirects  → unavailable (2.3.1.2 "MAY assume ... unavailable")
+ */
+import robotsParserModule from 'robots-parser';
+import type { Config } from '../core/config.js';
+import { AppError, toAppError } from '../core/errors.js';
+import type { HttpClient } from './fetch-types.js';
+import { LruCache } from '../core/lru-cache.js';
+
+export interface RobotsVerdict {
+  allowed: boolean;
+  /**
+   * parsed: a robots.txt was read and matched; missing: none (4xx) → allowed;
+   * unreachable: 5xx/timeout/network → disallowed; disabled: robots off in config;
+   * self: the URL is /robots.txt itself (2.2.2: always allowed).
+   */
+  source: 'parsed' | 'missing' | 'unreachable' | 'disabled' | 'self';
+  /** HTTP status of the robots.txt response, when one came. */
+  status?: number;
+  /** Why robots.txt was unreachable (e.g. 'forbidden_address', 'timeout'). */
+  error?: AppError;
+}
+
+export type RobotsConfig = Config['robots'];
+
+/**
+ * How long an "unreachable" outcome is remembered. Short on purpose: 2.4 lets a cached
+ * copy live up to 24 h, but a transient 503 or timeout must not lock a site out for a day;
+ * a short memory still stops a burst of checks from hammering a failing host.
+ */
+export const UNREACHABLE_TTL_MS = 60_000;
+
+// robots-parser is CommonJS (`module.exports = fn`) but its typings say `export default`:
+// under NodeNext the default import IS the function at runtime, while TypeScript types it
+// as the module object. Re-type it once here.
+type ParseRobots = typeof robotsParserModule.default;
+const robotsParser = robotsParserModule as unknown as ParseRobots;
+type Robot = ReturnType<ParseRobots>;
+
+type Rules =
+  | { kind: 'parsed'; robot: Robot; status: number }
+  | { kind: 'missing'; status?: number }
+  | { kind: 'unreachable'; status?: number; error?: AppError };
+
+export interface RobotsCheckerDeps {
+  /** Clock for cache expiry (tests). */
+  now?: () => number;
+}
+
+export class RobotsChecker {
+  readonly #client: HttpClient;
+  readonly #config: RobotsConfig;
+  readonly #productToken: string;
+  readonly #cache: LruCache<string, Rules>;
+  /** One fetch per origin at a time; concurrent checks await the same promise. */
+  readonly #inflight = new Map<string, Promise<Rules>>();
+
+  /**
+   * @param productToken matched against User-agent lines (2.2.1): the bare token such as
+   *   "websearch-mcp", not the full User-Agent header.
+   */
+  constructor(client: HttpClient, config: RobotsConfig, productToken: string, deps: RobotsCheckerDeps = {}) {
+    this.#client = client;
+    this.#config = config;
+    this.#productToken = productToken;
+    this.#cache = new LruCache<string, Rules>({ maxEntries: config.cacheEntries, ttlMs: config.cacheTtlMs, now: deps.now });
+  }
+
+  /** Number of origins currently cached (tests, metrics). */
+  get cachedOrigins(): number {
+    return this.#cache.size;
+  }
+
+  async check(url: string, options: { signal?: AbortSignal } = {}): Promise<RobotsVerdict> {
+    if (!this.#config.enabled) return { allowed: true, source: 'disabled' };
+    const target = parseHttpUrl(url);
+    // 2.2.2: "The /robots.txt URI is implicitly allowed."
+    if (target.pathname === '/robots.txt') return { allowed: true, source: 'self' };
+    const rules = await this.#rulesFor(target.origin, options.signal);
+    switch (rules.kind) {
+      case 'parsed': {
+        // robots-parser answers undefined only for another origin, impossible here.
+        const allowed = rules.robot.isAllowed(target.href, this.#productToken) ?? true;
+        return { allowed, source: 'parsed', status: rules.status };
+      }
+      case 'missing':
+        return withStatus<RobotsVerdict>({ allowed: true, source: 'missing' }, rules.status);
+      case 'unreachable': {
+        const verdict = withStatus<RobotsVerdict>({ allowed: false, source: 'unreachable' }, rules.status);
+        return rules.error ? { ...verdict, error: rules.error } : verdict;
+      }
+    }
+  }
+
+  async #rulesFor(origin: string, signal: AbortSignal | undefined): Promise<Rules> {
+    const cached = this.#cache.get(origin);
+    if (cached) return cached;
+    let pending = this.#inflight.get(origin);
+    if (!pending) {
+      // The shared fetch gets no caller signal: one caller giving up must not fail the
+      // others. Each caller still stops waiting on its own signal (below).
+      pending = this.#load(origin).finally(() => this.#inflight.delete(origin));
+      this.#inflight.set(origin, pending);
+    }
+    return signal ? abortable(pending, signal) : pending;
+  }
+
+  /** Fetches and interprets one origin's robots.txt; never rejects. */
+  async #load(origin: string): Promise<Rules> {
+    const robotsUrl = `${origin}/robots.txt`;
+    const rules = await this.#fetchRules(robotsUrl);
+    const ttl = rules.kind === 'unreachable' ? Math.min(this.#config.cacheTtlMs, UNREACHABLE_TTL_MS) : this.#config.cacheTtlMs;
+    this.#cache.set(origin, rules, ttl);
+    return rules;
+  }
+
+  async #fetchRules(robotsUrl: string): Promise<Rules> {
+    try {
+      const response = await this.#client.fetch(robotsUrl, {
+        headers: { accept: 'text/plain, */*;q=0.5' },
+        maxRedirects: 5, // 2.3.1.2: follow at least five consecutive redirects
+        timeoutMs: this.#config.timeoutMs,
+        truncateAt: this.#config.maxBytes, // 2.5: parse at least 500 KiB, do not fail
+        maxBytes: this.#config.maxBytes, // so the fetcher's page cap never turns the cut into a failure
+        // Robots is fetched once per origin per TTL, often right before the page itself:
+        // it must not queue behind (or deadlock with) that page's own host slot.
+        bypassHostLimit: true,
+      });
+      const { status } = response;
+      if (status >= 200 && status < 300) {
+        const text = robotsText(response.body, this.#config.maxBytes);
+        // Parse against the ORIGINAL robots URL: after a redirect the rules still apply to
+        // the authority that was asked (2.3.1.2), and robots-parser checks the origin.
+        return { kind: 'parsed', robot: robotsParser(robotsUrl, text), status };
+      }
+      if (status === 429 || status >= 500) return { kind: 'unreachable', status };
+      // 4xx, and 1xx/3xx left over (a redirect without usable Location): unavailable.
+      return { kind: 'missing', status };
+    } catch (error) {
+      const failure = toAppError(error);
+      // 2.3.1.2: after too many redirects a crawler MAY treat robots.txt as unavailable; a
+      // redirect to a non-http(s) URL is the same kind of dead end.
+      if (failure.code === 'too_many_redirects' || failure.code === 'invalid_url') {
+        return { kind: 'missing', status: failure.statusCode || undefined };
+      }
+      return { kind: 'unreachable', status: failure.statusCode || undefined, error: failure };
+    }
+  }
+}
+
+/** Decodes robots.txt as UTF-8 (2.2: the file is UTF-8), dropping a cut-off last line. */
+export function robotsText(body: Uint8Array, maxBytes: number): string {
+  let bytes = body;
+  if (bytes.length >= maxBytes) {
+    // Truncated mid-file: a half line like "Disallow: /fo" would be a rule nobody wrote.
+    const lastNewline = bytes.lastIndexOf(0x0a);
+    bytes = lastNewline >= 0 ? bytes.subarray(0, lastNewline + 1) : bytes;
+  }
+  // TextDecoder drops a UTF-8 BOM and replaces invalid sequences instead of throwing.
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+function parseHttpUrl(url: string): URL {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new AppError('invalid_url', `not a valid absolute URL: ${url.slice(0, 200)}`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new AppError('invalid_url', `robots.txt applies to http and https URLs only, not ${target.protocol.slice(0, -1)}`);
+  }
+  target.username = '';
+  target.password = '';
+  return target;
+}
+
+function withStatus<T extends object>(value: T, status: number | undefined): T & { status?: number } {
+  return status === undefined ? value : { ...value, status };
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  const cancelled = (): AppError => new AppError('cancelled', 'robots.txt check cancelled by the caller', { cause: signal.reason });
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

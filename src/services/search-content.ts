@@ -1,0 +1,136 @@
+/**
+ * Page content for the top search results (include_content). Every page is extracted
+ * concurrently under ONE deadline: an agent waits for the whole answer, so a single slow
+ * page must not stretch it, and pages still pending when the deadline fires are reported
+ * as `timeout` (and their downloads aborted) instead of being waited for.
+ */
+import { AppError, contentErrorOf, toAppError, type ContentErrorValue } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { SearchResult } from '../core/schemas.js';
+import type { PageExtractor, PageOutcome } from './page-extractor.js';
+
+export interface SearchProgress {
+  /** Pages finished so far (delivered or failed). */
+  done: number;
+  total: number;
+  /** The page that just finished. */
+  url: string;
+}
+
+export interface ContentOptions {
+  /** How many of the top results get content (content_results). */
+  count: number;
+  /** The one deadline for all pages. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: SearchProgress) => void;
+  logger: Logger;
+}
+
+export interface ContentOutcome {
+  /** The results, the first `requested` ones carrying exactly one of content / content_error. */
+  results: SearchResult[];
+  requested: number;
+  delivered: number;
+}
+
+type ContentField = { content: string } | { content_error: ContentErrorValue };
+
+function fieldOf(outcome: PageOutcome): ContentField {
+  if (outcome.ok) {
+    const markdown = outcome.output.markdown;
+    return markdown.trim() === '' ? { content_error: 'empty_content' } : { content: markdown };
+  }
+  // Our own deadline aborts the extraction, which may surface as `cancelled`.
+  if (outcome.error.code === 'cancelled') return { content_error: 'timeout' };
+  return { content_error: contentErrorOf(outcome.error.code, outcome.statusCode) };
+}
+
+export async function fetchContent(
+  pages: Pick<PageExtractor, 'extract'>,
+  results: SearchResult[],
+  options: ContentOptions,
+): Promise<ContentOutcome> {
+  const targets = results.slice(0, Math.max(0, options.count));
+  const total = targets.length;
+  if (total === 0) return { results, requested: 0, delivered: 0 };
+
+  const fields: (ContentField | undefined)[] = new Array<ContentField | undefined>(total).fill(undefined);
+  const controller = new AbortController();
+  const deadline = performance.now() + options.timeoutMs;
+  let closed = false;
+  let done = 0;
+
+  const report = (index: number): void => {
+    done++;
+    try {
+      options.onProgress?.({ done, total, url: (targets[index] as SearchResult).url });
+    } catch (err) {
+      options.logger.warn({ err }, 'search progress callback failed');
+    }
+  };
+
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const close = (reason: AppError): void => {
+    if (closed) return;
+    // Freeze the answers first: late completions (aborted downloads) must not overwrite them.
+    closed = true;
+    controller.abort(reason);
+    stop();
+  };
+  const timer = setTimeout(
+    () => close(new AppError('timeout', `page content not complete within ${options.timeoutMs} ms`, { retryable: true })),
+    options.timeoutMs,
+  );
+  const onCallerAbort = (): void => close(new AppError('cancelled', 'request cancelled by the caller'));
+  if (options.signal?.aborted) onCallerAbort();
+  else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+  const work = targets.map(async (result, index) => {
+    let field: ContentField;
+    try {
+      const outcome = await pages.extract(result.url, {
+        format: 'markdown',
+        signal: controller.signal,
+        // Never longer than what is left of the shared deadline.
+        timeoutMs: Math.max(1, Math.floor(deadline - performance.now())),
+      });
+      field = fieldOf(outcome);
+    } catch (err) {
+      // PageExtractor reports failures as outcomes; a throw is a bug or a foreign adapter.
+      const error = toAppError(err);
+      if (error.code === 'internal_error') options.logger.error({ err, url: result.url }, 'page content failed unexpectedly');
+      field = { content_error: error.code === 'cancelled' ? 'timeout' : contentErrorOf(error.code, error.statusCode) };
+    }
+    if (closed) return;
+    fields[index] = field;
+    report(index);
+  });
+
+  try {
+    await Promise.race([Promise.all(work), stopped]);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+  if (!closed) closed = true;
+  else {
+    // Pages still pending at the deadline: report them as finished, with `timeout`.
+    fields.forEach((field, index) => {
+      if (field !== undefined) return;
+      fields[index] = { content_error: 'timeout' };
+      report(index);
+    });
+  }
+
+  let delivered = 0;
+  const withContent = results.map((result, index) => {
+    const field = fields[index];
+    if (index >= total || field === undefined) return result;
+    if ('content' in field) delivered++;
+    // Appended last: the result keeps its field order with content | content_error at the end.
+    return { ...result, ...field };
+  });
+  return { results: withContent, requested: total, delivered };
+}

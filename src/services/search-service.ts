@@ -1,0 +1,263 @@
+/**
+ * The search operation (spec 2.1-2.3, 4.1, 7.2, 8.2): runs the selected engines in
+ * parallel, fuses their lists, optionally attaches page content, and prices the answer.
+ * One broken engine makes the answer `partial`, never a failure; only when every selected
+ * engine failed does the request fail (engines_unavailable, not charged).
+ */
+import { createHash } from 'node:crypto';
+import type { CacheStore } from '../core/cache-port.js';
+import type { Config } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+import { newSearchId } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
+import { searchCredits } from '../core/pricing.js';
+import type { SearchRequest, SearchResponse, SearchResult } from '../core/schemas.js';
+import { fuseResults, type EngineResultList } from '../engines/fusion.js';
+import { ENGINE_IDS, type EngineId, type SearchParams } from '../engines/types.js';
+import type { HttpClient } from '../net/fetch-types.js';
+import { EngineCaller, type EngineFailure } from './engine-caller.js';
+import { EngineHealth } from './engine-health.js';
+import { missingEngineSettings, notConfiguredMessage, resolveEngineSettings, type EngineSettings } from './engine-settings.js';
+import { EngineThrottle } from './engine-throttle.js';
+import type { PageExtractor } from './page-extractor.js';
+import { fetchContent, type SearchProgress } from './search-content.js';
+
+export type { SearchProgress } from './search-content.js';
+
+export interface SearchServiceDeps {
+  config: Config;
+  client: HttpClient;
+  pages: Pick<PageExtractor, 'extract'>;
+  cache: CacheStore<SearchResponse>;
+  logger: Logger;
+  /** Wall clock (epoch ms) for suspensions and timestamps; tests inject a fake one. */
+  now?: () => number;
+}
+
+export interface SearchOptions {
+  signal?: AbortSignal;
+  /** Called as each result page finishes (include_content only). */
+  onProgress?: (progress: SearchProgress) => void;
+}
+
+/** Results asked of each engine beyond max_results when domain filters will drop some. */
+const FILTER_HEADROOM = 10;
+/** Most results any engine returns in one page (Brave, Google: 20 / 10). */
+const ENGINE_PAGE_MAX = 20;
+
+/**
+ * Cache key of a search: sha256 of a canonical JSON of every parameter that changes the
+ * answer. The query is compared NFC-normalised, white space collapsed, case-folded (the
+ * engines are case-insensitive); list parameters are sorted; content_results counts only
+ * when content is requested.
+ */
+export function searchCacheKey(request: SearchRequest, engines: readonly EngineId[]): string {
+  const sorted = (list: string[] | undefined) => [...new Set((list ?? []).map((d) => d.toLowerCase()))].sort();
+  const canonical = JSON.stringify([
+    'search/v1',
+    request.q.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase(),
+    [...engines].sort(),
+    request.max_results,
+    request.country?.toLowerCase() ?? null,
+    request.language?.toLowerCase() ?? null,
+    request.safesearch,
+    request.time_range ?? null,
+    sorted(request.include_domains),
+    sorted(request.exclude_domains),
+    request.include_content,
+    request.include_content ? request.content_results : null,
+  ]);
+  return `search:${createHash('sha256').update(canonical).digest('hex')}`;
+}
+
+export class SearchService {
+  readonly settings: EngineSettings;
+  readonly #deps: SearchServiceDeps;
+  readonly #now: () => number;
+  readonly #caller: EngineCaller;
+
+  constructor(deps: SearchServiceDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    const { config } = deps;
+    this.settings = resolveEngineSettings(config);
+    this.#caller = new EngineCaller({
+      client: deps.client,
+      settings: this.settings,
+      health: new EngineHealth({
+        suspendBlockedMs: config.search.suspendBlockedMs,
+        suspendRateLimitedMs: config.search.suspendRateLimitedMs,
+        now: this.#now,
+      }),
+      throttle: new EngineThrottle({
+        duckduckgoIntervalMs: config.search.duckduckgoIntervalMs,
+        braveRatePerSecond: config.search.braveRatePerSecond,
+      }),
+      timeoutMs: config.search.engineTimeoutMs,
+      logger: deps.logger,
+    });
+  }
+
+  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    const { signal } = options;
+    const engines = this.#selectEngines(request.engines);
+    const ttl = this.#deps.config.search.cacheTtlMs;
+    const key = ttl > 0 ? searchCacheKey(request, engines) : undefined;
+
+    if (key !== undefined) {
+      const hit = await this.#deps.cache.get(key).catch((err: unknown) => {
+        this.#deps.logger.warn({ err }, 'search cache read failed');
+        return undefined;
+      });
+      if (hit) return this.#fromCache(hit, request, started);
+    }
+
+    const params: SearchParams = {
+      query: request.q,
+      maxResults: request.include_domains?.length || request.exclude_domains?.length
+        ? Math.min(ENGINE_PAGE_MAX, request.max_results + FILTER_HEADROOM)
+        : request.max_results,
+      safesearch: request.safesearch,
+      ...(request.country ? { country: request.country } : {}),
+      ...(request.language ? { language: request.language } : {}),
+      ...(request.time_range ? { timeRange: request.time_range } : {}),
+      ...(request.include_domains?.length ? { includeDomains: request.include_domains } : {}),
+      ...(request.exclude_domains?.length ? { excludeDomains: request.exclude_domains } : {}),
+    };
+    const outcomes = await Promise.all(engines.map((id) => this.#caller.call(id, params, signal)));
+    throwIfCancelled(signal);
+
+    const lists: EngineResultList[] = [];
+    const failures: EngineFailure[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.ok) lists.push({ engine: outcome.engine, weight: this.settings.weights[outcome.engine], results: outcome.results });
+      else failures.push(outcome.failure);
+    }
+    if (lists.length === 0) throw enginesUnavailable(failures);
+    if (failures.length > 0) this.#deps.logger.info({ failures }, 'some search engines failed');
+
+    // The engines were asked to filter too, but not all can: enforce again on the fused list.
+    let results: SearchResult[] = fuseResults(lists, {
+      maxResults: request.max_results,
+      ...(request.include_domains ? { includeDomains: request.include_domains } : {}),
+      ...(request.exclude_domains ? { excludeDomains: request.exclude_domains } : {}),
+    }).map((r) => ({
+      title: r.title,
+      url: r.url,
+      snippet: r.snippet,
+      position: r.position,
+      engine: r.engine,
+      engines: r.engines,
+      ...(r.published_at ? { published_at: r.published_at } : {}),
+    }));
+
+    let content: { requested: number; delivered: number } | undefined;
+    if (request.include_content) {
+      const fetched = await fetchContent(this.#deps.pages, results, {
+        count: request.content_results,
+        timeoutMs: this.#deps.config.search.contentTimeoutMs,
+        ...(signal ? { signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        logger: this.#deps.logger,
+      });
+      throwIfCancelled(signal);
+      results = fetched.results;
+      content = { requested: fetched.requested, delivered: fetched.delivered };
+    }
+
+    const status = results.length === 0 ? 'no_results' : failures.length > 0 ? 'partial' : 'success';
+    const response: SearchResponse = {
+      id: newSearchId(),
+      query: request.q,
+      engines: [...engines],
+      results,
+      metadata: {
+        number_of_results: results.length,
+        credits_used: searchCredits({ fromCache: false, numberOfResults: results.length, contentDelivered: content?.delivered }),
+        from_cache: false,
+        status,
+        response_time: seconds(started),
+        timestamp: new Date(this.#now()).toISOString(),
+        ...(content ? { content_requested: content.requested, content_delivered: content.delivered } : {}),
+        ...(failures.length > 0 ? { failed_engines: failures.map((f) => ({ engine: f.engine, error: f.error, message: f.message })) } : {}),
+      },
+    };
+
+    // Only complete answers are cached: a partial one would hide the missing engine's
+    // results for the whole TTL, and "no results" may be an engine hiccup.
+    if (key !== undefined && status === 'success') {
+      await this.#deps.cache.set(key, copyResponse(response), ttl).catch((err: unknown) => {
+        this.#deps.logger.warn({ err }, 'search cache write failed');
+      });
+    }
+    return response;
+  }
+
+  /** The engines to query, canonical order, or invalid_request naming each unconfigured one. */
+  #selectEngines(requested: readonly EngineId[] | undefined): EngineId[] {
+    if (requested === undefined || requested.length === 0) return [...this.settings.defaults];
+    const unconfigured: EngineId[] = [];
+    const details = requested.flatMap((id, i) => {
+      if (this.settings.configured.includes(id)) return [];
+      if (!unconfigured.includes(id)) unconfigured.push(id);
+      return [{ path: `engines.${i}`, message: notConfiguredMessage(id, missingEngineSettings(id, this.settings.contexts[id])) }];
+    });
+    if (details.length > 0) {
+      const configured = this.settings.configured.join(', ');
+      throw new AppError('invalid_request', `Not configured on this server: ${unconfigured.join(', ')} (configured engines: ${configured}).`, {
+        details,
+      });
+    }
+    return ENGINE_IDS.filter((id) => requested.includes(id));
+  }
+
+  #fromCache(hit: SearchResponse, request: SearchRequest, started: number): SearchResponse {
+    const copy = copyResponse(hit);
+    return {
+      ...copy,
+      id: newSearchId(),
+      query: request.q,
+      metadata: {
+        ...copy.metadata,
+        credits_used: 0,
+        from_cache: true,
+        response_time: seconds(started),
+        timestamp: new Date(this.#now()).toISOString(),
+      },
+    };
+  }
+}
+
+/** Seconds since `started` (performance.now), millisecond precision. */
+function seconds(started: number): number {
+  return Math.round(performance.now() - started) / 1000;
+}
+
+/**
+ * Copies the objects (not the strings) of a response, so a cached entry and the answers
+ * built from it never share mutable state. Cheap even with page content: strings are shared.
+ */
+function copyResponse(response: SearchResponse): SearchResponse {
+  return {
+    ...response,
+    engines: [...response.engines],
+    results: response.results.map((r) => ({ ...r, ...(r.engines ? { engines: [...r.engines] } : {}) })),
+    metadata: {
+      ...response.metadata,
+      ...(response.metadata.failed_engines ? { failed_engines: response.metadata.failed_engines.map((f) => ({ ...f })) } : {}),
+    },
+  };
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError('cancelled', 'The search was cancelled by the caller.');
+}
+
+function enginesUnavailable(failures: EngineFailure[]): AppError {
+  const summary = failures.map((f) => `${f.engine}: ${f.error} (${f.message})`).join('; ');
+  return new AppError('engines_unavailable', `Every selected search engine failed: ${summary}`, {
+    retryable: true,
+    details: failures.map((f) => ({ path: `engines.${f.engine}`, message: `${f.error}: ${f.message}` })),
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * Keeps the dependency rule honest (docs/architecture.md): faces -> services ->
+ * {engines, extract, net, store, render} -> core; core imports nothing from src; only
+ * faces import the MCP SDK or the HTTP framework; only core/config.ts reads process.env.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src', import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function layerOf(file: string): string {
+  const rel = relative(SRC, file).split('/');
+  return rel.length === 1 ? 'root' : rel[0] === 'faces' ? 'faces' : (rel[0] as string);
+}
+
+const ALLOWED: Record<string, string[]> = {
+  core: ['core'],
+  extract: ['extract', 'core'],
+  engines: ['engines', 'core'],
+  net: ['net', 'core'],
+  store: ['store', 'core'],
+  render: ['render', 'core', 'net'],
+  services: ['services', 'core', 'extract', 'engines', 'net'],
+  faces: ['faces', 'services', 'core', 'extract', 'engines'],
+  root: ['root', 'core', 'net', 'extract', 'engines', 'services', 'store', 'render', 'faces'],
+};
+
+const imports = (source: string) => [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1] as string);
+
+describe('dependency rule', () => {
+  const all = files(SRC);
+  it.each(all.map((f) => [relative(SRC, f), f]))('%s imports only what its layer may', (_name, file) => {
+    const layer = layerOf(file);
+    const source = readFileSync(file, 'utf8');
+    for (const spec of imports(source)) {
+      if (spec.startsWith('.')) {
+        const target = layerOf(join(file, '..', spec));
+        expect(ALLOWED[layer], `${relative(SRC, file)} -> ${spec}`).toContain(target);
+      } else if (/^(@modelcontextprotocol\/sdk|hono|@hono\/)/.test(spec)) {
+        expect(['faces', 'root'], `${relative(SRC, file)} imports ${spec}`).toContain(layer);
+      }
+    }
+    if (relative(SRC, file) !== 'core/config.ts') {
+      expect(source, `${relative(SRC, file)} reads process.env`).not.toMatch(/process\.env/);
+    }
+  });
+});

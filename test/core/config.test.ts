@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
+
+describe('loadConfig', () => {
+  it('has the spec defaults', () => {
+    const c = loadConfig({ env: {} });
+    expect(c.server).toMatchObject({ host: '127.0.0.1', bodyLimitBytes: 64 * 1024 });
+    expect(c.fetch).toMatchObject({ maxBytes: 10 * 1024 * 1024, maxRedirects: 5, timeoutMs: 15_000, allowPrivateAddresses: false });
+    expect(c.robots).toMatchObject({ enabled: true, cacheTtlMs: 24 * 3600_000, maxBytes: 500 * 1024 });
+    expect(c.crawl.maxUrls).toBe(10);
+    expect(c.fetch.userAgent).toMatch(/websearch-mcp\/\d/);
+    expect(Object.isFrozen(c.fetch)).toBe(true);
+  });
+
+  it('coerces env values and lets flags win over env', () => {
+    const c = loadConfig({
+      env: { WEBSEARCH_PORT: '9000', WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'yes' },
+      argv: ['--port', '9100', '--fetch-timeout-ms=2000', '--no-robots'],
+    });
+    expect(c.server.port).toBe(9100);
+    expect(c.fetch.allowPrivateAddresses).toBe(true);
+    expect(c.fetch.timeoutMs).toBe(2000);
+    expect(c.robots.enabled).toBe(false);
+  });
+
+  it('reports every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ env: { WEBSEARCH_PORT: '70000', WEBSEARCH_FETCH_MAX_BYTES: 'lots', WEBSEARCH_ROBOTS: 'maybe' }, argv: ['--log-level', 'loud'] });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).toMatch(/WEBSEARCH_PORT[\s\S]*WEBSEARCH_FETCH_MAX_BYTES[\s\S]*--log-level|--log-level/);
+  });
+
+  it('caps the robots.txt cache lifetime at 24 hours (RFC 9309 2.4)', () => {
+    expect(() => loadConfig({ env: { WEBSEARCH_ROBOTS_CACHE_TTL_MS: String(25 * 3600_000) } })).toThrow(ConfigError);
+  });
+
+  it('refuses a default timeout above the maximum', () => {
+    expect(() => loadConfig({ env: { WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_FETCH_MAX_TIMEOUT_MS: '60000' } })).toThrow(/exceeds/);
+  });
+});

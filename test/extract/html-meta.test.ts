@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { decodeHtmlEntities, decodeXmlEntities, htmlToPlainText } from '../../src/extract/entities.js';
+import { toIsoDate } from '../../src/extract/dates.js';
+import { readHtmlMeta, tagAttributes } from '../../src/extract/html-meta.js';
+
+describe('readHtmlMeta', () => {
+  it('reads title, description, language and publication date from the head', () => {
+    const html = `<!DOCTYPE html><html class="no-js" lang="en-GB"><head>
+      <title>
+        Tides &amp; Currents &#8212; A Primer
+      </title>
+      <meta name="description" content="How the moon moves the sea">
+      <meta property="og:description" content="ignored, description came first">
+      <meta property="article:published_time" content="2023-11-02T08:15:00Z">
+      </head><body><p>…</p></body></html>`;
+    expect(readHtmlMeta(html)).toEqual({
+      title: 'Tides & Currents — A Primer',
+      description: 'How the moon moves the sea',
+      language: 'en-GB',
+      published_at: '2023-11-02T08:15:00Z',
+    });
+  });
+
+  it('falls back to Open Graph, content-language and JSON-LD', () => {
+    const html = `<head><meta property="og:title" content="OG title"><meta property="og:description" content='Single quoted'>
+      <meta http-equiv="Content-Language" content="pt-BR, en">
+      <script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2022-07-01"}</script></head>`;
+    expect(readHtmlMeta(html)).toEqual({
+      title: 'OG title',
+      description: 'Single quoted',
+      language: 'pt-BR',
+      published_at: '2022-07-01',
+    });
+  });
+
+  it('ignores commented-out tags, bad dates and returns nothing for a bare fragment', () => {
+    expect(readHtmlMeta('<!-- <title>Old</title> --><meta name="date" content="not a date"><p>x</p>')).toEqual({});
+    expect(readHtmlMeta('<meta property="og:locale" content="de_DE">')).toEqual({ language: 'de-DE' });
+  });
+
+  it('parses attributes in all quoting styles', () => {
+    expect([...tagAttributes('<meta NAME=a content="b c" data-x=\'d\' defer>')]).toEqual([
+      ['name', 'a'],
+      ['content', 'b c'],
+      ['data-x', 'd'],
+      ['defer', ''],
+    ]);
+  });
+});
+
+describe('entities', () => {
+  it('decodes only predefined and numeric references in XML', () => {
+    expect(decodeXmlEntities('&lt;a&gt; &amp;amp; &quot;&apos; &#233;&#x1F600; &nbsp; &custom;')).toBe('<a> &amp; "\' é😀 &nbsp; &custom;');
+    expect(decodeXmlEntities('&#0; &#xD800; &#99999999;')).toBe('\ufffd \ufffd \ufffd');
+  });
+
+  it('decodes the HTML named set and windows-1252 numeric quirks', () => {
+    expect(decodeHtmlEntities('&eacute;&Uuml;&nbsp;&mdash;&hellip;&euro;&#150;&#x93;&unknown;')).toBe('éÜ\u00a0—…€–“&unknown;');
+  });
+
+  it('turns HTML fragments into plain text', () => {
+    expect(htmlToPlainText('<p>One <a href="#">link</a>.</p><p>Two</p><script>x()</script><style>p{}</style><!-- c -->&amp; three')).toBe(
+      'One link. Two & three',
+    );
+  });
+});
+
+describe('toIsoDate', () => {
+  it('keeps ISO 8601 as served and converts other date forms to UTC', () => {
+    expect(toIsoDate('2024-03-05')).toBe('2024-03-05');
+    expect(toIsoDate(' 2024-03-05T10:00:00+01:00 ')).toBe('2024-03-05T10:00:00+01:00');
+    expect(toIsoDate('Tue, 05 Mar 2024 09:30:00 GMT')).toBe('2024-03-05T09:30:00Z');
+    expect(toIsoDate('Tue, 05 Mar 2024 09:30:00 +0200')).toBe('2024-03-05T07:30:00Z');
+    expect(toIsoDate('yesterday')).toBeUndefined();
+    expect(toIsoDate('2024-13-45')).toBeUndefined();
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * Builds the real core with a test configuration (private addresses allowed, since every
+ * fixture lives on 127.0.0.1) and starts the real HTTP face on port 0.
+ */
+import type { Core } from '../../src/compose.js';
+import { buildCore } from '../../src/compose.js';
+import type { Config, DeepPartial } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config.js';
+import { silentLogger } from '../../src/core/logger.js';
+import type { RunningServer } from '../../src/http-server.js';
+import { startHttpServer } from '../../src/http-server.js';
+
+export function testConfig(overrides: DeepPartial<Config> = {}): Config {
+  return loadConfig({
+    env: {},
+    overrides: {
+      ...overrides,
+      server: { port: 0, ...overrides.server },
+      fetch: { allowPrivateAddresses: true, timeoutMs: 5000, ...overrides.fetch },
+      log: { level: 'silent', ...overrides.log },
+    },
+  });
+}
+
+export interface TestApi {
+  core: Core;
+  server: RunningServer;
+  url: string;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  crawl(body: unknown): Promise<{ status: number; json: any }>;
+  close(): Promise<void>;
+}
+
+export async function startTestApi(overrides: DeepPartial<Config> = {}): Promise<TestApi> {
+  const core = buildCore(testConfig(overrides), silentLogger);
+  const server = await startHttpServer(core);
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  return {
+    core,
+    server,
+    url: server.url,
+    post,
+    crawl: async (body) => {
+      const res = await post('/api/crawl', body);
+      return { status: res.status, json: await res.json() };
+    },
+    close: async () => {
+      await server.close();
+      await core.close();
+    },
+  };
+}
