@@ -5,6 +5,7 @@
  */
 import type { Config } from './core/config.js';
 import { ConfigError, VERSION, loadConfig, parseSettingFlags, settingsHelp } from './core/config.js';
+import type { Core } from './compose.js';
 import type { Logger } from './core/logger.js';
 
 const USAGE = `websearch-mcp ${VERSION} — web search and URL extraction for AI agents (MCP + HTTP API)
@@ -33,19 +34,23 @@ async function makeLogger(config: Config): Promise<Logger> {
 }
 
 async function runStdio(config: Config): Promise<void> {
-  const logger = await makeLogger(config);
-  const [{ buildCore }, { createMcpServer }, { serveStdio }] = await Promise.all([
-    import('./compose.js'),
+  // A desktop client spawns this on every launch: only what answers initialize and
+  // tools/list loads now; the core (fetcher, parsers, engines) loads on the first call.
+  const [logger, { resolveEngineSettings }, { createMcpServer }, { serveStdio }] = await Promise.all([
+    makeLogger(config),
+    import('./services/engine-settings.js'),
     import('./faces/mcp/create-mcp-server.js'),
     import('./faces/mcp/stdio.js'),
   ]);
-  const core = buildCore(config, logger);
-  const handle = createMcpServer(core);
+  const engines = resolveEngineSettings(config).configured;
+  let core: Promise<Core> | undefined;
+  const services = () => (core ??= import('./compose.js').then((m) => m.buildCore(config, logger)));
+  const handle = createMcpServer({ config, logger, engines, services });
   const { closed } = await serveStdio(handle);
   logger.info('MCP server on stdio');
   await closed;
   await handle.close().catch(() => undefined);
-  await core.close();
+  if (core) await (await core).close();
 }
 
 async function runServe(config: Config): Promise<void> {

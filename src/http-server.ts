@@ -7,7 +7,8 @@ import type { Core } from './compose.js';
 import { createHttpApp } from './faces/http/app.js';
 import { isLoopbackHost } from './faces/http/host-guard.js';
 import { createMcpServer } from './faces/mcp/create-mcp-server.js';
-import { createStreamableHttpHandler } from './faces/mcp/streamable-http.js';
+import { createLegacySseHandler } from './faces/mcp/legacy-sse.js';
+import { createStatelessHttpHandler, createStreamableHttpHandler } from './faces/mcp/streamable-http.js';
 
 export interface RunningServer {
   url: string;
@@ -23,8 +24,11 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
       `Refusing to listen on ${config.server.host}: without API keys the server only binds loopback (127.0.0.1, ::1, localhost).`,
     );
   }
-  const mcp = createStreamableHttpHandler(() => createMcpServer(core), logger);
-  const app = createHttpApp({ config, logger, crawl: core.crawl, search: core.search, mcp: mcp.handle });
+  const mcpDeps = { config, logger, engines: core.search.settings.configured, services: async () => core };
+  const makeServer = () => createMcpServer(mcpDeps);
+  const mcp = config.mcp.stateless ? createStatelessHttpHandler(makeServer, logger) : createStreamableHttpHandler(makeServer, logger);
+  const sse = createLegacySseHandler(makeServer, logger);
+  const app = createHttpApp({ config, logger, crawl: core.crawl, search: core.search, mcp: mcp.handle, sse });
   const server = serve({ fetch: app.fetch, hostname: config.server.host, port: config.server.port });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
@@ -39,6 +43,7 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
     port,
     close: async () => {
       await mcp.close();
+      await sse.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

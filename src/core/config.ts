@@ -16,6 +16,14 @@ const bool = z.preprocess((v) => {
   return v;
 }, z.boolean());
 
+/** Schemas of on/off settings: their CLI flags take no value (`--robots`, `--no-robots`). */
+const BOOLEAN_SCHEMAS = new WeakSet<z.ZodType>();
+function flag(defaultValue: boolean): z.ZodType {
+  const schema = bool.default(defaultValue);
+  BOOLEAN_SCHEMAS.add(schema);
+  return schema;
+}
+
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const optionalString = z.string().trim().min(1).optional();
 // `{lang}` may stand in the host of a base URL (Wikipedia), so it is checked as a URL
@@ -54,11 +62,11 @@ const SETTINGS: SettingDef[] = [
   { path: 'fetch.maxBytes', env: 'WEBSEARCH_FETCH_MAX_BYTES', flag: '--fetch-max-bytes', schema: int(1024, 1024 * MiB).default(10 * MiB), help: 'largest decoded page body (10 MiB per spec 8.1)' },
   { path: 'fetch.maxRedirects', env: 'WEBSEARCH_FETCH_MAX_REDIRECTS', flag: '--fetch-max-redirects', schema: int(0, 20).default(5), help: 'redirect hops followed per URL' },
   { path: 'fetch.perHostConcurrency', env: 'WEBSEARCH_FETCH_PER_HOST', flag: '--fetch-per-host', schema: int(1, 64).default(4), help: 'simultaneous requests to one host' },
-  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: bool.default(false), help: 'allow fetching loopback/private addresses (tests, intranet)' },
+  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: flag(false), help: 'allow fetching loopback/private addresses (tests, intranet)' },
   { path: 'fetch.productToken', env: 'WEBSEARCH_PRODUCT_TOKEN', flag: '--product-token', schema: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only (RFC 9309 product token)').default('websearch-mcp'), help: 'product token matched against robots.txt groups' },
   { path: 'fetch.userAgent', env: 'WEBSEARCH_USER_AGENT', flag: '--user-agent', schema: optionalString, help: 'User-Agent header (default: "<token>/<version> (+project URL)")' },
 
-  { path: 'robots.enabled', env: 'WEBSEARCH_ROBOTS', flag: '--robots', schema: bool.default(true), help: 'honour robots.txt (RFC 9309)' },
+  { path: 'robots.enabled', env: 'WEBSEARCH_ROBOTS', flag: '--robots', schema: flag(true), help: 'honour robots.txt (RFC 9309)' },
   { path: 'robots.cacheTtlMs', env: 'WEBSEARCH_ROBOTS_CACHE_TTL_MS', flag: '--robots-cache-ttl-ms', schema: int(0, 24 * 3600_000).default(24 * 3600_000), help: 'robots.txt cache lifetime (RFC 9309 2.4: at most 24 h)' },
   { path: 'robots.cacheEntries', env: 'WEBSEARCH_ROBOTS_CACHE_ENTRIES', flag: '--robots-cache-entries', schema: int(1, 1_000_000).default(5000), help: 'origins kept in the robots.txt cache' },
   { path: 'robots.maxBytes', env: 'WEBSEARCH_ROBOTS_MAX_BYTES', flag: '--robots-max-bytes', schema: int(500 * 1024, 16 * MiB).default(500 * 1024), help: 'robots.txt bytes parsed (RFC 9309 2.5: at least 500 KiB)' },
@@ -83,6 +91,8 @@ const SETTINGS: SettingDef[] = [
   { path: 'engines.googleUrl', env: 'GOOGLE_URL', flag: '--google-url', schema: httpUrl.default('https://www.googleapis.com'), help: 'Google Custom Search JSON API base' },
   { path: 'engines.googleApiKey', env: 'GOOGLE_API_KEY', flag: '--google-api-key', schema: optionalString, help: 'Google API key (with GOOGLE_CSE_ID enables google)' },
   { path: 'engines.googleCseId', env: 'GOOGLE_CSE_ID', flag: '--google-cse-id', schema: optionalString, help: 'Programmable Search engine id (cx)' },
+  { path: 'mcp.stateless', env: 'WEBSEARCH_MCP_STATELESS', flag: '--mcp-stateless', schema: flag(false), help: 'serve /mcp without sessions (load-balanced deployments)' },
+  { path: 'mcp.outputBudgetChars', env: 'WEBSEARCH_MCP_OUTPUT_CHARS', flag: '--mcp-output-chars', schema: int(2_000, 10_000_000).default(40_000), help: 'characters a tool result may hold (clients cap results near 25k tokens)' },
   { path: 'crawl.maxUrls', env: 'WEBSEARCH_CRAWL_MAX_URLS', flag: '--crawl-max-urls', schema: int(1, 10).default(10), help: 'URLs per extraction request (spec 8.1: 10)' },
   { path: 'cache.ttlMs', env: 'WEBSEARCH_CACHE_TTL_MS', flag: '--cache-ttl-ms', schema: int(0, 30 * 24 * 3600_000).default(3600_000), help: 'how long extracted pages stay cached (0 = no cache)' },
   { path: 'cache.maxEntries', env: 'WEBSEARCH_CACHE_ENTRIES', flag: '--cache-entries', schema: int(1, 1_000_000).default(1000), help: 'entries kept in the in-memory cache' },
@@ -127,6 +137,7 @@ export interface Config {
     googleApiKey?: string;
     googleCseId?: string;
   };
+  mcp: { stateless: boolean; outputBudgetChars: number };
   crawl: { maxUrls: number };
   cache: { ttlMs: number; maxEntries: number };
 }
@@ -155,7 +166,7 @@ export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartia
 
 /** Flags that take no value (booleans); `--no-robots` style negation is accepted too. */
 function isBooleanSetting(def: SettingDef): boolean {
-  return def.path === 'fetch.allowPrivateAddresses' || def.path === 'robots.enabled';
+  return BOOLEAN_SCHEMAS.has(def.schema);
 }
 
 /** Splits CLI arguments into setting values and the arguments that are not settings. */

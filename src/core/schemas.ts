@@ -194,6 +194,8 @@ export const searchResultSchema = z.object({
   published_at: z.string().optional(),
   content: z.string().optional().describe('Page content as Markdown (include_content, fetch succeeded).'),
   content_error: contentErrorSchema.optional().describe('Why the page content could not be fetched (include_content, fetch failed).'),
+  content_total_chars: z.number().int().optional().describe('Length of the whole content, when it was cut to fit the output budget (MCP).'),
+  content_next_start_char: z.number().int().optional().describe('Offset of the rest of the content (continue with extract_urls start_char).'),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 

@@ -21,6 +21,7 @@ import {
   withSiteOperators,
 } from './common.js';
 import { AppError } from '../core/errors.js';
+import { ENGINE_CATALOG } from './catalog.js';
 
 const NAME = 'Brave Search';
 
@@ -174,8 +175,7 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
 
 export const brave: SearchEngine = {
   id: 'brave',
-  keyless: false,
-  defaultWeight: 1,
+  ...ENGINE_CATALOG.brave,
   buildRequest,
   parseResponse,
 };

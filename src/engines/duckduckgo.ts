@@ -25,6 +25,7 @@ import {
 } from './common.js';
 import type { HtmlDocument, HtmlElement } from './common.js';
 import { hostMatches, parseHttpUrl } from './normalize-url.js';
+import { ENGINE_CATALOG } from './catalog.js';
 
 const NAME = 'DuckDuckGo';
 
@@ -318,8 +319,7 @@ export function parseDuckDuckGo(res: EngineResponse, _params: SearchParams): Eng
 /** DuckDuckGo HTML endpoint (`POST <baseUrl>/html/`). */
 export const duckduckgo: SearchEngine = {
   id: 'duckduckgo',
-  keyless: true,
-  defaultWeight: 1,
+  ...ENGINE_CATALOG.duckduckgo,
   buildRequest: buildHtmlRequest,
   parseResponse: parseDuckDuckGo,
 };
@@ -327,8 +327,7 @@ export const duckduckgo: SearchEngine = {
 /** DuckDuckGo lite endpoint (`POST <fallbackUrl or baseUrl>/lite/`), the fallback. */
 export const duckduckgoLite: SearchEngine = {
   id: 'duckduckgo',
-  keyless: true,
-  defaultWeight: 1,
+  ...ENGINE_CATALOG.duckduckgo,
   buildRequest: buildLiteRequest,
   parseResponse: parseDuckDuckGo,
 };

@@ -23,6 +23,7 @@ import {
   withSiteOperators,
 } from './common.js';
 import { AppError } from '../core/errors.js';
+import { ENGINE_CATALOG } from './catalog.js';
 
 const NAME = 'Google Custom Search';
 
@@ -152,8 +153,7 @@ function publishedTime(pagemap: unknown): string | undefined {
 
 export const google: SearchEngine = {
   id: 'google',
-  keyless: false,
-  defaultWeight: 1,
+  ...ENGINE_CATALOG.google,
   buildRequest,
   parseResponse,
 };

@@ -21,6 +21,7 @@ import {
 } from './common.js';
 import type { HtmlDocument } from './common.js';
 import { parseHttpUrl } from './normalize-url.js';
+import { ENGINE_CATALOG } from './catalog.js';
 
 const NAME = 'Mojeek';
 
@@ -109,8 +110,7 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
 
 export const mojeek: SearchEngine = {
   id: 'mojeek',
-  keyless: true,
-  defaultWeight: 0.8,
+  ...ENGINE_CATALOG.mojeek,
   buildRequest,
   parseResponse,
 };

@@ -19,6 +19,7 @@ import {
   withSiteOperators,
 } from './common.js';
 import { AppError } from '../core/errors.js';
+import { ENGINE_CATALOG } from './catalog.js';
 
 const NAME = 'SearXNG';
 
@@ -83,8 +84,7 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
 
 export const searxng: SearchEngine = {
   id: 'searxng',
-  keyless: true,
-  defaultWeight: 1,
+  ...ENGINE_CATALOG.searxng,
   buildRequest,
   parseResponse,
 };

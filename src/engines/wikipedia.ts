@@ -18,6 +18,7 @@ import {
   trimBase,
 } from './common.js';
 import { AppError } from '../core/errors.js';
+import { ENGINE_CATALOG } from './catalog.js';
 
 const NAME = 'Wikipedia';
 
@@ -101,8 +102,7 @@ function baseFromResponse(url: string): string | undefined {
 
 export const wikipedia: SearchEngine = {
   id: 'wikipedia',
-  keyless: true,
-  defaultWeight: 0.5,
+  ...ENGINE_CATALOG.wikipedia,
   buildRequest,
   parseResponse,
 };

@@ -6,7 +6,7 @@
  */
 import { ConfigError, type Config } from '../core/config.js';
 import { ENGINE_IDS, type EngineContext, type EngineId } from '../engines/types.js';
-import { getEngine, isEngineId, missingSettings } from '../engines/registry.js';
+import { ENGINE_CATALOG, isEngineId, missingSettings } from '../engines/catalog.js';
 
 export interface EngineSettings {
   /** Context of every engine, configured or not (unconfigured ones are never called). */
@@ -118,7 +118,7 @@ function buildSettings(config: Config): { settings: EngineSettings; problems: st
 
   const parsed = parseWeights(config.search.weights);
   problems.push(...parsed.problems);
-  const weights = Object.fromEntries(ENGINE_IDS.map((id) => [id, parsed.weights[id] ?? getEngine(id).defaultWeight])) as Record<EngineId, number>;
+  const weights = Object.fromEntries(ENGINE_IDS.map((id) => [id, parsed.weights[id] ?? ENGINE_CATALOG[id].defaultWeight])) as Record<EngineId, number>;
 
   return { settings: { contexts, configured, defaults, weights }, problems };
 }

@@ -12,7 +12,7 @@ import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
 import type { TestApi } from '../helpers/test-server.js';
-import { startTestApi } from '../helpers/test-server.js';
+import { mcpDepsOf, startTestApi } from '../helpers/test-server.js';
 
 let fake: FakeEngines;
 let api: TestApi;
@@ -151,7 +151,7 @@ describe('/api/search', () => {
 
 describe('web_search over MCP', () => {
   it('returns structuredContent identical to the HTTP JSON, with a Markdown text block', async () => {
-    const handle = createMcpServer(api.core);
+    const handle = createMcpServer(mcpDepsOf(api.core));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await handle.server.connect(serverSide);
     const client = new Client({ name: 'test', version: '1.0.0' });

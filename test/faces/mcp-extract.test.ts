@@ -14,7 +14,7 @@ import { crawlResponseSchema } from '../../src/core/schemas.js';
 import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
-import { startTestApi } from '../helpers/test-server.js';
+import { mcpDepsOf, startTestApi } from '../helpers/test-server.js';
 
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
@@ -35,7 +35,7 @@ function stable(response: any) {
 }
 
 async function inMemoryClient() {
-  const handle = createMcpServer(api.core);
+  const handle = createMcpServer(mcpDepsOf(api.core));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await handle.server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });

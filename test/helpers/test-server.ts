@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { RunningServer } from '../../src/http-server.js';
 import { startHttpServer } from '../../src/http-server.js';
+import type { McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
 
 export function testConfig(overrides: DeepPartial<Config> = {}): Config {
   return loadConfig({
@@ -54,4 +55,9 @@ export async function startTestApi(overrides: DeepPartial<Config> = {}): Promise
       await core.close();
     },
   };
+}
+
+/** MCP server dependencies over an already built core. */
+export function mcpDepsOf(core: Core): McpDeps {
+  return { config: core.config, logger: core.logger, engines: core.search.settings.configured, services: async () => core };
 }

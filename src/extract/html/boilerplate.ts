@@ -26,7 +26,7 @@ const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
 
 function isHidden(element: DomElement): boolean {
   const mode = K('HID', 7);
-  if ((mode & 2) && element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') return true;
+  if ((mode & 2) && element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') return K('AHT', 0) ? textLength(element) < K('HIDC', 200) : true;
   const style = element.getAttribute('style');
   const hidden = ((mode & 1) && element.hasAttribute('hidden')) || ((mode & 4) !== 0 && style !== null && HIDING_STYLE.test(style));
   return Boolean(hidden) && textLength(element) < K('HIDC', 200);

@@ -3,6 +3,8 @@
  * the request-level errors of decisions.md (400 with paths, 404, 405, 413, 415, 500
  * without a stack trace).
  */
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import { AppError, toAppError } from '../../core/errors.js';
@@ -11,6 +13,7 @@ import { crawlRequestSchema, searchRequestSchema } from '../../core/schemas.js';
 import { validate } from '../../core/validate.js';
 import type { CrawlService } from '../../services/crawl-service.js';
 import type { SearchService } from '../../services/search-service.js';
+import type { LegacySseHandler } from '../mcp/legacy-sse.js';
 import { appErrorResponse, errorResponse } from './error-response.js';
 import { hostGuard } from './host-guard.js';
 import { readJsonBody } from './read-json-body.js';
@@ -23,6 +26,8 @@ export interface HttpAppDeps {
   search: SearchService;
   /** Handles `/mcp` (Streamable HTTP); absent when MCP over HTTP is off. */
   mcp?: (request: Request) => Promise<Response>;
+  /** The legacy HTTP+SSE transport (`GET /sse`, `POST /messages`). */
+  sse?: LegacySseHandler;
 }
 
 /** Routes and the methods each accepts, for 405 answers with an `Allow` header. */
@@ -30,11 +35,13 @@ const ROUTES: Record<string, string[]> = {
   '/api/crawl': ['POST'],
   '/api/search': ['GET', 'POST'],
   '/mcp': ['GET', 'POST', 'DELETE'],
+  '/sse': ['GET'],
+  '/messages': ['POST'],
   '/health': ['GET'],
 };
 
-export function createHttpApp(deps: HttpAppDeps): Hono {
-  const app = new Hono();
+export function createHttpApp(deps: HttpAppDeps): Hono<{ Bindings: HttpBindings }> {
+  const app = new Hono<{ Bindings: HttpBindings }>();
   const crawlSchema = crawlRequestSchema({ maxUrls: deps.config.crawl.maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
 
   app.use('*', hostGuard(deps.config.server.host));
@@ -63,6 +70,19 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
     app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => handle(c.req.raw));
   }
 
+  if (deps.sse) {
+    const sse = deps.sse;
+    // The SDK's SSE transport writes to node's response itself.
+    app.get('/sse', async (c) => {
+      await sse.open(c.env.incoming, c.env.outgoing);
+      return RESPONSE_ALREADY_SENT;
+    });
+    app.post('/messages', async (c) => {
+      await sse.post(c.env.incoming, c.env.outgoing, c.req.query('sessionId'));
+      return RESPONSE_ALREADY_SENT;
+    });
+  }
+
   for (const [path, methods] of Object.entries(ROUTES)) {
     app.all(path, (c) =>
       errorResponse(c, 'method_not_allowed', `${c.req.method} is not allowed on ${path}; use ${methods.join(' or ')}.`, undefined, {
@@ -71,7 +91,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
     );
   }
 
-  app.notFound((c) => errorResponse(c, 'not_found', `No route ${c.req.method} ${new URL(c.req.url).pathname}. Routes: GET|POST /api/search, POST /api/crawl, /mcp.`));
+  app.notFound((c) => errorResponse(c, 'not_found', `No route ${c.req.method} ${new URL(c.req.url).pathname}. Routes: GET|POST /api/search, POST /api/crawl, /mcp, GET /sse.`));
 
   app.onError((err, c) => {
     const error = toAppError(err);

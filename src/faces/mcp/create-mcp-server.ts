@@ -7,7 +7,8 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, LoggingLevelSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import { VERSION } from '../../core/config.js';
@@ -20,11 +21,18 @@ import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
 import { extractUrlsTool } from './tools/extract-urls.js';
 import { webSearchTool } from './tools/web-search.js';
 
+/** The services behind the tools, loaded on first use (start-up stays light). */
+export interface McpServices {
+  crawl: CrawlService;
+  search: SearchService;
+}
+
 export interface McpDeps {
   config: Config;
   logger: Logger;
-  crawl: CrawlService;
-  search: SearchService;
+  /** Engines usable with this configuration (named in the web_search description). */
+  engines: readonly string[];
+  services: () => Promise<McpServices>;
 }
 
 export interface McpServerHandle {
@@ -47,7 +55,7 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
   const server = new Server(
     { name: 'websearch-mcp', title: 'Web search and extraction', version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, logging: {} },
       instructions:
         'Use web_search to find pages on the web and extract_urls to read pages as Markdown. Errors start with a stable code (e.g. "invalid_request:").',
     },
@@ -63,6 +71,24 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
     annotations: tool.annotations,
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+
+  // MCP logging: nothing is sent until the client picks a level with logging/setLevel
+  // (a client that never asks is not flooded); then every message at or above it.
+  let clientLevel: LoggingLevel | undefined;
+  const severity = (level: LoggingLevel) => LoggingLevelSchema.options.indexOf(level);
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    clientLevel = request.params.level;
+    return {};
+  });
+  // Sent on the stream of the call it concerns (Streamable HTTP has no other stream
+  // until the client opens one).
+  type Send = (n: { method: 'notifications/message'; params: { level: LoggingLevel; logger: string; data: string } }) => Promise<void>;
+  const logToClient = (send: Send, level: LoggingLevel, message: string) => {
+    if (clientLevel === undefined || severity(level) < severity(clientLevel)) return;
+    send({ method: 'notifications/message', params: { level, logger: 'websearch-mcp', data: message } }).catch((err: unknown) =>
+      deps.logger.debug({ err }, 'log notification failed'),
+    );
+  };
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
@@ -81,12 +107,17 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
     };
     try {
       const args = validate(tool.inputSchema, request.params.arguments ?? {});
-      const result = (await tool.handler(args, ctx)) as Record<string, unknown>;
-      return { content: [{ type: 'text', text: tool.renderText(result) }], structuredContent: result };
+      const budgetChars = deps.config.mcp.outputBudgetChars;
+      const whole = await tool.handler(args, ctx);
+      for (const line of tool.logLines(whole)) logToClient(extra.sendNotification, line.level, line.message);
+      const { result, cut } = tool.budget(whole, budgetChars, tool.renderText);
+      const notice = cut > 0 ? `[Output budget: ${cut} page(s) were cut to fit ${budgetChars} characters; each cut page says how to get the rest.]\n\n` : '';
+      return { content: [{ type: 'text', text: notice + tool.renderText(result) }], structuredContent: result as Record<string, unknown> };
     } catch (err) {
       const error = toAppError(err);
       if (error.code === 'internal_error') deps.logger.error({ err, tool: tool.name }, 'tool call failed');
       const message = error.code === 'internal_error' ? 'An internal error occurred; it has been logged.' : error.message;
+      logToClient(extra.sendNotification, error.code === 'internal_error' ? 'error' : 'warning', `${tool.name}: ${error.code}: ${message}`);
       const details = error.details?.map((d) => `\n- ${d.path}: ${d.message}`).join('') ?? '';
       return errorResult(`${error.code}: ${message}${details}`);
     }

@@ -1,6 +1,9 @@
 /**
- * MCP Streamable HTTP at `/mcp`, with sessions: an `initialize` POST without a session id
- * creates a server + transport pair; later requests carry `Mcp-Session-Id`; DELETE ends it.
+ * MCP Streamable HTTP at `/mcp`. With sessions (the default): an `initialize` POST
+ * without a session id creates a server + transport pair; later requests carry
+ * `Mcp-Session-Id`; DELETE ends it. Stateless (for load-balanced deployments, where the
+ * next request may reach another instance): every POST is served by a fresh server and
+ * transport that live as long as that one response.
  */
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -18,6 +21,65 @@ function jsonRpcError(status: number, code: number, message: string): Response {
     status,
     headers: { 'content-type': 'application/json' },
   });
+}
+
+/** Runs `onDone` once the response body has been read to its end or abandoned. */
+function whenFinished(response: Response, onDone: () => void): Response {
+  if (!response.body) {
+    onDone();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          onDone();
+        } else controller.enqueue(value);
+      } catch (err) {
+        controller.error(err);
+        onDone();
+      }
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => undefined);
+      onDone();
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+export function createStatelessHttpHandler(makeServer: () => McpServerHandle, logger: Logger): StreamableHttpHandler {
+  let open = 0;
+  async function handle(request: Request): Promise<Response> {
+    if (request.method !== 'POST') {
+      // No session to stream to or delete: the spec's answer for a server without them.
+      return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; POST each request.' }, id: null }), {
+        status: 405,
+        headers: { 'content-type': 'application/json', allow: 'POST' },
+      });
+    }
+    const server = makeServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    open += 1;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      open -= 1;
+      server.close().catch((err: unknown) => logger.debug({ err }, 'closing stateless MCP server failed'));
+    };
+    try {
+      await server.server.connect(transport);
+      return whenFinished(await transport.handleRequest(request), finish);
+    } catch (err) {
+      finish();
+      throw err;
+    }
+  }
+  return { handle, close: async () => undefined, sessionCount: () => open };
 }
 
 export function createStreamableHttpHandler(makeServer: () => McpServerHandle, logger: Logger): StreamableHttpHandler {

@@ -12,6 +12,11 @@ export interface ToolCallContext {
   progress: (done: number, total: number, message?: string) => void;
 }
 
+export interface ToolLogLine {
+  level: 'debug' | 'info' | 'notice' | 'warning' | 'error';
+  message: string;
+}
+
 export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
@@ -29,4 +34,8 @@ export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.
   handler: (args: z.infer<In>, ctx: ToolCallContext) => Promise<z.infer<Out>>;
   /** Renders the response object as Markdown for clients without structured output. */
   renderText: (result: z.infer<Out>) => string;
+  /** What the client's log (MCP `notifications/message`) should say about a result. */
+  logLines: (result: z.infer<Out>) => ToolLogLine[];
+  /** Cuts page contents fairly to fit the output budget (see output-budget.ts). */
+  budget: (result: z.infer<Out>, budgetChars: number, render: (r: z.infer<Out>) => string) => { result: z.infer<Out>; cut: number };
 }

@@ -4,10 +4,11 @@
 import type { Config } from '../../../core/config.js';
 import { crawlRequestSchema, crawlResponseSchema } from '../../../core/schemas.js';
 import type { CrawlService } from '../../../services/crawl-service.js';
+import { budgetCrawl } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderCrawlMarkdown } from './render-crawl-markdown.js';
 
-export function extractUrlsTool(deps: { config: Config; crawl: CrawlService }) {
+export function extractUrlsTool(deps: { config: Config; services: () => Promise<{ crawl: CrawlService }> }) {
   const maxUrls = deps.config.crawl.maxUrls;
   const inputSchema = crawlRequestSchema({ maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
   const tool: ToolDefinition<typeof inputSchema, typeof crawlResponseSchema> = {
@@ -23,12 +24,19 @@ export function extractUrlsTool(deps: { config: Config; crawl: CrawlService }) {
     inputSchema,
     outputSchema: crawlResponseSchema,
     annotations: { title: 'Extract web pages', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
-    handler: (args, ctx) =>
-      deps.crawl.crawl(args, {
+    handler: async (args, ctx) =>
+      (await deps.services()).crawl.crawl(args, {
         signal: ctx.signal,
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
       }),
     renderText: renderCrawlMarkdown,
+    budget: budgetCrawl,
+    logLines: (r) => [
+      { level: 'info', message: `extract_urls: ${r.metadata.successful_crawls} of ${r.metadata.total_urls} URL(s) extracted, ${r.metadata.credits_used} credit(s)` },
+      ...r.results
+        .filter((x) => !x.success)
+        .map((x) => ({ level: 'notice' as const, message: `extract_urls: ${x.url}: ${x.error_type}: ${x.error}` })),
+    ],
   };
   return tool;
 }

@@ -17,7 +17,8 @@ function renderResult(result: CrawlResult, index: number): string {
   lines.push(`_${facts.join(' · ')}_`, '');
   lines.push(result.html ?? result.markdown);
   if (result.next_start_char !== undefined) {
-    lines.push('', `_[Cut at ${result.next_start_char} of ${result.total_chars} characters: call again with start_char=${result.next_start_char} for the rest.]_`);
+    const next = JSON.stringify({ urls: [result.url], start_char: result.next_start_char, max_chars: 30_000 });
+    lines.push('', `[Cut at character ${result.next_start_char} of ${result.total_chars}. For the rest call extract_urls with ${next}.]`);
   }
   return lines.join('\n');
 }

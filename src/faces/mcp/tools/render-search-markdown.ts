@@ -11,6 +11,10 @@ function renderResult(result: SearchResult): string {
   lines.push(`_${result.url} · ${facts.join(' · ')}_`);
   if (result.snippet) lines.push('', result.snippet);
   if (result.content !== undefined) lines.push('', '<page_content>', result.content, '</page_content>');
+  if (result.content_next_start_char !== undefined) {
+    const next = JSON.stringify({ urls: [result.url], start_char: result.content_next_start_char, max_chars: 30_000 });
+    lines.push(`[Content cut at character ${result.content_next_start_char} of ${result.content_total_chars}. For the rest call extract_urls with ${next}.]`);
+  }
   if (result.content_error !== undefined) lines.push('', `_Content not available: ${result.content_error}_`);
   return lines.join('\n');
 }

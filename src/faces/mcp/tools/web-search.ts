@@ -3,11 +3,12 @@
  */
 import { searchRequestSchema, searchResponseSchema } from '../../../core/schemas.js';
 import type { SearchService } from '../../../services/search-service.js';
+import { budgetSearch } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderSearchMarkdown } from './render-search-markdown.js';
 
-export function webSearchTool(deps: { search: SearchService }) {
-  const configured = deps.search.settings.configured.join(', ');
+export function webSearchTool(deps: { engines: readonly string[]; services: () => Promise<{ search: SearchService }> }) {
+  const configured = deps.engines.join(', ');
   const tool: ToolDefinition<typeof searchRequestSchema, typeof searchResponseSchema> = {
     name: 'web_search',
     title: 'Search the web',
@@ -22,12 +23,20 @@ export function webSearchTool(deps: { search: SearchService }) {
     inputSchema: searchRequestSchema,
     outputSchema: searchResponseSchema,
     annotations: { title: 'Search the web', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
-    handler: (args, ctx) =>
-      deps.search.search(args, {
+    handler: async (args, ctx) =>
+      (await deps.services()).search.search(args, {
         signal: ctx.signal,
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
       }),
     renderText: renderSearchMarkdown,
+    budget: budgetSearch,
+    logLines: (r) => [
+      { level: 'info', message: `web_search: ${r.metadata.number_of_results} result(s), status ${r.metadata.status}, ${r.metadata.credits_used} credit(s)` },
+      ...(r.metadata.failed_engines ?? []).map((f) => ({ level: 'warning' as const, message: `web_search: engine ${f.engine} failed: ${f.error}: ${f.message}` })),
+      ...r.results
+        .filter((x) => x.content_error !== undefined)
+        .map((x) => ({ level: 'notice' as const, message: `web_search: no content for ${x.url}: ${x.content_error}` })),
+    ],
   };
   return tool;
 }

@@ -1,0 +1,110 @@
+/**
+ * Output budgets for tool results. MCP clients cap what a tool may return (Claude Code
+ * near 25k tokens), and a result cut by the client is cut silently. So the server cuts
+ * first, fairly, and says how to get the rest: the page contents of a result share one
+ * character budget (short pages keep everything, long ones split what remains), each cut
+ * page carries `total_chars` / `next_start_char` (extract_urls) or `content_total_chars` /
+ * `content_next_start_char` (web_search), and the text block names the exact next call.
+ * `structuredContent` is cut the same way, so both views agree.
+ */
+import type { CrawlResponse, CrawlResult, SearchResponse, SearchResult } from '../../core/schemas.js';
+import { pageContent } from '../../services/paging.js';
+
+/** Characters kept aside per cut page for its continuation hint in the text block. */
+const HINT_RESERVE = 300;
+
+export interface Budgeted<T> {
+  result: T;
+  /** How many contents were cut. */
+  cut: number;
+}
+
+/**
+ * Water-filling: every item gets min(its length, an equal share of what is left), taken
+ * shortest first, so the budget goes to the pages that need it and none is starved.
+ */
+export function fairShares(lengths: number[], total: number): number[] {
+  const shares = new Array<number>(lengths.length).fill(0);
+  const order = lengths.map((length, i) => ({ length, i })).sort((a, b) => a.length - b.length);
+  let left = Math.max(0, total);
+  order.forEach(({ length, i }, k) => {
+    const share = Math.floor(left / (order.length - k));
+    shares[i] = Math.min(length, share);
+    left -= shares[i] as number;
+  });
+  return shares;
+}
+
+interface Cuttable {
+  text: string;
+  /** Offset of `text` within the whole page. */
+  start: number;
+  /** Length of the whole page. */
+  total: number;
+}
+
+/** Cuts each content to its share; returns the new text and the next offset when cut. */
+function cutAll(items: Cuttable[], budget: number): { text: string; next?: number }[] {
+  const shares = fairShares(
+    items.map((c) => c.text.length),
+    budget,
+  );
+  return items.map((item, i) => {
+    const share = shares[i] as number;
+    if (item.text.length <= share) return { text: item.text };
+    const page = pageContent(item.text, 0, Math.max(1, share));
+    return { text: page.text, next: item.start + (page.nextStartChar ?? page.text.length) };
+  });
+}
+
+/** Budget left for page contents once the rest of the text block is paid for. */
+function contentBudget(budget: number, skeletonLength: number, pages: number): number {
+  return budget - skeletonLength - HINT_RESERVE * pages;
+}
+
+export function budgetCrawl(response: CrawlResponse, budget: number, render: (r: CrawlResponse) => string): Budgeted<CrawlResponse> {
+  const field = (r: CrawlResult): 'html' | 'markdown' => (r.html !== undefined ? 'html' : 'markdown');
+  const withContent = response.results.filter((r) => r.success && (r[field(r)] ?? '').length > 0);
+  const total = withContent.reduce((n, r) => n + (r[field(r)] ?? '').length, 0);
+  if (render(response).length <= budget) return { result: response, cut: 0 };
+  const skeleton = render({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) });
+  const items: Cuttable[] = withContent.map((r) => {
+    const text = r[field(r)] ?? '';
+    const whole = r.total_chars ?? text.length;
+    const start = r.next_start_char !== undefined ? r.next_start_char - text.length : whole - text.length;
+    return { text, start, total: whole };
+  });
+  const cuts = cutAll(items, Math.min(total, contentBudget(budget, skeleton.length, withContent.length)));
+  let cut = 0;
+  const byResult = new Map(withContent.map((r, i) => [r, i]));
+  const results = response.results.map((r) => {
+    const i = byResult.get(r);
+    if (i === undefined) return r;
+    const c = cuts[i] as { text: string; next?: number };
+    if (c.next === undefined) return r;
+    cut += 1;
+    const item = items[i] as Cuttable;
+    return { ...r, [field(r)]: c.text, total_chars: item.total, next_start_char: c.next };
+  });
+  return { result: { ...response, results }, cut };
+}
+
+export function budgetSearch(response: SearchResponse, budget: number, render: (r: SearchResponse) => string): Budgeted<SearchResponse> {
+  if (render(response).length <= budget) return { result: response, cut: 0 };
+  const withContent = response.results.filter((r) => (r.content ?? '').length > 0);
+  const total = withContent.reduce((n, r) => n + (r.content ?? '').length, 0);
+  const skeleton = render({ ...response, results: response.results.map((r) => (r.content !== undefined ? { ...r, content: '' } : r)) });
+  const items: Cuttable[] = withContent.map((r) => ({ text: r.content ?? '', start: 0, total: (r.content ?? '').length }));
+  const cuts = cutAll(items, Math.min(total, contentBudget(budget, skeleton.length, withContent.length)));
+  let cut = 0;
+  const byResult = new Map(withContent.map((r, i) => [r, i]));
+  const results = response.results.map((r): SearchResult => {
+    const i = byResult.get(r);
+    if (i === undefined) return r;
+    const c = cuts[i] as { text: string; next?: number };
+    if (c.next === undefined) return r;
+    cut += 1;
+    return { ...r, content: c.text, content_total_chars: (items[i] as Cuttable).total, content_next_start_char: c.next };
+  });
+  return { result: { ...response, results }, cut };
+}
