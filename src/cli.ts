@@ -58,7 +58,10 @@ async function runServe(config: Config): Promise<void> {
   const [{ buildCore }, { startHttpServer }] = await Promise.all([import('./compose.js'), import('./http-server.js')]);
   const core = buildCore(config, logger);
   const server = await startHttpServer(core);
-  process.stderr.write(`websearch-mcp listening on ${server.url} (POST ${server.url}/api/crawl, MCP at ${server.url}/mcp)\n`);
+  const mode = config.mcp.stateless ? 'stateless' : 'with sessions';
+  process.stderr.write(
+    `websearch-mcp listening on ${server.url}: GET|POST /api/search, POST /api/crawl, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -12,6 +12,7 @@
  * fetch (every request self-contained, as behind a load balancer), and the legacy SSE
  * stream read by hand (the `endpoint` event, session cleanup, the host guard).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,24 +33,35 @@ import type { z } from 'zod';
 import { crawlResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
-import type { FixtureSite } from '../helpers/fixture-site.js';
+import type { FixtureSite, Scenario } from '../helpers/fixture-site.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
 import { startTestApi } from '../helpers/test-server.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const ENGINES = ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const;
-const searchSettings = { duckduckgoIntervalMs: 0, cacheTtlMs: 0 };
+const searchSettings = { duckduckgoIntervalMs: 0, cacheTtlMs: 0, braveRatePerSecond: 1000 };
 
 let fake: FakeEngines;
 let site: FixtureSite;
+/** Connections to /never that the server closed (an aborted fetch). */
+let neverClosed = 0;
+const never: Scenario = {
+  path: '/never',
+  description: 'headers and a first chunk, then silence; counts closed connections',
+  handle: (c) => {
+    c.res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    c.res.write('<!doctype html><title>stalled</title>');
+    c.onClose(() => (neverClosed += 1));
+  },
+};
 /** Sessions on /mcp, plus /sse. */
 let api: TestApi;
 /** `mcp.stateless`: /mcp without sessions. */
 let stateless: TestApi;
 
 beforeAll(async () => {
-  [fake, site] = await Promise.all([startFakeEngines(), startFixtureSite()]);
+  [fake, site] = await Promise.all([startFakeEngines(), startFixtureSite({ scenarios: [never] })]);
   const overrides = { engines: fake.engineConfig, search: searchSettings, fetch: { perHostConcurrency: 64 }, cache: { ttlMs: 0 } };
   [api, stateless] = await Promise.all([startTestApi(overrides), startTestApi({ ...overrides, mcp: { stateless: true } })]);
 });
@@ -89,6 +101,7 @@ function stdioEnv(): Record<string, string> {
     WEBSEARCH_SEARCH_CACHE_TTL_MS: '0',
     WEBSEARCH_CACHE_TTL_MS: '0',
     WEBSEARCH_FETCH_PER_HOST: '64',
+    BRAVE_RATE_PER_SECOND: '1000',
     WEBSEARCH_LOG_LEVEL: 'silent',
   };
 }
@@ -244,14 +257,25 @@ describe.each(TARGETS)('over $name', (target) => {
     expect(stableCrawl(structured)).toEqual(stableCrawl(http.json));
   });
 
-  it('reports web_search page content as progress 1..3 of 3', async () => {
+  it('reports web_search page content as progress 1..3 of 3, every notification before the response', async () => {
     searxngPointingAtSite(['/text', '/markdown', '/json']);
+    const wire: any[] = [];
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      wire.push(message);
+      deliver?.(message, extra);
+    };
     const seen: { progress: number; total?: number; message?: string }[] = [];
-    const result = await client.callTool(
-      { name: 'web_search', arguments: { q: 'fixture pages', engines: ['searxng'], include_content: true, content_results: 3 } },
-      undefined,
-      { onprogress: (p) => void seen.push(p) },
-    );
+    let result: Awaited<ReturnType<Client['callTool']>>;
+    try {
+      result = await client.callTool(
+        { name: 'web_search', arguments: { q: 'fixture pages', engines: ['searxng'], include_content: true, content_results: 3 } },
+        undefined,
+        { onprogress: (p) => void seen.push(p) },
+      );
+    } finally {
+      transport.onmessage = deliver;
+    }
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const structured = result.structuredContent as any;
     expectValid(toolNamed('web_search'), structured, searchResponseSchema);
@@ -261,9 +285,25 @@ describe.each(TARGETS)('over $name', (target) => {
       expect(r.content?.length, r.url).toBeGreaterThan(0);
       expect(r).not.toHaveProperty('content_error');
     }
-    expect(seen.map((p) => p.progress)).toEqual([1, 2, 3]);
-    expect(seen.every((p) => p.total === 3)).toBe(true);
-    expect(seen.every((p) => p.message?.includes(site.origin))).toBe(true);
+
+    // On the wire: three progress notifications for this call's token, all before its response.
+    const answerAt = wire.findIndex((m) => m.id !== undefined && m.result?.structuredContent?.id === structured.id);
+    expect(answerAt).toBeGreaterThanOrEqual(0);
+    const token = wire[answerAt].id;
+    const progress = wire.map((m, at) => ({ m, at })).filter(({ m }) => m.method === 'notifications/progress' && m.params?.progressToken === token);
+    expect(progress.map(({ m }) => [m.params.progress, m.params.total])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    expect(progress.every(({ at }) => at < answerAt)).toBe(true);
+    expect(progress.every(({ m }) => String(m.params.message).includes(site.origin))).toBe(true);
+
+    // What the SDK Client hands to onprogress: a prefix of the same. SDK 1.32 defers
+    // notification dispatch to a microtask but handles the response synchronously, so
+    // progress that arrives in the same chunk as the response is dropped as "unknown
+    // token" (modelcontextprotocol/typescript-sdk#2580). The server's order is right.
+    expect([1, 2, 3].slice(0, seen.length)).toEqual(seen.map((p) => p.progress));
   });
 
   it('answers bad arguments with an isError result that starts with invalid_request', async () => {
@@ -312,6 +352,15 @@ async function post(url: string, message: unknown, headers: Record<string, strin
   const type = res.headers.get('content-type') ?? '';
   const messages: any[] = type.includes('text/event-stream') ? parseSse(text).map((e) => JSON.parse(e.data)) : text ? [JSON.parse(text)] : [];
   return { status: res.status, headers: res.headers, messages, response: (id: number) => messages.find((m) => m.id === id) };
+}
+
+/** Polls until `done()` holds (at most 3 s). */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 3000;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 const initialize = (id: number) => ({
@@ -374,6 +423,22 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
     expect(res.response(9)?.result?.structuredContent?.metadata?.content_delivered).toBe(2);
   });
 
+  it('aborts the page fetch when the client drops the POST (the request is the call\'s only lifetime)', async () => {
+    const before = neverClosed;
+    const hits = site.hits('/never');
+    const controller = new AbortController();
+    const res = await fetch(mcpUrl(), {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'extract_urls', arguments: { urls: [`${site.origin}/never`], timeout_ms: 20_000 } } }),
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    await until(() => site.hits('/never') > hits, 'the page was requested');
+    controller.abort();
+    await until(() => neverClosed > before, 'the page fetch was aborted');
+  });
+
   it('ignores a stray Mcp-Session-Id (no instance holds sessions)', async () => {
     const res = await post(mcpUrl(), { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, { 'mcp-session-id': 'from-another-instance' });
     expect(res.status).toBe(200);
@@ -386,6 +451,33 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow'), method).toMatch(/POST/);
       await res.body?.cancel();
+    }
+  });
+
+  it.each([
+    ['the --mcp-stateless flag', ['--mcp-stateless'], {}, 200],
+    ['WEBSEARCH_MCP_STATELESS=true', [], { WEBSEARCH_MCP_STATELESS: 'true' }, 200],
+    ['neither (sessions)', [], {}, 400],
+  ])('`websearch-mcp serve` with %s', async (_name, flags, env, expected) => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...flags], {
+      env: { ...process.env, WEBSEARCH_LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        child.stderr.on('data', (d) => {
+          stderr += d;
+          const found = /listening on (http:\/\/[^\s]+)/.exec(stderr);
+          if (found?.[1]) resolve(found[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+      });
+      const res = await post(`${url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      expect(res.status).toBe(expected);
+      expect(res.headers.get('mcp-session-id')).toBeNull();
+    } finally {
+      child.kill('SIGTERM');
     }
   });
 
@@ -466,7 +558,8 @@ describe('legacy HTTP+SSE on the wire', () => {
         if (status >= 400) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      expect(status).toBe(404);
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
     } finally {
       a.close();
     }

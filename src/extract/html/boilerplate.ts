@@ -89,34 +89,60 @@ const BOILERPLATE_WORDS = new RegExp(
   'i',
 );
 
-function isBoilerplate(element: DomElement): boolean {
+function isChromeByTagOrRole(element: DomElement): boolean {
   if (BOILERPLATE_TAGS.has(tagOf(element))) return true;
   const role = element.getAttribute('role')?.trim().toLowerCase();
-  if (role && BOILERPLATE_ROLES.has(role)) return true;
+  return role !== undefined && BOILERPLATE_ROLES.has(role);
+}
+
+function isChromeByName(element: DomElement): boolean {
   const words = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   return words.length > 1 && BOILERPLATE_WORDS.test(words);
 }
 
+/** Wrappers of the main content: chrome never holds one, a layout wrapper may. */
+const MAIN_MARKERS = 'main, article, [role="main"], [itemprop="articleBody"]';
+/** The same plus the page heading, for blocks marked by class/id words only. */
+const CONTENT_MARKERS = `${MAIN_MARKERS}, h1`;
+
 /**
- * A marked element holding more than this share of the page's text is not removed: page
- * wrappers carry classes like `has-sidebar` or `menu-open`, and a forum's or a comment-led
- * page's main content is its comments. Its boilerplate descendants are still removed.
+ * A `<form>`, or an element marked by class/id words, that holds more than this share of
+ * the page's text is not removed (its marked descendants still are): some sites wrap the
+ * whole page in a form, page wrappers carry classes such as `has-sidebar` or `menu-open`,
+ * and a forum's main content is its comments.
  */
 export const MAX_BOILERPLATE_SHARE = K('BPS', 0.4);
 
-/** Removes page chrome under `root` (see the module comment). */
-export function removeBoilerplate(root: DomElement): void {
+type Keep = (element: DomElement, share: number) => boolean;
+
+/** Removes, top down, the elements `isChrome` marks and `keep` does not spare. */
+function removeMarked(root: DomElement, isChrome: (el: DomElement) => boolean, keep: Keep): void {
   const stats = computeTextStats(root);
   const total = stats.get(root)?.chars ?? 0;
   const stack: DomElement[] = [root];
   while (stack.length > 0) {
     const element = stack.pop()!;
     for (const child of childElements(element)) {
-      const chars = stats.get(child)?.chars ?? 0;
-      if (isBoilerplate(child) && chars <= MAX_BOILERPLATE_SHARE * total) child.remove();
+      const share = total === 0 ? 0 : (stats.get(child)?.chars ?? 0) / total;
+      if (isChrome(child) && !keep(child, share)) child.remove();
       else stack.push(child);
     }
   }
+}
+
+const keepByTag: Keep = (element, share) =>
+  tagOf(element) === 'form' ? share > MAX_BOILERPLATE_SHARE : element.querySelector(MAIN_MARKERS) !== null;
+
+const keepByName: Keep = (element, share) =>
+  share > MAX_BOILERPLATE_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
+
+/**
+ * Removes page chrome under `root`: first by tag and role (nav, header, footer, aside...,
+ * unless it wraps the main content), then by class/id words, judged against what is left.
+ */
+export function removeBoilerplate(root: DomElement): void {
+  removeMarked(root, isChromeByTagOrRole, keepByTag);
+  removeMarked(root, isChromeByName, keepByName);
 }
 
 /** Containers judged as a whole by link density (list items and cells go with their list or table). */

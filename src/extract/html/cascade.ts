@@ -61,6 +61,7 @@ function measure(stage: Stage, doc: DomDocument, root: DomElement): Candidate {
 
 function readabilityCandidate(doc: DomDocument): Candidate | null {
   const clone = doc.cloneNode(true) as DomDocument;
+  if (K('PRE', 0) && clone.body) removeBoilerplate(clone.body);
   const reader = new Readability<DomElement>(clone as never, {
     serializer: (node) => node as unknown as DomElement,
     maxElemsToParse: MAX_READABILITY_ELEMENTS,

@@ -1,0 +1,203 @@
+/**
+ * The official MCP Inspector (CLI mode, @modelcontextprotocol/inspector 0.15) as an
+ * independent client: it lists the tools and calls both over stdio (spawning
+ * dist/cli.js), over Streamable HTTP (with sessions and stateless) and over the legacy
+ * HTTP+SSE transport. Its JSON output is parsed and checked.
+ *
+ * What the 0.15 CLI can do (node_modules/@modelcontextprotocol/inspector-cli/build):
+ * transports stdio | http | sse, picked from the target (a command → stdio; a URL whose
+ * path ends in /mcp → http, in /sse → sse, anything else → sse) or forced with
+ * --transport (the http transport appends /mcp, the sse one /sse, to a URL that lacks it);
+ * methods tools/list, tools/call (--tool-name, --tool-arg key=value..., each value
+ * converted by the tool's inputSchema: number/integer → Number, boolean → "true",
+ * array/object → JSON.parse), resources/*, prompts/*, logging/setLevel. No request
+ * headers (no auth), and --config/--server only reads command/args/env entries (an
+ * `"type": "http"` entry spawns "undefined").
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { crawlResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
+import type { FakeEngines } from '../helpers/fake-engines.js';
+import { startFakeEngines } from '../helpers/fake-engines.js';
+import type { FixtureSite } from '../helpers/fixture-site.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
+import type { TestApi } from '../helpers/test-server.js';
+import { startTestApi } from '../helpers/test-server.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = `${ROOT}dist/cli.js`;
+const INSPECTOR = `${ROOT}node_modules/.bin/mcp-inspector`;
+const ENGINES = ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const;
+
+let fake: FakeEngines;
+let site: FixtureSite;
+let api: TestApi;
+let stateless: TestApi;
+
+beforeAll(async () => {
+  [fake, site] = await Promise.all([startFakeEngines(), startFixtureSite()]);
+  const overrides = {
+    engines: fake.engineConfig,
+    search: { duckduckgoIntervalMs: 0, cacheTtlMs: 0, braveRatePerSecond: 1000 },
+    fetch: { perHostConcurrency: 64 },
+    cache: { ttlMs: 0 },
+  };
+  [api, stateless] = await Promise.all([startTestApi(overrides), startTestApi({ ...overrides, mcp: { stateless: true } })]);
+});
+afterAll(async () => {
+  await Promise.all([api?.close(), stateless?.close()]);
+  await Promise.all([fake?.close(), site?.close()]);
+});
+beforeEach(() => {
+  for (const engine of ENGINES) fake.setScenario(engine, 'results');
+});
+
+/** The environment of a spawned stdio server: every engine at the fake engines. */
+function serverEnv(): Record<string, string> {
+  const e = fake.engineConfig;
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DUCKDUCKGO_URL: e.duckduckgoUrl,
+    DUCKDUCKGO_LITE_URL: e.duckduckgoLiteUrl,
+    WIKIPEDIA_URL: e.wikipediaUrl,
+    MOJEEK_URL: e.mojeekUrl,
+    SEARXNG_URL: e.searxngUrl,
+    BRAVE_URL: e.braveUrl,
+    BRAVE_API_KEY: e.braveApiKey,
+    GOOGLE_URL: e.googleUrl,
+    GOOGLE_API_KEY: e.googleApiKey,
+    GOOGLE_CSE_ID: e.googleCseId,
+    BRAVE_RATE_PER_SECOND: '1000',
+    WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
+    WEBSEARCH_DUCKDUCKGO_INTERVAL_MS: '0',
+    WEBSEARCH_SEARCH_CACHE_TTL_MS: '0',
+    WEBSEARCH_CACHE_TTL_MS: '0',
+    WEBSEARCH_LOG_LEVEL: 'silent',
+  };
+  return Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `mcp-inspector --cli <target...> <options...>`; the target comes first, --tool-arg last (it is variadic). */
+function inspector(target: string[], options: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(INSPECTOR, ['--cli', ...target, ...options], { env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs the inspector and parses the JSON it prints; fails with its output otherwise. */
+async function inspect(target: string[], options: string[]): Promise<any> {
+  const run = await inspector(target, options);
+  expect(run.code, `inspector exit code\nstdout: ${run.stdout}\nstderr: ${run.stderr}`).toBe(0);
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(`inspector printed no JSON:\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  }
+}
+
+function expectSuccess(result: any): void {
+  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  expect(result.structuredContent ?? result.content).toBeDefined();
+  expect(result.content?.[0]?.type).toBe('text');
+}
+
+interface Target {
+  name: string;
+  target: () => string[];
+}
+
+const TARGETS: Target[] = [
+  { name: 'stdio (node dist/cli.js)', target: () => [process.execPath, CLI] },
+  { name: 'Streamable HTTP with sessions', target: () => [`${api.url}/mcp`] },
+  { name: 'Streamable HTTP stateless', target: () => [`${stateless.url}/mcp`] },
+  { name: 'legacy HTTP+SSE', target: () => [`${api.url}/sse`] },
+];
+
+beforeAll(() => {
+  expect(existsSync(CLI), 'dist/cli.js is built by `npm run build` (pretest)').toBe(true);
+  expect(existsSync(INSPECTOR), 'the @modelcontextprotocol/inspector devDependency is installed').toBe(true);
+});
+
+describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
+  it('lists both tools with output schemas and annotations', async () => {
+    const listed = await inspect(target(), ['--method', 'tools/list']);
+    expect(listed.tools.map((t: { name: string }) => t.name).sort()).toEqual(['extract_urls', 'web_search']);
+    for (const tool of listed.tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    }
+  });
+
+  it('calls web_search (string, array and integer arguments)', async () => {
+    const result = await inspect(target(), [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'web_search',
+      '--tool-arg',
+      'q=rust ownership',
+      'engines=["wikipedia","searxng"]',
+      'max_results=3',
+    ]);
+    expectSuccess(result);
+    const response = searchResponseSchema.parse(result.structuredContent);
+    expect(response.engines).toEqual(['wikipedia', 'searxng']);
+    expect(response.results.length).toBeGreaterThan(0);
+    expect(response.results.length).toBeLessThanOrEqual(3);
+    expect(response.metadata.status).toBe('success');
+  });
+
+  it('calls web_search with include_content (boolean argument): page content from the fixture site', async () => {
+    const results = ['/text', '/markdown'].map((path, i) => ({ url: `${site.origin}${path}`, title: `Page ${i}`, content: 'snippet', engine: 'x', template: 'default.html' }));
+    fake.setScenario('searxng', { body: { query: 'pages', results, answers: [], suggestions: [], infoboxes: [], corrections: [], unresponsive_engines: [] } });
+    const result = await inspect(target(), [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'web_search',
+      '--tool-arg',
+      'q=pages',
+      'engines=["searxng"]',
+      'include_content=true',
+      'content_results=2',
+    ]);
+    expectSuccess(result);
+    const response = searchResponseSchema.parse(result.structuredContent);
+    expect(response.metadata).toMatchObject({ content_requested: 2, content_delivered: 2 });
+    expect(response.results.every((r) => (r.content ?? '').length > 0)).toBe(true);
+  });
+
+  it('calls extract_urls (an array argument): one page extracted, one refused', async () => {
+    const urls = JSON.stringify([`${site.origin}/html`, `${site.origin}/doc.pdf`]);
+    const result = await inspect(target(), ['--method', 'tools/call', '--tool-name', 'extract_urls', '--tool-arg', `urls=${urls}`]);
+    expectSuccess(result);
+    const response = crawlResponseSchema.parse(result.structuredContent);
+    expect(response.results.map((r) => r.success)).toEqual([true, false]);
+    expect(response.results[1]?.error_type).toBe('unsupported_content_type');
+    expect(response.results[0]?.markdown.length).toBeGreaterThan(0);
+  });
+
+  it('shows a bad argument as an isError result (exit 0), not a protocol failure', async () => {
+    const result = await inspect(target(), ['--method', 'tools/call', '--tool-name', 'extract_urls', '--tool-arg', 'urls=[]']);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/^invalid_request: /);
+  });
+});
