@@ -66,7 +66,7 @@ if (process.argv[2] === '--serve') {
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 5);
   // Warm the modules first so that their code does not count as response memory.
   await core.crawl.crawl({ urls: [`http://127.0.0.1:${port}/robots.txt`], format: 'markdown', stealth: false, start_char: 0 });
-  global.gc?.();
+  globalThis.gc?.();
   const before = rssMb();
   peak = before;
   const urls = Array.from({ length: 10 }, (_, i) => `http://127.0.0.${i + 1}:${port}/${i % 2 ? 'bomb' : 'stream'}/${i}`);

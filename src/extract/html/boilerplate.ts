@@ -75,7 +75,7 @@ const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
 const BOILERPLATE_WORDS = new RegExp(
   '(?:^|[-_\\s])(?:' +
     [
-      'cookies?', 'consent', 'gdpr', 'cmp',
+      'cookies?', 'consent', 'gdpr',
       'share', 'sharing', 'sharebar', 'social', 'socials',
       'newsletter', 'subscribe', 'subscription', 'signup',
       'related', 'recommended', 'recommendations', 'more-stories', 'read-next',
@@ -113,7 +113,7 @@ const CONTENT_MARKERS = `${MAIN_MARKERS}, h1`;
  */
 export const MAX_BOILERPLATE_SHARE = K('BPS', 0.4);
 
-type Keep = (element: DomElement, share: number) => boolean;
+type Keep = (element: DomElement, share: number, stats: TextStats) => boolean;
 
 /** Removes, top down, the elements `isChrome` marks and `keep` does not spare. */
 function removeMarked(root: DomElement, isChrome: (el: DomElement) => boolean, keep: Keep): void {
@@ -123,15 +123,17 @@ function removeMarked(root: DomElement, isChrome: (el: DomElement) => boolean, k
   while (stack.length > 0) {
     const element = stack.pop()!;
     for (const child of childElements(element)) {
-      const share = total === 0 ? 0 : (stats.get(child)?.chars ?? 0) / total;
-      if (isChrome(child) && !keep(child, share)) child.remove();
+      const s = stats.get(child) ?? { chars: 0, linkChars: 0, links: 0, shortLinks: 0 };
+      const share = total === 0 ? 0 : s.chars / total;
+      if (isChrome(child) && !keep(child, share, s)) child.remove();
       else stack.push(child);
     }
   }
 }
 
-const keepByTag: Keep = (element, share) =>
-  tagOf(element) === 'form' ? share > MAX_BOILERPLATE_SHARE : element.querySelector(MAIN_MARKERS) !== null;
+/** Chrome by tag that holds most of the page's prose (not its links) is a misused tag. */
+const keepByTag: Keep = (element, share, stats) =>
+  (tagOf(element) === 'form' && share > MAX_BOILERPLATE_SHARE && linkDensity(stats) <= K('CLD', 0.5)) || element.querySelector(MAIN_MARKERS) !== null;
 
 const keepByName: Keep = (element, share) =>
   share > MAX_BOILERPLATE_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
