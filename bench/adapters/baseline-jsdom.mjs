@@ -5,11 +5,12 @@ import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 
 const turndown = new TurndownService();
-// A silent console: pages' CSS and script errors would otherwise flood stderr.
-const virtualConsole = new VirtualConsole();
 
 export function baselineExtract(html, url) {
-  const dom = new JSDOM(html, { url: url || undefined, virtualConsole });
+  // A silent console (one per page): pages' CSS and script errors would flood stderr.
+  // jsdom frees a closed window only once the event loop turns: callers that convert
+  // pages in a loop must yield between pages (bench/extract-bench.mjs does).
+  const dom = new JSDOM(html, { url: url || undefined, virtualConsole: new VirtualConsole() });
   try {
     const article = new Readability(dom.window.document).parse();
     return article && article.content ? turndown.turndown(article.content) : '';

@@ -32,9 +32,14 @@ export function tagAttributes(tag: string): Map<string, string> {
   return attributes;
 }
 
-const DATE_META_NAMES: ReadonlySet<string> = new Set([
+/**
+ * Meta names that carry a page's publication date, most trusted first (Open Graph and
+ * schema.org before Dublin Core and vendor tags). Shared with the DOM metadata reader.
+ */
+export const PUBLISHED_META_NAMES: readonly string[] = [
   'article:published_time',
   'og:published_time',
+  'datepublished',
   'date',
   'dc.date',
   'dc.date.issued',
@@ -45,10 +50,10 @@ const DATE_META_NAMES: ReadonlySet<string> = new Set([
   'publish_date',
   'publication_date',
   'citation_publication_date',
-  'sailthru.date',
   'parsely-pub-date',
-  'datepublished',
-]);
+  'sailthru.date',
+];
+const DATE_META_NAMES: ReadonlySet<string> = new Set(PUBLISHED_META_NAMES);
 
 export function readHtmlMeta(html: string): HtmlMeta {
   const text = html.slice(0, SCAN_CHARS).replace(/<!--[\s\S]*?-->/g, '');

@@ -468,7 +468,7 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
         let stderr = '';
         child.stderr.on('data', (d) => {
           stderr += d;
-          const found = /listening on (http:\/\/[^\s]+)/.exec(stderr);
+          const found = /listening on (http:\/\/[^\s:]+:\d+)/.exec(stderr);
           if (found?.[1]) resolve(found[1]);
         });
         child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));

@@ -6,13 +6,14 @@
  *   cleaned body, plain text) -> Markdown (markdown.ts, tidy.ts).
  */
 
-import { removeNoise } from './boilerplate.js';
+import { removeNoise } from './noise.js';
 import { runCascade } from './cascade.js';
 import type { Stage } from './cascade.js';
 import { annotateCodeBlocks } from './code-blocks.js';
 import { readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
 import { bodyOf, parseDocument } from './parse.js';
+import type { DomDocument, DomElement } from './dom.js';
 import { documentBaseUrl } from './urls.js';
 
 export interface HtmlExtraction {
@@ -27,19 +28,27 @@ export interface HtmlExtraction {
 
 export type { Stage };
 
+/** The body, rid of noise, with code languages recorded: the input of every stage. */
+function prepare(doc: DomDocument): DomElement {
+  const body = bodyOf(doc);
+  removeNoise(body);
+  annotateCodeBlocks(doc, body);
+  return body;
+}
+
 export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
   let metadata: PageMetadata = {};
   try {
-    const doc = parseDocument(typeof html === 'string' ? html : String(html ?? ''));
+    const source = typeof html === 'string' ? html : String(html ?? '');
+    const doc = parseDocument(source);
     try {
       metadata = readMetadata(doc);
     } catch {
       // Metadata is a bonus: a page whose head defeats the reader still has content.
     }
-    const body = bodyOf(doc);
-    removeNoise(body);
-    annotateCodeBlocks(doc, body);
-    const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url));
+    const body = prepare(doc);
+    const reparse = (): DomElement => prepare(parseDocument(source));
+    const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url), reparse);
     return { markdown, ...metadata, stage };
   } catch {
     return { markdown: '', ...metadata, stage: 'empty' };

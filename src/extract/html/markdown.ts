@@ -13,7 +13,7 @@ import gfm from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import type { DomDocument, DomElement } from './dom.js';
-import { normalizeSpace, tagOf } from './dom.js';
+import { descendants, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
 import { tidyMarkdown } from './tidy.js';
 import { absoluteImage, absoluteLink } from './urls.js';
@@ -132,9 +132,31 @@ function buildService(base: string | null): TurndownService {
   return service;
 }
 
-/** Markdown of `root` (which this mutates: tables are normalised in place). */
+/**
+ * Images without alt text or a usable source, and links with neither text nor image, go
+ * before Turndown sees them: dropped by a rule they would leave their white space behind
+ * (a paragraph starting with a space).
+ */
+function dropEmptyInlines(root: DomElement, base: string | null): void {
+  for (const el of descendants(root, new Set(['img', 'a']))) {
+    if (tagOf(el) === 'img') {
+      if (normalizeSpace(el.getAttribute('alt')) === '' || absoluteImage(imageSource(el), base) === null) el.remove();
+    } else if (normalizeSpace(el.textContent) === '' && el.querySelector('img') === null) {
+      el.remove();
+    }
+  }
+}
+
+/** Markdown of `root`, which this consumes (tables are rewritten, white space collapsed). */
 export function elementToMarkdown(doc: DomDocument, root: DomElement, base: string | null): string {
+  dropEmptyInlines(root, base);
   normalizeTables(doc, root);
-  const raw = buildService(base).turndown(root as never);
-  return tidyMarkdown(raw);
+  // Turndown deep-copies a DOM input before working on it; `root` is already a private
+  // copy, so it is handed over as is (linkedom nodes are costly to create, see cascade.ts).
+  Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
+  try {
+    return tidyMarkdown(buildService(base).turndown(root as never));
+  } finally {
+    delete (root as { cloneNode?: unknown }).cloneNode;
+  }
 }

@@ -12,6 +12,7 @@
 
 import type { DomDocument, DomElement } from './dom.js';
 import { normalizeSpace } from './dom.js';
+import { PUBLISHED_META_NAMES } from '../html-meta.js';
 
 export interface PageMetadata {
   title?: string;
@@ -20,23 +21,7 @@ export interface PageMetadata {
   published_at?: string;
 }
 
-const PUBLISHED_META = [
-  'article:published_time',
-  'og:published_time',
-  'datepublished',
-  'date',
-  'dc.date',
-  'dc.date.issued',
-  'dcterms.created',
-  'dcterms.issued',
-  'pubdate',
-  'publish-date',
-  'publish_date',
-  'publication_date',
-  'citation_publication_date',
-  'parsely-pub-date',
-  'sailthru.date',
-];
+const PUBLISHED_META = PUBLISHED_META_NAMES;
 
 /** Upper bound on the JSON-LD text parsed per page (some embed whole catalogues). */
 const MAX_JSON_LD_CHARS = 1_000_000;
@@ -140,18 +125,22 @@ function findDatePublished(value: unknown, depth: number): string | undefined {
   return undefined;
 }
 
+/** Already ISO 8601: a date, or a date and time with seconds optional and a zone. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
+
 /**
- * ISO 8601 for a date string that parses: a bare `YYYY-MM-DD` stays as is, anything with a
- * time becomes UTC (`2024-03-05T09:30:00Z`). Strings without a four-digit year are not
- * trusted (V8's parser reads "1" or "May 3" as some year of its choosing).
+ * ISO 8601 for a date string that parses: a value already in ISO 8601 form is kept as
+ * written (date only, or with its own zone offset); anything else that parses becomes UTC
+ * (`2024-03-05T09:30:00Z`). Strings without a four-digit year are not trusted (V8's parser
+ * reads "1" or "May 3" as some year of its choosing), nor years outside 1900-2200.
  */
 export function isoDate(value: string | null | undefined): string | undefined {
   const trimmed = value?.trim();
   if (!trimmed || !/\d{4}/.test(trimmed)) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(trimmed)) return trimmed;
   const time = Date.parse(trimmed);
   if (Number.isNaN(time)) return undefined;
   const year = new Date(time).getUTCFullYear();
   if (year < 1900 || year > 2200) return undefined;
+  if (ISO_8601.test(trimmed)) return trimmed;
   return new Date(time).toISOString().replace(/\.000Z$/, 'Z');
 }

@@ -6,7 +6,6 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, isElement, tagOf } from './dom.js';
-import { K } from './knobs.js';
 
 export interface TextStats {
   /** Non-white-space characters of text. */
@@ -20,13 +19,17 @@ export interface TextStats {
 }
 
 /** A link with fewer characters than this is a menu-style entry ("Home", "Next", "2"). */
-export const SHORT_LINK_CHARS = K('SL', 20);
+export const SHORT_LINK_CHARS = 20;
 
-const WHITE_SPACE = /[\s\u00a0]+/g;
-
+/** Characters that are not white space (ASCII white space, NBSP and the Unicode spaces). */
 function visibleChars(text: string | null): number {
   if (!text) return 0;
-  return text.length - (text.match(WHITE_SPACE)?.join('').length ?? 0);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160 && !(c >= 0x2000 && c <= 0x200a) && c !== 0x3000 && c !== 0x2028 && c !== 0x2029 && c !== 0x202f && c !== 0x205f && c !== 0x1680 && c !== 0xfeff) n++;
+  }
+  return n;
 }
 
 /** Stats of every element under (and including) `root`. */

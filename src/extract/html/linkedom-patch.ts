@@ -1,0 +1,108 @@
+/**
+ * A performance fix for linkedom 0.18 (applied once, process-wide, on first import).
+ *
+ * linkedom's EventTarget constructor puts every node it ever creates into one module-level
+ * WeakMap (`wm.set(this, new Map)`), listeners or not. A page of 5,000 elements makes some
+ * 20,000 such entries per parse, and the cascade parses and copies. V8 marks WeakMap entries
+ * as ephemerons, slowly; under sustained extraction the heap then outgrows the marker:
+ * measured on the benchmark pages, a pass went from 26 s to 42-180 s with single pages
+ * stalling for 5-140 s in garbage collection, RSS near 3 GB.
+ *
+ * The fix: the `Node` class no longer runs that constructor (its parent constructor is
+ * swapped for an empty one, so nodes are created without the WeakMap entry), and the three
+ * listener methods of `Node.prototype` are re-implemented here with the same semantics
+ * (bubbling through `_getParent`, `once`, stopImmediatePropagation, cancelBubble), keeping
+ * their storage in a WeakMap filled only for nodes that do get a listener.
+ * Objects that are not nodes (linkedom's window event target) keep the original code.
+ * If linkedom's shape is not the expected one, nothing is changed.
+ */
+
+import { EventTarget as LinkedomEventTarget, parseHTML } from 'linkedom';
+
+type Listener = ((event: unknown) => void) | { handleEvent(event: unknown): void };
+interface ListenerOptions {
+  once?: boolean;
+}
+interface PathEntry {
+  currentTarget: object;
+  target: object;
+}
+interface LinkedomEvent {
+  type: string;
+  bubbles: boolean;
+  eventPhase: number;
+  currentTarget?: object;
+  target?: object;
+  cancelBubble: boolean;
+  defaultPrevented: boolean;
+  _path: PathEntry[];
+  _stopImmediatePropagationFlag: boolean;
+  readonly NONE: number;
+  readonly CAPTURING_PHASE: number;
+  readonly AT_TARGET: number;
+  readonly BUBBLING_PHASE: number;
+}
+interface EventNode {
+  dispatchEvent?: unknown;
+  _getParent?: () => EventNode | null;
+}
+
+const listeners = new WeakMap<object, Map<string, Map<Listener, ListenerOptions | boolean | undefined>>>();
+
+function invoke(event: LinkedomEvent, entry: PathEntry): boolean {
+  const byType = listeners.get(entry.currentTarget)?.get(event.type);
+  if (byType === undefined) return false;
+  event.eventPhase = entry.currentTarget === entry.target ? event.AT_TARGET : event.BUBBLING_PHASE;
+  event.currentTarget = entry.currentTarget;
+  event.target = entry.target;
+  for (const [listener, options] of [...byType]) {
+    if (typeof options === 'object' && options?.once) byType.delete(listener);
+    if (typeof listener === 'function') listener.call(entry.target, event);
+    else listener.handleEvent(event);
+    if (event._stopImmediatePropagationFlag) break;
+  }
+  delete event.currentTarget;
+  delete event.target;
+  return event.cancelBubble;
+}
+
+const nodeEventMethods = {
+  addEventListener(this: object, type: string, listener: Listener, options?: ListenerOptions | boolean): void {
+    let byType = listeners.get(this);
+    if (byType === undefined) listeners.set(this, (byType = new Map()));
+    let forType = byType.get(type);
+    if (forType === undefined) byType.set(type, (forType = new Map()));
+    forType.set(listener, options);
+  },
+  removeEventListener(this: object, type: string, listener: Listener): void {
+    const forType = listeners.get(this)?.get(type);
+    if (forType?.delete(listener) && forType.size === 0) listeners.get(this)?.delete(type);
+  },
+  dispatchEvent(this: EventNode, event: LinkedomEvent): boolean {
+    event.eventPhase = event.CAPTURING_PHASE;
+    event._path.push({ currentTarget: this, target: this });
+    for (let node = event.bubbles && this._getParent?.(); node; node = node._getParent?.()) {
+      if (node.dispatchEvent) event._path.push({ currentTarget: node, target: this });
+    }
+    event._path.some((entry) => invoke(event, entry));
+    event._path = [];
+    event.eventPhase = event.NONE;
+    return !event.defaultPrevented;
+  },
+};
+
+let applied = false;
+
+export function patchLinkedomEventTargets(): void {
+  if (applied) return;
+  applied = true;
+  const base = (LinkedomEventTarget as unknown as { prototype?: object } | undefined)?.prototype;
+  if (base === undefined) return;
+  // The class right below EventTarget in a text node's prototype chain is `Node`.
+  let proto: object | null = Object.getPrototypeOf(parseHTML('<p>x</p>').document.createTextNode('x')) as object | null;
+  while (proto !== null && Object.getPrototypeOf(proto) !== base) proto = Object.getPrototypeOf(proto) as object | null;
+  const NodeClass = (proto as { constructor?: unknown } | null)?.constructor;
+  if (typeof NodeClass !== 'function' || Object.getPrototypeOf(NodeClass) !== LinkedomEventTarget) return;
+  Object.setPrototypeOf(NodeClass, class NoListenerStorage {});
+  Object.assign(NodeClass.prototype as object, nodeEventMethods);
+}
