@@ -229,7 +229,7 @@ describe('robustness', () => {
     expect(htmlToMarkdown(deep, URL_).markdown).toBe('deep text');
   });
 
-  it('converts a 5 MB page quickly, with clean Markdown', () => {
+  it('converts a 5 MB page with clean Markdown', () => {
     const para = (i: number) => `<p>Paragraph ${i} adds one more detail, with a <a href="/ref/${i}">reference</a> &amp; some <em>emphasis</em>.</p>\n`;
     const parts = ['<header><nav><ul>', ...Array.from({ length: 300 }, (_, i) => `<li><a href="/s/${i}">Section ${i}</a></li>`), '</ul></nav></header><main><article><h1>Big</h1>'];
     let size = 0;
@@ -239,16 +239,14 @@ describe('robustness', () => {
       size += p.length;
     }
     const html = page(`${parts.join('')}</article></main>`);
-    const started = performance.now();
     const { markdown } = htmlToMarkdown(html, URL_);
-    const elapsed = performance.now() - started;
     expect(markdown).toContain('Paragraph 0 adds one more detail, with a [reference](https://example.com/ref/0) & some _emphasis_.');
     expect(markdown).not.toMatch(/\n\n\n/);
     expect(markdown).not.toMatch(/[ \t]+$/m);
     expect(markdown).not.toContain('Section 12');
-    // Measured at about 1.7 s on a loaded 2-core VM; the bound leaves room for slow CI.
-    expect(elapsed).toBeLessThan(8_000);
-  }, 30_000);
+    // Speed is measured by `npm run bench:extract`, not here; the test timeout only
+    // catches a conversion that never ends.
+  }, 60_000);
 
   it('leaves no HTML tags, trailing spaces or blank-line runs in a messy page', () => {
     const html = article(

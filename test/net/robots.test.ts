@@ -124,7 +124,7 @@ describe('status handling (2.3.1.3, 2.3.1.4)', () => {
     const verdict = await checker({ timeoutMs: 300 }).check(`${own.origin}/html`);
     expect(verdict).toMatchObject({ allowed: false, source: 'unreachable', error: { code: 'timeout' } });
     expect(verdict.status).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(6_000);
   });
 
   it('a network error → everything disallowed', async () => {

@@ -130,18 +130,29 @@ function isLinkBlock(element: DomElement, s: TextStats, total: number): boolean 
   );
 }
 
-/** Removes link blocks under `root`, top down. */
-export function pruneLinkDenseBlocks(root: DomElement): void {
-  const stats = computeTextStats(root);
-  const total = stats.get(root)?.chars ?? 0;
+/**
+ * Removes link blocks under `root`, top down, using `stats` (computed on the tree as it is
+ * now, by the caller); returns the text that is left under `root`.
+ */
+export function pruneLinkDenseBlocks(root: DomElement, stats: Map<DomElement, TextStats>): TextStats {
+  const left = { ...(stats.get(root) ?? NO_TEXT) };
+  const total = left.chars;
   const stack: DomElement[] = [root];
   while (stack.length > 0) {
     const element = stack.pop()!;
     for (const child of childElements(element)) {
       const s = stats.get(child);
       if (s === undefined || s.chars === 0) continue;
-      if (isLinkBlock(child, s, total)) child.remove();
-      else stack.push(child);
+      if (isLinkBlock(child, s, total)) {
+        child.remove();
+        left.chars -= s.chars;
+        left.linkChars -= s.linkChars;
+        left.links -= s.links;
+        left.shortLinks -= s.shortLinks;
+      } else {
+        stack.push(child);
+      }
     }
   }
+  return left;
 }

@@ -84,15 +84,27 @@ function readabilityCandidate(doc: DomDocument): Candidate | null {
 /** Stage 2 works on the document itself (stage 1 had its clone): no copy to make. */
 function cleanedBodyCandidate(doc: DomDocument, body: DomElement): Candidate {
   removeBoilerplate(body);
+  const stats = computeTextStats(body);
   let root = body;
   const mains = Array.from(body.querySelectorAll('main, [role="main"]'));
-  if (mains.length === 1) {
-    const stats = computeTextStats(body);
-    const main = mains[0]!;
-    if ((stats.get(main)?.chars ?? 0) >= MIN_MAIN_SHARE * (stats.get(body)?.chars ?? 0)) root = main;
+  if (mains.length === 1 && (stats.get(mains[0]!)?.chars ?? 0) >= MIN_MAIN_SHARE * (stats.get(body)?.chars ?? 0)) {
+    root = mains[0]!;
   }
-  pruneLinkDenseBlocks(root);
-  return measure('cleaned-body', doc, root);
+  const left = pruneLinkDenseBlocks(root, stats);
+  return { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars };
+}
+
+/** Whether `root` has more than `limit` elements (counting stops there). */
+function hasMoreElements(root: DomElement, limit: number): boolean {
+  let count = 0;
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    for (let child = stack.pop()!.firstElementChild; child !== null; child = child.nextElementSibling) {
+      if (++count > limit) return true;
+      stack.push(child);
+    }
+  }
+  return false;
 }
 
 function attempt<T>(run: () => T): T | null {
@@ -125,8 +137,9 @@ export function runCascade(
   base: string | null,
   freshBody: () => DomElement,
 ): CascadeOutcome {
-  // (linkedom's getElementsByTagName('*') finds nothing, so Readability's own cap never trips.)
-  const tooBig = body.querySelectorAll('*').length > MAX_READABILITY_ELEMENTS;
+  // (Readability's own cap, maxElemsToParse, counts getElementsByTagName('*'), which finds
+  // nothing in linkedom: it never trips.)
+  const tooBig = hasMoreElements(body, MAX_READABILITY_ELEMENTS);
   const readability = tooBig ? null : attempt(() => readabilityCandidate(doc));
   const cleaned = attempt(() => cleanedBodyCandidate(doc, body));
   for (const candidate of rank(readability, cleaned)) {

@@ -28,6 +28,7 @@ export interface DomElement extends DomNode {
   readonly localName: string;
   readonly children: ArrayLike<DomElement>;
   readonly firstElementChild: DomElement | null;
+  readonly nextElementSibling: DomElement | null;
   readonly parentElement: DomElement | null;
   id: string;
   className: string;
@@ -39,6 +40,7 @@ export interface DomElement extends DomNode {
   hasAttribute(name: string): boolean;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
+  getElementsByTagName(tagName: string): ArrayLike<DomElement>;
   closest(selector: string): DomElement | null;
   appendChild(node: DomNode): DomNode;
   insertBefore(node: DomNode, reference: DomNode | null): DomNode;

@@ -43,7 +43,7 @@ export function readMetadata(doc: DomDocument): PageMetadata {
 /** meta name/property/itemprop/http-equiv (lower-cased) -> content; the first one wins. */
 function metaMap(doc: DomDocument): Map<string, string> {
   const metas = new Map<string, string>();
-  for (const meta of Array.from(doc.querySelectorAll('meta'))) {
+  for (const meta of Array.from(doc.getElementsByTagName('meta'))) {
     const key = (meta.getAttribute('property') ?? meta.getAttribute('name') ?? meta.getAttribute('itemprop') ??
       meta.getAttribute('http-equiv'))?.trim().toLowerCase();
     const content = normalizeSpace(meta.getAttribute('content') ?? meta.getAttribute('datetime'));
@@ -90,7 +90,8 @@ function publishedAt(doc: DomDocument, metas: Map<string, string>): string | und
 }
 
 function jsonLdDate(doc: DomDocument): string | undefined {
-  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+  for (const script of Array.from(doc.getElementsByTagName('script'))) {
+    if (script.getAttribute('type')?.trim().toLowerCase() !== 'application/ld+json') continue;
     const text = script.textContent ?? '';
     if (text.length > MAX_JSON_LD_CHARS || !text.includes('datePublished')) continue;
     let data: unknown;
