@@ -174,7 +174,9 @@ const DATASET_LINE = /^(\S+) \[(\w+), text=\w+\] pages=(\d+) precision=([\d.]+).
 /** Runs score.mjs for one extractor over both datasets: its printed lines, plus per-page rows. */
 function score(data, adapter, label) {
   const out = path.join(os.tmpdir(), `extract-bench-${label}-${process.pid}.json`);
-  const args = [path.join(data, 'score.mjs'), ...DATASETS.flatMap((d) => ['--pages', path.join(data, d)]), '--extractor', adapter, '--out', out];
+  // The real path: score.mjs runs only when argv[1] is its own resolved file, so a
+  // symlinked data folder would make it exit silently.
+  const args = [fs.realpathSync(path.join(data, 'score.mjs')), ...DATASETS.flatMap((d) => ['--pages', path.join(data, d)]), '--extractor', adapter, '--out', out];
   process.stderr.write(`  scoring ${label} with score.mjs ...\n`);
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
   if (run.status !== 0) throw new Error(`score.mjs failed for ${label} (exit ${run.status}): ${run.stdout.slice(-2000)}`);
