@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Extraction benchmark on the two dev splits of the main-content benchmarks:
-//  - speed: pages per second of our HTML cascade (the built code in dist/) beside the
-//    baseline, plain Readability on jsdom + plain Turndown, in the same run: a warm-up pass
-//    over a sample, then timed passes over every page; only the extractor call is timed
-//    (each page is read and gunzipped outside it); a page that throws is counted, not fatal;
-//  - quality: precision / recall / F1 of both with the datasets' own scorer (score.mjs,
-//    run with the adapters in bench/adapters/), F1 per WCXB page type, and the share of WCXB
-//    boilerplate snippets that leak into the output ("without" snippets found).
+//  - speed: ms per page of our HTML cascade (the built code in dist/) beside the baselines
+//    in the same run: plain Readability + Turndown on linkedom (the field's baseline row)
+//    and, for `npm run bench:extract`, on jsdom. A warm-up pass over a sample, then timed
+//    passes over every page, the extractors taking turns every 25 pages; only the
+//    extractor call is timed (each page is read and gunzipped outside it); a page that
+//    throws is counted, not fatal;
+//  - quality: precision / recall / F1 of ours and of the linkedom baseline with the
+//    datasets' own scorer (score.mjs, run with the adapters in bench/adapters/), F1 per
+//    WCXB page type, and the share of WCXB boilerplate snippets that leak into the output
+//    ("without" snippets found).
 //
 //   npm run build && node bench/extract-bench.mjs [options]
 //
@@ -16,8 +19,10 @@
 //   --json FILE             write every figure to FILE
 //   --passes N              timed passes over all pages (default 1)
 //   --warmup-every N        warm-up pass over every N-th page (default 20; 0 = none)
-//   --quality-only          run the scorer only, for ours only (the CI quality gate)
-//   --skip-baseline         leave the jsdom baseline out
+//   --quality-only          leave the jsdom baseline out (`npm run bench:quality`, the CI
+//                           quality gate): ours and the linkedom baseline only
+//   --score-jsdom           also score the jsdom baseline's quality (slow: minutes)
+//   --skip-baseline         ours only
 //   --min-f1 X              floors: exit 1 when our mean F1 (the scorer's final `F1` line),
 //   --min-f1-scrapinghub X  a dataset's F1, or the F1 of any WCXB page type
 //   --min-f1-wcxb X         falls below
@@ -35,12 +40,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATASETS = ['scrapinghub-dev', 'wcxb-dev'];
 const BUILT = path.join(ROOT, 'dist/extract/html/html-to-markdown.js');
 const OURS = path.join(ROOT, 'bench/adapters/ours.mjs');
-const BASELINE = path.join(ROOT, 'bench/adapters/baseline-jsdom.mjs');
+const BASELINES = {
+  linkedom: { adapter: path.join(ROOT, 'bench/adapters/baseline-linkedom.mjs'), label: 'Readability + linkedom + Turndown' },
+  jsdom: { adapter: path.join(ROOT, 'bench/adapters/baseline-jsdom.mjs'), label: 'Readability + jsdom + Turndown' },
+};
 
 function parseArgs(argv) {
   const opts = {
     data: process.env.BENCH_DATA || path.resolve(ROOT, '../shared/bench/extraction'),
-    json: null, passes: 1, warmupEvery: 20, qualityOnly: false, skipBaseline: false, floors: {},
+    json: null, passes: 1, warmupEvery: 20, qualityOnly: false, scoreJsdom: false, skipBaseline: false, floors: {},
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -65,6 +73,7 @@ function parseArgs(argv) {
     else if (a === '--warmup-every') opts.warmupEvery = count();
     else if (a === '--quality-only') opts.qualityOnly = true;
     else if (a === '--skip-baseline') opts.skipBaseline = true;
+    else if (a === '--score-jsdom') opts.scoreJsdom = true;
     else if (a === '--min-f1') opts.floors.mean = number();
     else if (a === '--min-f1-scrapinghub') opts.floors['scrapinghub-dev'] = number();
     else if (a === '--min-f1-wcxb') opts.floors['wcxb-dev'] = number();
@@ -120,20 +129,26 @@ async function timePass(pages, extract, label) {
     } catch (err) {
       failures.push({ page: `${page.dataset}/${page.id}`, error: String(err?.message ?? err).slice(0, 200) });
     }
-    times.push(performance.now() - t);
+    times.push({ dataset: page.dataset, ms: performance.now() - t });
     // Let the event loop turn (untimed): jsdom frees a closed window only from a task it
     // queues, so a loop that never yields keeps every page's DOM and runs out of memory.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    if ((i + 1) % 50 === 0 || i + 1 === pages.length) process.stderr.write(`\r  ${label}: ${i + 1}/${pages.length} pages`);
+    if (label !== undefined && ((i + 1) % 50 === 0 || i + 1 === pages.length)) process.stderr.write(`\r  ${label}: ${i + 1}/${pages.length} pages`);
   }
-  process.stderr.write('\n');
+  if (label !== undefined) process.stderr.write('\n');
   return { times, failures };
 }
 
-function speedFigures(times, failures, passes) {
+function speedFigures(timed, failures, passes) {
+  const times = timed.map((t) => t.ms);
   const total = times.reduce((a, b) => a + b, 0) / 1000;
   const sorted = [...times].sort((a, b) => a - b);
+  const byDataset = {};
+  for (const t of timed) (byDataset[t.dataset] ??= []).push(t.ms);
   return {
+    datasets: Object.fromEntries(
+      Object.entries(byDataset).map(([d, list]) => [d, { mean_ms: round(list.reduce((a, b) => a + b, 0) / list.length, 2), max_ms: round(Math.max(...list), 2) }]),
+    ),
     pages: times.length / passes,
     passes,
     failures: failures.length,
@@ -149,17 +164,33 @@ function speedFigures(times, failures, passes) {
   };
 }
 
-async function measure(pages, extract, label, opts) {
+/** Pages per chunk when the extractors take turns (see `measure`). */
+const CHUNK = 25;
+
+/**
+ * Times every extractor over every page. The extractors take turns chunk by chunk (25
+ * pages of ours, the same 25 of the baseline, the next 25 ...), so that a change of load on
+ * a shared machine during the run weighs on both alike, as the ratio needs.
+ */
+async function measure(pages, extractors, opts) {
   const warm = opts.warmupEvery > 0 ? pages.filter((_, i) => i % opts.warmupEvery === 0) : [];
-  if (warm.length > 0) await timePass(warm, extract, `${label} warm-up`);
-  const times = [];
-  const failures = [];
-  for (let pass = 1; pass <= opts.passes; pass++) {
-    const run = await timePass(pages, extract, `${label} pass ${pass}/${opts.passes}`);
-    times.push(...run.times);
-    failures.push(...run.failures);
+  for (const [label, extract] of Object.entries(extractors)) {
+    if (warm.length > 0) await timePass(warm, extract, `${label} warm-up`);
   }
-  return speedFigures(times, failures, opts.passes);
+  const runs = Object.fromEntries(Object.keys(extractors).map((label) => [label, { times: [], failures: [] }]));
+  for (let pass = 1; pass <= opts.passes; pass++) {
+    for (let start = 0; start < pages.length; start += CHUNK) {
+      const chunk = pages.slice(start, start + CHUNK);
+      for (const [label, extract] of Object.entries(extractors)) {
+        const run = await timePass(chunk, extract);
+        runs[label].times.push(...run.times);
+        runs[label].failures.push(...run.failures);
+      }
+      process.stderr.write(`\r  pass ${pass}/${opts.passes}: ${Math.min(start + CHUNK, pages.length)}/${pages.length} pages (${Object.keys(extractors).join(', ')})`);
+    }
+    process.stderr.write('\n');
+  }
+  return Object.fromEntries(Object.entries(runs).map(([label, run]) => [label, speedFigures(run.times, run.failures, opts.passes)]));
 }
 
 function round(n, digits) {
@@ -220,13 +251,14 @@ function summarise(scored, typesById) {
 }
 
 function printSpeed(speed, stages) {
-  console.log('\nspeed (extractor call only)');
-  console.log('  extractor  pages  passes  failures  pages/s  mean ms  median ms  p95 ms  max ms  over 1 s');
-  for (const [name, s] of Object.entries(speed)) {
-    if (typeof s !== 'object') continue;
-    console.log(`  ${name.padEnd(9)} ${String(s.pages).padStart(6)} ${String(s.passes).padStart(7)} ${String(s.failures).padStart(9)} ${s.pages_per_second.toFixed(2).padStart(8)} ${s.mean_ms.toFixed(1).padStart(8)} ${s.median_ms.toFixed(1).padStart(10)} ${s.p95_ms.toFixed(1).padStart(7)} ${s.max_ms.toFixed(0).padStart(7)} ${String(s.over_1s).padStart(9)}`);
+  console.log('\nspeed (extractor call only, same run, extractors taking turns)');
+  console.log('  extractor  pages  passes  failures  pages/s  mean ms  median ms  p95 ms  max ms  over 1 s  ms/page scrapinghub; wcxb');
+  for (const [name, s] of Object.entries(speed.extractors)) {
+    const per = DATASETS.map((d) => s.datasets[d]?.mean_ms.toFixed(1) ?? '-').join('; ');
+    console.log(`  ${name.padEnd(9)} ${String(s.pages).padStart(6)} ${String(s.passes).padStart(7)} ${String(s.failures).padStart(9)} ${s.pages_per_second.toFixed(2).padStart(8)} ${s.mean_ms.toFixed(1).padStart(8)} ${s.median_ms.toFixed(1).padStart(10)} ${s.p95_ms.toFixed(1).padStart(7)} ${s.max_ms.toFixed(0).padStart(7)} ${String(s.over_1s).padStart(9)}  ${per}`);
   }
-  if (speed.ratio !== undefined) console.log(`  throughput ratio ours/baseline: ${speed.ratio}x (target >= 2)`);
+  if (speed.mean_ms_ratio_linkedom !== undefined) console.log(`  mean ms/page ours / linkedom baseline: ${speed.mean_ms_ratio_linkedom} (target <= 1)`);
+  if (speed.throughput_ratio_jsdom !== undefined) console.log(`  throughput ours / jsdom baseline: ${speed.throughput_ratio_jsdom}x (target >= 2)`);
   if (stages) console.log(`  cascade stage that won, per dataset: ${JSON.stringify(stages)}`);
 }
 
@@ -253,47 +285,53 @@ async function main() {
     pages: pages.length,
   };
 
-  if (!opts.qualityOnly) {
-    const { htmlToMarkdown } = await import(pathToFileURL(BUILT).href);
-    const baseline = opts.skipBaseline ? null : await import(pathToFileURL(BASELINE).href);
-    process.stderr.write(`${pages.length} pages from ${opts.data}\n`);
-    const speed = { ours: await measure(pages, (html, url) => htmlToMarkdown(html, url).markdown, 'ours', opts) };
-    if (baseline) {
-      speed.baseline = await measure(pages, baseline.default, 'baseline (jsdom)', opts);
-      speed.ratio = round(speed.ours.pages_per_second / speed.baseline.pages_per_second, 2);
+  const { htmlToMarkdown } = await import(pathToFileURL(BUILT).href);
+  const extractors = { ours: (html, url) => htmlToMarkdown(html, url).markdown };
+  const baselines = opts.skipBaseline ? [] : opts.qualityOnly ? ['linkedom'] : ['linkedom', 'jsdom'];
+  for (const name of baselines) extractors[name] = (await import(pathToFileURL(BASELINES[name].adapter).href)).default;
+  process.stderr.write(`${pages.length} pages from ${opts.data}\n`);
+  const speed = { extractors: await measure(pages, extractors, opts) };
+  const ours = speed.extractors.ours;
+  if (speed.extractors.linkedom) speed.mean_ms_ratio_linkedom = round(ours.mean_ms / speed.extractors.linkedom.mean_ms, 2);
+  if (speed.extractors.jsdom) speed.throughput_ratio_jsdom = round(ours.pages_per_second / speed.extractors.jsdom.pages_per_second, 2);
+  report.speed = speed;
+  // Which cascade stage produced each page (untimed).
+  const stages = {};
+  for (const page of pages) {
+    let stage;
+    try {
+      stage = htmlToMarkdown(readHtml(page.file), page.url).stage;
+    } catch {
+      stage = 'error';
     }
-    report.speed = speed;
-    // Which cascade stage produced each page (untimed).
-    const stages = {};
-    for (const page of pages) {
-      let stage;
-      try {
-        stage = htmlToMarkdown(readHtml(page.file), page.url).stage;
-      } catch {
-        stage = 'error';
-      }
-      (stages[page.dataset] ??= {})[stage] = (stages[page.dataset][stage] ?? 0) + 1;
-    }
-    report.stages = stages;
+    (stages[page.dataset] ??= {})[stage] = (stages[page.dataset][stage] ?? 0) + 1;
   }
+  report.stages = stages;
 
   report.quality = { ours: summarise(score(opts.data, OURS, 'ours'), typesById) };
-  if (!opts.qualityOnly && !opts.skipBaseline) report.quality.baseline = summarise(score(opts.data, BASELINE, 'baseline'), typesById);
+  for (const name of baselines) {
+    if (name === 'jsdom' && !opts.scoreJsdom) continue;
+    report.quality[name] = summarise(score(opts.data, BASELINES[name].adapter, name), typesById);
+  }
 
   console.log(`extraction benchmark: ${pages.length} pages, ${report.machine.cpus} x ${report.machine.cpu}, node ${process.version}`);
-  if (report.speed) printSpeed(report.speed, report.stages);
+  printSpeed(report.speed, report.stages);
   printQuality('ours', report.quality.ours);
-  if (report.quality.baseline) {
-    printQuality('baseline (Readability + jsdom + Turndown)', report.quality.baseline);
-    const b = report.quality.baseline;
-    const q = report.quality.ours;
-    report.targets = {
-      throughput_ratio_at_least_2: report.speed ? report.speed.ratio >= 2 : null,
-      mean_f1_at_least_baseline: q.mean_f1 >= b.mean_f1,
-      ...Object.fromEntries(DATASETS.map((d) => [`${d}_f1_at_least_baseline`, q.datasets[d].f1 >= b.datasets[d].f1])),
-    };
-    console.log(`\ntargets: ${Object.entries(report.targets).map(([k, v]) => `${k} ${v === null ? '-' : v ? 'yes' : 'NO'}`).join(', ')}`);
-  }
+  for (const name of baselines) if (report.quality[name]) printQuality(`baseline: ${BASELINES[name].label}`, report.quality[name]);
+
+  const q = report.quality.ours;
+  const sh = q.datasets['scrapinghub-dev'];
+  const wcxb = q.datasets['wcxb-dev'];
+  const types = Object.values(wcxb?.f1_by_type ?? {});
+  report.targets = {
+    scrapinghub_f1_at_least_0_975: sh ? sh.f1 >= 0.975 : null,
+    wcxb_f1_at_least_0_87: wcxb ? wcxb.f1 >= 0.87 : null,
+    every_wcxb_type_at_least_0_75: types.length > 0 ? types.every((t) => t.f1 >= 0.75) : null,
+    mean_ms_not_above_linkedom_baseline: speed.mean_ms_ratio_linkedom === undefined ? null : speed.mean_ms_ratio_linkedom <= 1,
+    no_page_over_1s: ours.over_1s === 0,
+    throughput_at_least_2x_jsdom: speed.throughput_ratio_jsdom === undefined ? null : speed.throughput_ratio_jsdom >= 2,
+  };
+  console.log(`\ntargets: ${Object.entries(report.targets).map(([k, v]) => `${k} ${v === null ? '-' : v ? 'yes' : 'NO'}`).join(', ')}`);
 
   if (opts.json) {
     fs.mkdirSync(path.dirname(opts.json), { recursive: true });
@@ -301,7 +339,6 @@ async function main() {
   }
 
   const problems = [];
-  const q = report.quality.ours;
   if (opts.floors.mean !== undefined && q.mean_f1 < opts.floors.mean) problems.push(`mean F1 ${q.mean_f1} < floor ${opts.floors.mean}`);
   for (const d of DATASETS) {
     const floor = opts.floors[d];

@@ -6,6 +6,8 @@
 import { Event, parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
+import type { DomElement } from '../../src/extract/html/dom.js';
+import { largestItemRun } from '../../src/extract/html/listing-items.js';
 import { isoDate } from '../../src/extract/html/metadata.js';
 
 const URL_ = 'https://example.com/blog/post.html';
@@ -204,6 +206,80 @@ describe('the cascade', () => {
   });
 });
 
+describe('captions, related sections and listings', () => {
+  it('makes a figure caption the title of its image, and a caption its alt text when it has none', () => {
+    const html = article(
+      '<figure><img src="a.jpg" alt="A heron"><figcaption>A heron at dawn. Photo: J. Doe</figcaption></figure>' +
+        '<figure><img src="b.jpg"><figcaption>The weir in spring</figcaption></figure>' +
+        '<figure><img src="data:,"><figcaption>Caption of an image that is not rendered</figcaption></figure>',
+    );
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).toContain('![A heron](https://example.com/blog/a.jpg "A heron at dawn. Photo: J. Doe")');
+    expect(markdown).toContain('![The weir in spring](https://example.com/blog/b.jpg)');
+    expect(markdown).not.toContain('not rendered');
+    expect(markdown.match(/A heron at dawn/g)).toHaveLength(1);
+  });
+
+  it('attaches class-marked captions and credits next to a picture, not a card that is called one', () => {
+    const html = article(
+      '<div class="wp-caption"><img src="c.jpg" alt="Mill"><p class="wp-caption-text">The mill in 1900</p></div>' +
+        '<div class="photo"><p><img src="d.jpg" alt="Bridge"></p><span class="newsCaption">The new bridge <span class="caption">(Image: Agency)</span></span></div>' +
+        '<div class="product-caption">A card of many words with a price of 20 dollars that is content here</div>',
+    );
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).toContain('![Mill](https://example.com/blog/c.jpg "The mill in 1900")');
+    expect(markdown).toContain('![Bridge](https://example.com/blog/d.jpg "The new bridge (Image: Agency)")');
+    expect(markdown).toContain('A card of many words');
+  });
+
+  it('keeps the caption of a table or code figure in the text', () => {
+    const html = article('<figure><pre><code>let x = 1;</code></pre><figcaption>Listing 1: the setup</figcaption></figure>');
+    expect(htmlToMarkdown(html, URL_).markdown).toMatch(/```\nlet x = 1;\n```\n\nListing 1: the setup/);
+  });
+
+  it('drops sections headed as recommendations, up to the next heading of the same level', () => {
+    const cards = Array.from({ length: 5 }, (_, i) => `<li><a href="/p/${i}">Other product number ${i}</a> $${i}9</li>`).join('');
+    const html = article(`<h2>You may also like</h2><ul>${cards}</ul><h2>Care instructions</h2><p>Wash by hand in cold water.</p><div><div><h3>People who viewed this item also viewed</h3></div><p>Something else entirely</p></div>`);
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).not.toMatch(/You may also like|Other product|also viewed|Something else/);
+    expect(markdown).toContain('## Care instructions');
+    expect(markdown).toContain('Wash by hand');
+  });
+
+  it('keeps a "See also" section, which is content on reference pages', () => {
+    const html = article('<h2>See also</h2><ul><li><a href="/w/Weir">Weir</a></li><li><a href="/w/Mill">Mill race</a></li></ul>');
+    expect(htmlToMarkdown(html, URL_).markdown).toContain('## See also');
+  });
+
+  it('keeps every card of a listing, with the prose around them', () => {
+    const cards = Array.from(
+      { length: 10 },
+      (_, i) => `<div class="card"><h3><a href="/item/${i}">Walking boots model ${i} in waxed leather</a></h3><p>Price ${i}0 dollars</p></div>`,
+    ).join('');
+    const html = page(`<header><nav><a href="/">Shop</a></nav></header><main><h1>Walking boots</h1><p>${prose(70, 'trail')}</p><div class="grid">${cards}</div></main>`);
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).toContain('The trail keeps');
+    for (let i = 0; i < 10; i++) expect(markdown).toContain(`Walking boots model ${i}`);
+  });
+
+  it('measures the largest run of alike cards, not a thread of posts', () => {
+    const cards = Array.from({ length: 6 }, (_, i) => `<li class="item"><a href="/p/${i}">Linked card title ${i}</a> short note</li>`).join('');
+    const posts = Array.from({ length: 6 }, (_, i) => `<div class="post"><a href="/u/${i}">u${i}</a><p>${prose(30, `post${i}`)}</p></div>`).join('');
+    const { document } = parseHTML(`<html><body><ul>${cards}</ul><div>${posts}</div></body></html>`);
+    const body = document.body as unknown as DomElement;
+    const run = largestItemRun(body);
+    const cardChars = 6 * ('Linkedcardtitle0'.length + 'shortnote'.length);
+    expect(run).toBe(cardChars);
+    expect(largestItemRun(body.querySelector('div')!)).toBe(0);
+  });
+
+  it('gives no plain-text fallback for an app shell whose only text is links', () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<a href="/l/${i}">Footer link ${i}</a>`).join(' ');
+    const result = htmlToMarkdown(page(`<div id="app"></div><footer>${links} © Shop</footer>`), URL_);
+    expect(result).toMatchObject({ markdown: '', stage: 'empty' });
+  });
+});
+
 describe('robustness', () => {
   it.each([
     ['unclosed tags', '<div><p>one<p>two<b>bold<i>both</div></span>'],
@@ -257,7 +333,7 @@ describe('robustness', () => {
     expect(withoutCode(markdown)).not.toMatch(/<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?>/i);
     expect(markdown).not.toMatch(/[ \t\u00a0]+$/m);
     expect(markdown).not.toMatch(/\n\s*\n\s*\n/);
-    expect(markdown).toContain('![Figure](https://example.com/blog/f.png)\n\nCaption text');
+    expect(markdown).toContain('![Figure](https://example.com/blog/f.png "Caption text")');
   });
 });
 

@@ -7,11 +7,13 @@
  *   2. by class/id words that mark cookie and consent banners, share bars, newsletters,
  *      related links, comments, ads, breadcrumbs, menus, sidebars, pop-ups, pagination
  *      (unless the element holds much of the page's text or its main heading);
- *   3. `pruneLinkDenseBlocks`: blocks made of short links (menus, tag clouds, pagers).
+ *   3. by heading: a section headed "You may also like", "Related articles", "People who
+ *      viewed this item also viewed", "More stories" ... (see RELATED_HEADING);
+ *   4. `pruneLinkDenseBlocks`: blocks made of short links (menus, tag clouds, pagers).
  */
 
 import type { DomElement } from './dom.js';
-import { childElements, tagOf } from './dom.js';
+import { childElements, descendants, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
@@ -96,11 +98,75 @@ const keepByTag: Keep = (element, share, stats) =>
 
 const keepByName: Keep = (element, share) => share > MAX_CHROME_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
 
-/** Removes page chrome under `root`: by tag and role first, then by class/id words. */
+/**
+ * Headings that announce links to other pages rather than this page's content: product
+ * recommendations, related and trending stories. "See also" is not one (on reference and
+ * documentation pages it is part of the content).
+ */
+export const RELATED_HEADING = new RegExp(
+  '^(?:' +
+    [
+      'you (?:may|might|will) (?:also )?(?:like|love|enjoy|be interested in)',
+      '(?:people|customers|shoppers) (?:who (?:viewed|bought) this(?: item)?|also) (?:also )?(?:viewed|bought|liked)',
+      '(?:frequently bought|bought) together',
+      'similar (?:items|products|articles|posts|stories|listings)',
+      'related (?:articles|posts|stories|products|items|content|reading|news|videos|searches|guides)',
+      'recommended(?: for you| articles| products| stories| reading| posts)?',
+      'more (?:stories|articles|news|posts|from [^.]{1,40}|like this|to (?:read|explore|watch))',
+      '(?:trending|popular|most (?:read|popular|viewed|shared))(?: now| today| articles| stories| posts| products| on [^.]{1,30})?',
+      '(?:latest|recent|top) (?:stories|articles|news|posts|headlines)',
+      "(?:don[’']t|do not) miss",
+      'read (?:next|this next)',
+      'recently viewed(?: items| products)?',
+    ].join('|') +
+    ')\\W*$',
+  'i',
+);
+
+const HEADING_TAGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** The heading level of a heading element, or 0. */
+function headingLevel(element: DomElement): number {
+  const tag = tagOf(element);
+  return tag.length === 2 && tag[0] === 'h' && tag[1]! >= '1' && tag[1]! <= '6' ? Number(tag[1]) : 0;
+}
+
+/**
+ * Removes each section headed by a RELATED_HEADING: the heading, climbing past wrappers
+ * that hold nothing else, and the siblings after it up to the next heading of the same or
+ * a higher level, unless that would remove more than MAX_CHROME_SHARE of the text.
+ */
+function removeRelatedSections(root: DomElement): void {
+  const headings = descendants(root, HEADING_TAGS).filter((h) => RELATED_HEADING.test(normalizeSpace(h.textContent)));
+  if (headings.length === 0) return;
+  const stats = computeTextStats(root);
+  const total = stats.get(root)?.chars ?? 0;
+  for (const heading of headings) {
+    const level = headingLevel(heading);
+    const own = stats.get(heading)?.chars ?? 0;
+    let start: DomElement = heading;
+    while (start.parentElement !== null && start.parentElement !== root && (stats.get(start.parentElement)?.chars ?? 0) === own && start.nextElementSibling === null) {
+      start = start.parentElement;
+    }
+    const doomed: DomElement[] = [start];
+    let chars = own;
+    for (let next = start.nextElementSibling; next !== null; next = next.nextElementSibling) {
+      const nextLevel = headingLevel(next) || headingLevel(next.querySelector('h1, h2, h3, h4, h5, h6') ?? next);
+      if (nextLevel > 0 && nextLevel <= level) break;
+      doomed.push(next);
+      chars += stats.get(next)?.chars ?? 0;
+    }
+    if (chars > MAX_CHROME_SHARE * total) continue;
+    for (const element of doomed) element.remove();
+  }
+}
+
+/** Removes page chrome under `root`: by tag and role, by class/id words, by heading. */
 export function removeBoilerplate(root: DomElement): void {
   removeMarked(root, isChromeByTagOrRole, keepByTag);
   // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
   removeMarked(root, isChromeByName, keepByName);
+  removeRelatedSections(root);
 }
 
 /** Containers judged as a whole by link density (list items and cells go with their list or table). */

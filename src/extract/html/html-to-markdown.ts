@@ -9,6 +9,7 @@
 import { removeNoise } from './noise.js';
 import { runCascade } from './cascade.js';
 import type { Stage } from './cascade.js';
+import { attachPictureCaptions } from './captions.js';
 import { annotateCodeBlocks } from './code-blocks.js';
 import { readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
@@ -33,6 +34,7 @@ function prepare(doc: DomDocument): DomElement {
   const body = bodyOf(doc);
   removeNoise(body);
   annotateCodeBlocks(doc, body);
+  attachPictureCaptions(body);
   return body;
 }
 

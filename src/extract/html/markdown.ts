@@ -5,12 +5,14 @@
  *   - fenced code blocks carrying the language found by code-blocks.ts;
  *   - links and images absolute against the document base; a link with no text is
  *     dropped, a `javascript:` (or unresolvable) link keeps its text only, a heading's
- *     symbol-only permalink (`¶`, `#`) is dropped; images only with alt text;
+ *     symbol-only permalink (`¶`, `#`) is dropped; images only with alt text or a caption
+ *     (captions.ts), the caption as the image's title;
  *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text.
  */
 
 import gfm from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
+import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { descendants, normalizeSpace, tagOf } from './dom.js';
@@ -121,11 +123,13 @@ function buildService(base: string | null): TurndownService {
     filter: 'img',
     replacement: (_content, node) => {
       const img = node as unknown as DomElement;
-      const alt = normalizeSpace(img.getAttribute('alt'));
+      const caption = normalizeSpace(img.getAttribute(CAPTION_ATTRIBUTE));
+      const alt = normalizeSpace(img.getAttribute('alt')) || caption;
       if (alt === '') return '';
       const src = absoluteImage(imageSource(img), base);
       if (src === null) return '';
-      return `![${service.escape(alt)}](${escapeDestination(src)})`;
+      const title = caption !== '' && caption !== alt ? ` "${caption.replace(/(["\\])/g, '\\$1')}"` : '';
+      return `![${service.escape(alt)}](${escapeDestination(src)}${title})`;
     },
   });
 
@@ -140,7 +144,8 @@ function buildService(base: string | null): TurndownService {
 function dropEmptyInlines(root: DomElement, base: string | null): void {
   for (const el of descendants(root, new Set(['img', 'a']))) {
     if (tagOf(el) === 'img') {
-      if (normalizeSpace(el.getAttribute('alt')) === '' || absoluteImage(imageSource(el), base) === null) el.remove();
+      const text = normalizeSpace(el.getAttribute('alt')) || normalizeSpace(el.getAttribute(CAPTION_ATTRIBUTE));
+      if (text === '' || absoluteImage(imageSource(el), base) === null) el.remove();
     } else if (normalizeSpace(el.textContent) === '' && el.querySelector('img') === null) {
       el.remove();
     }

@@ -32,35 +32,58 @@ function visibleChars(text: string | null): number {
   return n;
 }
 
-/** Stats of every element under (and including) `root`. */
+/**
+ * Stats of every element under (and including) `root`. Iterative (an explicit stack, each
+ * element visited before and after its children), so that absurdly deep pages cannot
+ * exhaust the call stack.
+ */
 export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
   const stats = new Map<DomElement, TextStats>();
-  walk(root, false, stats);
-  return stats;
-}
-
-function walk(element: DomElement, inLink: boolean, stats: Map<DomElement, TextStats>): TextStats {
-  const isLink = !inLink && tagOf(element) === 'a' && element.hasAttribute('href');
-  const own: TextStats = { chars: 0, linkChars: 0, links: 0, shortLinks: 0 };
-  for (let child: DomNode | null = element.firstChild; child !== null; child = child.nextSibling) {
-    if (child.nodeType === TEXT_NODE) {
-      const n = visibleChars(child.textContent);
-      own.chars += n;
-      if (inLink || isLink) own.linkChars += n;
-    } else if (isElement(child)) {
-      const sub = walk(child, inLink || isLink, stats);
-      own.chars += sub.chars;
-      own.linkChars += sub.linkChars;
-      own.links += sub.links;
-      own.shortLinks += sub.shortLinks;
+  interface Frame {
+    element: DomElement;
+    inLink: boolean;
+    isLink: boolean;
+    own: TextStats;
+    next: DomNode | null;
+  }
+  const open = (element: DomElement, inLink: boolean): Frame => ({
+    element,
+    inLink,
+    isLink: !inLink && tagOf(element) === 'a' && element.hasAttribute('href'),
+    own: { chars: 0, linkChars: 0, links: 0, shortLinks: 0 },
+    next: element.firstChild,
+  });
+  const stack: Frame[] = [open(root, false)];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const child = frame.next;
+    if (child !== null) {
+      frame.next = child.nextSibling;
+      if (child.nodeType === TEXT_NODE) {
+        const n = visibleChars(child.textContent);
+        frame.own.chars += n;
+        if (frame.inLink || frame.isLink) frame.own.linkChars += n;
+      } else if (isElement(child)) {
+        stack.push(open(child, frame.inLink || frame.isLink));
+      }
+      continue;
+    }
+    stack.pop();
+    const own = frame.own;
+    if (frame.isLink && own.chars > 0) {
+      own.links += 1;
+      if (own.chars < SHORT_LINK_CHARS) own.shortLinks += 1;
+    }
+    stats.set(frame.element, own);
+    const parent = stack[stack.length - 1];
+    if (parent !== undefined) {
+      parent.own.chars += own.chars;
+      parent.own.linkChars += own.linkChars;
+      parent.own.links += own.links;
+      parent.own.shortLinks += own.shortLinks;
     }
   }
-  if (isLink && own.chars > 0) {
-    own.links += 1;
-    if (own.chars < SHORT_LINK_CHARS) own.shortLinks += 1;
-  }
-  stats.set(element, own);
-  return own;
+  return stats;
 }
 
 export function linkDensity(stats: TextStats | undefined): number {
