@@ -8,17 +8,17 @@
  *
  * What counts as a picture caption (found before any cascade stage, because Readability
  * drops the class names that mark them):
- *   - a `<figcaption>` of a `<figure>` that holds a picture (`<img>` or `<picture>`) and no
+ *   - a `<figcaption>` of a `<figure>` that holds a picture (see `imageIn`) and no
  *     table, code block or quotation (the caption of those is the content's own heading);
  *   - an element whose class/id marks it as a caption or credit (`wp-caption-text`,
- *     `image-credit`, `newsCaption` ...) in a picture's frame (its parent holds an image
+ *     `image-credit`, `story-image-copyright`, `newsCaption` ...) in a picture's frame (its parent holds an image
  *     and at most MAX_CAPTION_CHARS of other text), when it is itself short (at most
  *     MAX_CAPTION_CHARS) and mostly not link text, as captions are, so that a product
  *     card's "caption" of links and prices is not mistaken for one.
  */
 
-import type { DomElement } from './dom.js';
-import { descendants, normalizeSpace, tagOf } from './dom.js';
+import type { DomElement, DomNode } from './dom.js';
+import { TEXT_NODE, descendants, isElement, normalizeSpace, tagOf } from './dom.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
 /** The attribute on an `<img>` that carries its caption to the Markdown stage. */
@@ -29,14 +29,18 @@ export const MAX_CAPTION_CHARS = 300;
 /** ... and one with more link text than this share is a card or a list of links. */
 export const MAX_CAPTION_LINK_DENSITY = 0.5;
 
-const CAPTION_WORDS = /(?:^|[-_\s])(?:caption|captions|credit|credits)(?=$|[-_\s])/i;
+const CAPTION_WORDS = /(?:^|[-_\s])(?:caption|captions|credit|credits|copyright)(?=$|[-_\s])/i;
 /** The same as the last part of a camel-case name (`newsCaption`, `imageCredit`). */
-const CAMEL_CAPTION_WORDS = /[a-z](?:Caption|Credit)s?(?=$|[-_\s])/;
+const CAMEL_CAPTION_WORDS = /[a-z](?:Caption|Credit|Copyright)s?(?=$|[-_\s])/;
 const NOT_PICTURE_FIGURE = 'table, pre, blockquote';
 
-/** The image of a picture container (a `<picture>` renders through its `<img>`). */
+/**
+ * The image of a picture container: an `<img>` (a `<picture>` renders through its own),
+ * or the placeholder a lazy-loading script fills in (an element with `data-src`), which is
+ * not rendered, so that its caption goes with it.
+ */
 function imageIn(container: DomElement | null): DomElement | null {
-  return container === null ? null : container.querySelector('img');
+  return container === null ? null : (container.querySelector('img') ?? container.querySelector('[data-src], [data-srcset]'));
 }
 
 /** Whether `element` is still in the tree under `root` (it goes with a removed ancestor). */
@@ -50,8 +54,28 @@ function isMarkedCaption(element: DomElement): boolean {
   return words.length > 1 && (CAPTION_WORDS.test(words) || CAMEL_CAPTION_WORDS.test(words));
 }
 
+/** Elements whose text starts a new line: a space goes between them in the title. */
+const BLOCKS: ReadonlySet<string> = new Set(['p', 'div', 'br', 'li', 'figcaption', 'section', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'cite']);
+
+/** The caption's text on one line, its blocks (a caption and a credit paragraph) spaced. */
+function captionText(caption: DomElement): string {
+  const parts: string[] = [];
+  const stack: DomNode[] = [caption];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === TEXT_NODE) {
+      parts.push(node.textContent ?? '');
+      continue;
+    }
+    if (!isElement(node)) continue;
+    if (BLOCKS.has(tagOf(node))) parts.push(' ');
+    for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push(child);
+  }
+  return normalizeSpace(parts.join(''));
+}
+
 function attach(caption: DomElement, img: DomElement): void {
-  const text = normalizeSpace(caption.textContent);
+  const text = captionText(caption);
   if (text !== '') {
     const previous = img.getAttribute(CAPTION_ATTRIBUTE);
     img.setAttribute(CAPTION_ATTRIBUTE, previous ? `${previous} ${text}` : text);
@@ -75,10 +99,13 @@ export function attachPictureCaptions(root: DomElement): void {
     const s = stats.get(element);
     if (s === undefined || s.chars === 0 || s.chars > MAX_CAPTION_CHARS || linkDensity(s) > MAX_CAPTION_LINK_DENSITY) continue;
     if (element.querySelector('img, h1, h2, h3, h4, h5, h6') !== null) continue;
-    // Its parent must be a picture's frame: an image and little text besides the caption.
+    // It must sit in a picture's frame: its parent holds an image and little text besides
+    // the caption, or the element just before it is a picture with little text.
     const parent = element.parentElement;
-    if (parent === null || (stats.get(parent)?.chars ?? 0) - s.chars > MAX_CAPTION_CHARS) continue;
-    const img = imageIn(parent);
+    const before = element.previousElementSibling;
+    let img: DomElement | null = null;
+    if (parent !== null && (stats.get(parent)?.chars ?? 0) - s.chars <= MAX_CAPTION_CHARS) img = imageIn(parent);
+    if (img === null && before !== null && (stats.get(before)?.chars ?? 0) <= MAX_CAPTION_CHARS) img = imageIn(before);
     if (img !== null) attach(element, img);
   }
 }

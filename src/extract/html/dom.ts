@@ -29,6 +29,7 @@ export interface DomElement extends DomNode {
   readonly children: ArrayLike<DomElement>;
   readonly firstElementChild: DomElement | null;
   readonly nextElementSibling: DomElement | null;
+  readonly previousElementSibling: DomElement | null;
   readonly parentElement: DomElement | null;
   id: string;
   className: string;
