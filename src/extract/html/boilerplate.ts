@@ -13,7 +13,7 @@
  */
 
 import type { DomElement } from './dom.js';
-import { childElements, descendants, normalizeSpace, tagOf } from './dom.js';
+import { childElements, classAndId, descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
@@ -53,8 +53,8 @@ function isChromeByTagOrRole(element: DomElement): boolean {
 }
 
 function isChromeByName(element: DomElement): boolean {
-  const words = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-  return words.length > 1 && CHROME_WORDS.test(words);
+  const words = classAndId(element);
+  return words !== '' && CHROME_WORDS.test(words);
 }
 
 /** Wrappers of the main content: chrome never holds one, a layout wrapper may. */
@@ -124,12 +124,6 @@ export const RELATED_HEADING = new RegExp(
 );
 
 const HEADING_TAGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
-
-/** The heading level of a heading element, or 0. */
-function headingLevel(element: DomElement): number {
-  const tag = tagOf(element);
-  return tag.length === 2 && tag[0] === 'h' && tag[1]! >= '1' && tag[1]! <= '6' ? Number(tag[1]) : 0;
-}
 
 /**
  * Removes each section headed by a RELATED_HEADING: the heading, climbing past wrappers

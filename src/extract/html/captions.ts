@@ -11,14 +11,15 @@
  *   - a `<figcaption>` of a `<figure>` that holds a picture (see `imageIn`) and no
  *     table, code block or quotation (the caption of those is the content's own heading);
  *   - an element whose class/id marks it as a caption or credit (`wp-caption-text`,
- *     `image-credit`, `story-image-copyright`, `newsCaption` ...) in a picture's frame (its parent holds an image
- *     and at most MAX_CAPTION_CHARS of other text), when it is itself short (at most
- *     MAX_CAPTION_CHARS) and mostly not link text, as captions are, so that a product
- *     card's "caption" of links and prices is not mistaken for one.
+ *     `image-credit`, `story-image-copyright`, `newsCaption` ...) in a picture's frame:
+ *     its parent holds an image and at most MAX_CAPTION_CHARS of other text, or the
+ *     element just before it is a picture with at most that much text. It must itself be
+ *     short (at most MAX_CAPTION_CHARS) and mostly not link text, as captions are, so
+ *     that a product card's "caption" of links and prices is not mistaken for one.
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, descendants, isElement, normalizeSpace, tagOf } from './dom.js';
+import { TEXT_NODE, classAndId, descendants, isElement, normalizeSpace, tagOf } from './dom.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
 /** The attribute on an `<img>` that carries its caption to the Markdown stage. */
@@ -33,6 +34,7 @@ const CAPTION_WORDS = /(?:^|[-_\s])(?:caption|captions|credit|credits|copyright)
 /** The same as the last part of a camel-case name (`newsCaption`, `imageCredit`). */
 const CAMEL_CAPTION_WORDS = /[a-z](?:Caption|Credit|Copyright)s?(?=$|[-_\s])/;
 const NOT_PICTURE_FIGURE = 'table, pre, blockquote';
+const FIGCAPTION: ReadonlySet<string> = new Set(['figcaption']);
 
 /**
  * The image of a picture container: an `<img>` (a `<picture>` renders through its own),
@@ -50,8 +52,8 @@ function isUnder(root: DomElement, element: DomElement): boolean {
 }
 
 function isMarkedCaption(element: DomElement): boolean {
-  const words = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-  return words.length > 1 && (CAPTION_WORDS.test(words) || CAMEL_CAPTION_WORDS.test(words));
+  const words = classAndId(element);
+  return words !== '' && (CAPTION_WORDS.test(words) || CAMEL_CAPTION_WORDS.test(words));
 }
 
 /** Elements whose text starts a new line: a space goes between them in the title. */
@@ -85,7 +87,7 @@ function attach(caption: DomElement, img: DomElement): void {
 
 /** Moves every picture caption under `root` onto its image (see the module comment). */
 export function attachPictureCaptions(root: DomElement): void {
-  for (const figcaption of descendants(root, new Set(['figcaption']))) {
+  for (const figcaption of descendants(root, FIGCAPTION)) {
     const figure = figcaption.closest('figure');
     if (figure === null || figure.querySelector(NOT_PICTURE_FIGURE) !== null) continue;
     const img = imageIn(figure);

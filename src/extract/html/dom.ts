@@ -91,6 +91,22 @@ export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<s
   return out;
 }
 
+/**
+ * The class and id of an element as one string, for the class/id word patterns of the
+ * cascade (chrome in boilerplate.ts, captions in captions.ts); empty when it has neither.
+ */
+export function classAndId(element: DomElement): string {
+  const cls = element.getAttribute('class') ?? '';
+  const id = element.getAttribute('id') ?? '';
+  return cls === '' && id === '' ? '' : `${cls} ${id}`;
+}
+
+/** The level (1-6) of a heading element, or 0 for any other element. */
+export function headingLevel(element: DomElement): number {
+  const tag = tagOf(element);
+  return tag.length === 2 && tag[0] === 'h' && tag[1]! >= '1' && tag[1]! <= '6' ? Number(tag[1]) : 0;
+}
+
 /** Collapses white space (including NBSP) to single spaces and trims. */
 export function normalizeSpace(text: string | null | undefined): string {
   return text ? text.replace(/[\s\u00a0]+/g, ' ').trim() : '';

@@ -15,7 +15,7 @@ import TurndownService from 'turndown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import type { DomDocument, DomElement } from './dom.js';
-import { descendants, normalizeSpace, tagOf } from './dom.js';
+import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
 import { tidyMarkdown } from './tidy.js';
 import { absoluteImage, absoluteLink } from './urls.js';
@@ -71,7 +71,7 @@ function buildService(base: string | null): TurndownService {
     replacement: (content, node) => {
       const text = inlineText(content);
       if (text === '') return '';
-      const level = Number((node as unknown as DomElement).nodeName.charAt(1)) || 2;
+      const level = headingLevel(node as unknown as DomElement) || 2;
       return `\n\n${'#'.repeat(level)} ${text}\n\n`;
     },
   });
