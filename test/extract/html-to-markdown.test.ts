@@ -7,8 +7,11 @@ import { Event, parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
+import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
+import { computeTextStats } from '../../src/extract/html/text-stats.js';
 import { isoDate } from '../../src/extract/html/metadata.js';
+import { isProductPage } from '../../src/extract/html/product-page.js';
 
 const URL_ = 'https://example.com/blog/post.html';
 
@@ -363,5 +366,95 @@ describe('linkedom after the event-target patch', () => {
     outer.removeEventListener('x', removed);
     outer.dispatchEvent(new Event('x'));
     expect(seen).toEqual(['inner', 'outer']);
+  });
+});
+
+describe('product pages, section headers, comment threads and the page title', () => {
+  const productLd = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kettle"}</script>';
+  const reviews = Array.from({ length: 6 }, (_, i) => `<div class="review"><p>Reviewer ${i} says the kettle is lovely and pours well, five stars from a happy customer number ${i}.</p></div>`).join('');
+  const productBody = (descriptionClass: string): string =>
+    page(
+      `<main><h1>Stovetop Kettle</h1><p class="price">$49</p>` +
+        `<div class="${descriptionClass}"><p>${prose(90, 'kettle')}</p><ul><li>Holds 1.8 litres</li><li>Works on induction</li></ul></div>` +
+        `<section><h2>Reviews</h2>${reviews}</section><section><h2>Delivery</h2><p>${prose(40, 'parcel')}</p></section></main>`,
+      productLd,
+    );
+
+  it('tells product pages by JSON-LD, @graph, microdata or og:type, not by a catalogue of products', () => {
+    const product = (head: string, body = '') => {
+      const html = page(body, head);
+      return isProductPage(parseHTML(html).document as never, html);
+    };
+    expect(product(productLd)).toBe(true);
+    expect(product('<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"]}]}</script>')).toBe(true);
+    expect(product('', '<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kettle</span></div>')).toBe(true);
+    expect(product('<meta property="og:type" content="product.item">')).toBe(true);
+    expect(product('<script type="application/ld+json">{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"}]}</script>')).toBe(false);
+    expect(product('<script type="application/ld+json">{"@type":"Product",</script><meta property="og:type" content="article">')).toBe(false);
+    expect(product('', '<div itemscope itemtype="https://schema.org/ProductGroupX"></div>')).toBe(false);
+    expect(product('<meta property="og:type" content="website">', '<p>No products here.</p>')).toBe(false);
+  });
+
+  it('takes the named description of a product page, without reviews and delivery notes', () => {
+    const result = htmlToMarkdown(productBody('product-description'), URL_);
+    expect(result.stage).toBe('product-description');
+    expect(result.markdown).toContain('The kettle keeps');
+    expect(result.markdown).toContain('- Works on induction');
+    expect(result.markdown).not.toMatch(/Reviewer|parcel/);
+  });
+
+  it('leaves the cascade alone when the page is no product, or its description is a teaser', () => {
+    const notProduct = productBody('product-description').replace(productLd, '');
+    expect(htmlToMarkdown(notProduct, URL_).stage).not.toBe('product-description');
+    const teaser = page(
+      `<main><h1>Stovetop Kettle</h1><p class="desc">A kettle.</p><p>${prose(150, 'kettle')}</p></main>`,
+      productLd,
+    );
+    const result = htmlToMarkdown(teaser, URL_);
+    expect(result.stage).not.toBe('product-description');
+    expect(result.markdown).toContain('The kettle keeps');
+  });
+
+  it('keeps the headers of cards and sections in the cleaned body, and drops the page banner', () => {
+    const cards = Array.from(
+      { length: 6 },
+      (_, i) => `<article class="river"><header><h2><a href="/a/${i}">Story number ${i} about the harbour works</a></h2><p>Teaser ${i}: the cranes arrive next week.</p></header></article>`,
+    ).join('');
+    const html = page(`<header><a href="/">Daily Harbour</a><ul><li><a href="/news">News</a></li></ul></header><main><h1>Harbour</h1><section>${cards}</section></main>`);
+    const result = htmlToMarkdown(html, URL_);
+    for (let i = 0; i < 6; i++) expect(result.markdown).toContain(`Story number ${i} about the harbour works`);
+    expect(result.markdown).toContain('Teaser 5');
+    expect(result.markdown).not.toContain('Daily Harbour');
+  });
+
+  it('keeps a header that holds the page\'s prose', () => {
+    const html = page(`<nav><a href="/">Home</a></nav><header class="post-body"><h1>Notes</h1><p>${prose(150, 'header')}</p></header><footer><a href="/x">Imprint</a></footer>`);
+    expect(htmlToMarkdown(html, URL_).markdown).toContain('The header keeps');
+  });
+
+  it('keeps the replies nested in a thread that is the page, without the posts\' byline cards', () => {
+    const reply = (depth: number): string =>
+      depth === 0 ? '' : `<ol class="comments"><li><div class="comment-text"><p>Reply at depth ${depth}: ${prose(25, `reply${depth}`)}</p></div>${reply(depth - 1)}</li></ol>`;
+    const html = page(`<main><h1>Thread</h1><p>Opening post of the thread.</p><ol class="comments"><li><p>${prose(60, 'first')}</p><div class="post-signature"><div class="user-info">asked May 3 by member1 <span class="badgecount">435</span></div></div>${reply(3)}</li></ol></main><aside class="comments">Sidebar comments widget</aside>`);
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).not.toMatch(/asked May 3|435/);
+    for (const depth of [3, 2, 1]) expect(markdown).toContain(`Reply at depth ${depth}`);
+    expect(markdown).not.toContain('Sidebar comments widget');
+  });
+
+  it('drops what precedes the one <h1>: a cart drawer, thumbnails; not when that is much of the page', () => {
+    const drawer = Array.from({ length: 3 }, (_, i) => `<div class="mini"><a href="/p/${i}">Drawer item ${i}</a> $${i}5</div>`).join('');
+    const { document } = parseHTML(`<html><body><main><div>${drawer}</div><div><img src="t.jpg" alt="thumb"><h1>Walking boots</h1><p>${prose(60, 'trail')}</p></div></main></body></html>`);
+    const main = document.querySelector('main') as unknown as DomElement;
+    expect(dropBeforeTitle(main, computeTextStats(main))).toBe(true);
+    expect(main.textContent).not.toContain('Drawer item');
+    expect(main.querySelector('img')).toBeNull();
+    expect(main.textContent).toContain('The trail keeps');
+
+    const intro = parseHTML(`<html><body><p>${prose(60, 'intro')}</p><h1>Late title</h1><p>Short.</p></body></html>`).document.body as unknown as DomElement;
+    expect(dropBeforeTitle(intro, computeTextStats(intro))).toBe(false);
+    expect(intro.textContent).toContain('The intro keeps');
+    const twoTitles = parseHTML(`<html><body><p>Promo</p><h1>One</h1><p>${prose(60)}</p><h1>Two</h1></body></html>`).document.body as unknown as DomElement;
+    expect(dropBeforeTitle(twoTitles, computeTextStats(twoTitles))).toBe(false);
   });
 });

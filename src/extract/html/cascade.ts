@@ -3,14 +3,19 @@
  * document is parsed and normalised (parse.ts) and rid of noise (noise.ts: scripts,
  * styles, form controls, small hidden elements).
  *
+ *   stage 0  product-description  on a page that declares a schema.org Product: the
+ *                          element of stage 2 named for the product description, when
+ *                          it holds a good share of stage 2's text (product-page.ts).
  *   stage 1  readability   Mozilla Readability on a pre-cleaned clone of the document
- *                          (page chrome removed by boilerplate.ts steps 1-2).
+ *                          (page chrome removed by boilerplate.ts steps 1-3).
  *   stage 2  cleaned-body  the body itself with page chrome removed (boilerplate.ts
- *                          steps 1-2), scoped to the lone <main> when that holds at least
- *                          MIN_MAIN_SHARE of the text, then link blocks pruned (step 3).
+ *                          steps 1-3, sections' own headers kept), scoped to the lone
+ *                          <main> when that holds at least MIN_MAIN_SHARE of the text,
+ *                          what precedes its one <h1> dropped (step 4), then link blocks
+ *                          pruned (step 5).
  *   stage 3  plain-text    the text of the whole de-noised body, blocks as paragraphs.
  *
- * Decision (`rank`):
+ * Decision: stage 0 when there is one; then `rank`:
  *   - stage 1 is ACCEPTED when its text has at least MIN_READABILITY_CHARS characters AND
  *     at least MIN_READABILITY_SHARE of the non-link text of stage 2. The second test is
  *     the recall rescue: Readability picks one subtree, which on listings, forums, product
@@ -29,11 +34,12 @@
  */
 
 import { Readability } from '@mozilla/readability';
-import { pruneLinkDenseBlocks, removeBoilerplate } from './boilerplate.js';
+import { dropBeforeTitle, pruneLinkDenseBlocks, removeBoilerplate } from './boilerplate.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { elementToMarkdown } from './markdown.js';
 import { largestItemRun } from './listing-items.js';
 import { plainText } from './plain-text.js';
+import { productDescription } from './product-page.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
 /** Below this many characters Readability has found a fragment (a caption, a teaser). */
@@ -69,7 +75,13 @@ export const MAX_READABILITY_ELEMENTS = 20_000;
  */
 export const MAX_PLAIN_TEXT_LINK_DENSITY = 0.5;
 
-export type Stage = 'readability' | 'cleaned-body' | 'plain-text' | 'empty';
+export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'plain-text' | 'empty';
+
+/** What the page says about itself, read before noise removal. */
+export interface PageHints {
+  /** The page declares a schema.org Product (product-page.ts). */
+  product?: boolean;
+}
 
 export interface CascadeOutcome {
   markdown: string;
@@ -84,6 +96,8 @@ interface Candidate {
   nonLinkChars: number;
   /** Characters in the largest run of repeated items (listing-items.ts); stage 2 only. */
   itemChars?: number;
+  /** The product description inside it (product-page.ts); stage 2 of a product page only. */
+  description?: Candidate;
 }
 
 function measure(stage: Stage, doc: DomDocument, root: DomElement): Candidate {
@@ -103,17 +117,22 @@ function readabilityCandidate(doc: DomDocument): Candidate | null {
 }
 
 /** Stage 2 works on the document itself (stage 1 had its clone): no copy to make. */
-function cleanedBodyCandidate(doc: DomDocument, body: DomElement): Candidate {
-  removeBoilerplate(body);
+function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHints): Candidate {
+  removeBoilerplate(body, { sectionHeaders: true });
   const stats = computeTextStats(body);
   let root = body;
   const mains = Array.from(body.querySelectorAll('main, [role="main"]'));
   if (mains.length === 1 && (stats.get(mains[0]!)?.chars ?? 0) >= MIN_MAIN_SHARE * (stats.get(body)?.chars ?? 0)) {
     root = mains[0]!;
   }
-  const left = pruneLinkDenseBlocks(root, stats);
+  const left = pruneLinkDenseBlocks(root, dropBeforeTitle(root, stats) ? computeTextStats(root) : stats);
   const itemChars = largestItemRun(root);
-  return { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars, itemChars };
+  const candidate: Candidate = { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars, itemChars };
+  if (hints.product === true) {
+    const element = productDescription(root, computeTextStats(root));
+    if (element !== null) candidate.description = measure('product-description', doc, element);
+  }
+  return candidate;
 }
 
 /** Whether `root` has more than `limit` elements (counting stops there). */
@@ -160,13 +179,16 @@ export function runCascade(
   body: DomElement,
   base: string | null,
   freshBody: () => DomElement,
+  hints: PageHints = {},
 ): CascadeOutcome {
   // (Readability's own cap, maxElemsToParse, counts getElementsByTagName('*'), which finds
   // nothing in linkedom: it never trips.)
   const tooBig = hasMoreElements(body, MAX_READABILITY_ELEMENTS);
   const readability = tooBig ? null : attempt(() => readabilityCandidate(doc));
-  const cleaned = attempt(() => cleanedBodyCandidate(doc, body));
-  for (const candidate of rank(readability, cleaned)) {
+  const cleaned = attempt(() => cleanedBodyCandidate(doc, body, hints));
+  const ranked = rank(readability, cleaned);
+  // A product page's named description comes first (product-page.ts).
+  for (const candidate of cleaned?.description ? [cleaned.description, ...ranked] : ranked) {
     if (candidate.chars === 0) continue;
     const markdown = attempt(() => elementToMarkdown(candidate.doc, candidate.root, base));
     if (markdown) return { markdown, stage: candidate.stage };

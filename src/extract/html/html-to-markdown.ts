@@ -1,19 +1,21 @@
 /**
  * HTML -> main-content Markdown plus page metadata. Pure: a decoded HTML string and the
  * page URL in, text out; never throws. The steps:
- *   parse (linkedom, normalised: parse.ts) -> metadata (metadata.ts) -> base URL ->
- *   noise removal and code-language tagging -> the cascade (cascade.ts: Readability,
- *   cleaned body, plain text) -> Markdown (markdown.ts, tidy.ts).
+ *   parse (linkedom, normalised: parse.ts) -> metadata (metadata.ts) and page kind
+ *   (product-page.ts) -> base URL -> noise removal and code-language tagging -> the
+ *   cascade (cascade.ts: product description, Readability, cleaned body, plain text) ->
+ *   Markdown (markdown.ts, tidy.ts).
  */
 
 import { removeNoise } from './noise.js';
 import { runCascade } from './cascade.js';
-import type { Stage } from './cascade.js';
+import type { PageHints, Stage } from './cascade.js';
 import { attachPictureCaptions } from './captions.js';
 import { annotateCodeBlocks } from './code-blocks.js';
 import { readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
 import { bodyOf, parseDocument } from './parse.js';
+import { isProductPage } from './product-page.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { documentBaseUrl } from './urls.js';
 
@@ -23,7 +25,7 @@ export interface HtmlExtraction {
   description?: string;
   language?: string;
   published_at?: string;
-  /** Which cascade stage produced the Markdown: readability, cleaned-body, plain-text or empty. */
+  /** Which cascade stage produced the Markdown: product-description, readability, cleaned-body, plain-text or empty. */
   stage: string;
 }
 
@@ -48,9 +50,10 @@ export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
     } catch {
       // Metadata is a bonus: a page whose head defeats the reader still has content.
     }
+    const hints: PageHints = { product: isProductPage(doc, source) };
     const body = prepare(doc);
     const reparse = (): DomElement => prepare(parseDocument(source));
-    const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url), reparse);
+    const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url), reparse, hints);
     return { markdown, ...metadata, stage };
   } catch {
     return { markdown: '', ...metadata, stage: 'empty' };
