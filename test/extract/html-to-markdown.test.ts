@@ -427,6 +427,14 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(result.markdown).not.toContain('Daily Harbour');
   });
 
+  it('gives Readability no section headers: an article header\'s byline and date stay out', () => {
+    const html = page(`<main><article><header><h1>Harbour works begin</h1><p>PUBLISHED: 10:48, Tue, Nov 19 | By A. Writer</p></header><p>${prose(150, 'quay')}</p></article></main>`);
+    const result = htmlToMarkdown(html, URL_);
+    expect(result.stage).toBe('readability');
+    expect(result.markdown).toContain('The quay keeps');
+    expect(result.markdown).not.toContain('PUBLISHED');
+  });
+
   it('keeps a header that holds the page\'s prose', () => {
     const html = page(`<nav><a href="/">Home</a></nav><header class="post-body"><h1>Notes</h1><p>${prose(150, 'header')}</p></header><footer><a href="/x">Imprint</a></footer>`);
     expect(htmlToMarkdown(html, URL_).markdown).toContain('The header keeps');

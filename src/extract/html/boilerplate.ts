@@ -1,10 +1,11 @@
 /**
  * Page chrome, removed by stage 2 of the cascade (the cleaned body) and, before stage 1,
- * from Readability's copy of the document:
+ * from Readability's copy of the document (the same removal, done once before the copy is
+ * made, when the page has no section header):
  *   1. by tag and ARIA role: nav, header, footer, aside, menu, dialog, form; navigation,
  *      banner, contentinfo, complementary, search, dialog roles (unless the element wraps
- *      the main content or holds most of the page's prose; in stage 2, a section's own
- *      header is kept too: see ChromeOptions);
+ *      the main content or holds most of the page's prose; in stage 2 a section's own
+ *      header is kept too: see isSectionHeader);
  *   2. by class/id words that mark cookie and consent banners, share bars, newsletters,
  *      related links, comments, ads, breadcrumbs, menus, sidebars, pop-ups, pagination
  *      (unless the element holds much of the page's text or its main heading);
@@ -56,27 +57,34 @@ const SECTIONING = 'article, aside, main, nav, section';
 /** What a section's own header holds besides its heading and prose: menus and forms. */
 const HEADER_CHROME = 'nav, ul, ol, form';
 
+/**
+ * A `<header>` inside sectioning content that holds no menu, list or form is, per
+ * HTML-AAM, the header of its section (a card's title and teaser, a section's heading and
+ * intro), not the page banner.
+ */
+function isSectionHeader(element: DomElement): boolean {
+  return tagOf(element) === 'header' && element.parentElement?.closest(SECTIONING) != null && element.querySelector(HEADER_CHROME) === null;
+}
+
+/** Whether `root` has a section header (see isSectionHeader). */
+export function hasSectionHeader(root: DomElement): boolean {
+  return Array.from(root.getElementsByTagName('header')).some(isSectionHeader);
+}
+
 export interface ChromeOptions {
   /**
-   * Keep a `<header>` inside sectioning content that holds no menu, list or form: per
-   * HTML-AAM it is the header of its section (a card's title and teaser, a section's
-   * heading and intro), not the page banner. The cleaned body (stage 2) uses this; the
-   * copy handed to Readability does not, because there such headers bring back the dates
-   * and bylines of news articles (scrapinghub F1 -0.001) that Readability would otherwise
+   * Keep section headers (isSectionHeader). The cleaned body (stage 2) does; the copy
+   * handed to Readability does not, because there such headers bring back the dates and
+   * bylines of news articles (scrapinghub F1 -0.001) that Readability would otherwise
    * never see.
    */
-  sectionHeaders?: boolean;
+  keepSectionHeaders?: boolean;
 }
 
 /** The tag or ARIA role that marks `element` as page chrome, or null. */
 function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | null {
   const tag = tagOf(element);
-  if (
-    tag === 'header' && options.sectionHeaders === true &&
-    element.parentElement?.closest(SECTIONING) != null && element.querySelector(HEADER_CHROME) === null
-  ) {
-    return null;
-  }
+  if (options.keepSectionHeaders === true && isSectionHeader(element)) return null;
   if (CHROME_TAGS.has(tag)) return tag;
   const role = element.getAttribute('role')?.trim().toLowerCase();
   return role !== undefined && CHROME_ROLES.has(role) ? role : null;
