@@ -395,9 +395,10 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(product('<meta property="og:type" content="website">', '<p>No products here.</p>')).toBe(false);
   });
 
-  it('takes the named description of a product page, without reviews and delivery notes', () => {
+  it('takes the named description of a product page under its name, without reviews and delivery notes', () => {
     const result = htmlToMarkdown(productBody('product-description'), URL_);
     expect(result.stage).toBe('product-description');
+    expect(result.markdown.startsWith('# Stovetop Kettle\n')).toBe(true);
     expect(result.markdown).toContain('The kettle keeps');
     expect(result.markdown).toContain('- Works on induction');
     expect(result.markdown).not.toMatch(/Reviewer|parcel/);

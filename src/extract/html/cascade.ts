@@ -137,9 +137,22 @@ function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHin
   const candidate: Candidate = { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars, itemChars };
   if (hints.product === true) {
     const element = productDescription(root, computeTextStats(root));
-    if (element !== null) candidate.description = measure('product-description', doc, element);
+    if (element !== null) candidate.description = measure('product-description', doc, withTitle(doc, root, element));
   }
   return candidate;
+}
+
+/**
+ * The product description headed by the page's one `<h1>` (the product's name) when that
+ * sits outside it: copies, so that the cleaned body stays whole for the next candidates.
+ */
+function withTitle(doc: DomDocument, root: DomElement, description: DomElement): DomElement {
+  const h1s = root.querySelectorAll('h1');
+  if (h1s.length !== 1 || description.querySelector('h1') !== null) return description;
+  const wrapper = doc.createElement('div');
+  wrapper.appendChild(h1s[0]!.cloneNode(true));
+  wrapper.appendChild(description.cloneNode(true));
+  return wrapper;
 }
 
 /** Whether `root` has more than `limit` elements (counting stops there). */

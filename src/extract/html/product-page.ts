@@ -6,7 +6,8 @@
  * (which often takes a review list or a marketing strip for the article) nor the cleaned
  * body (which keeps all of it) finds the description reliably. The page usually names it:
  * an element whose class, id or itemprop says `description` (`product-description`,
- * `product__description`, `itemprop="description"`, `ProductDescription`).
+ * `product__description`, `itemprop="description"`, `ProductDescription`); the cascade
+ * heads it with the page's `<h1>`, the product's name.
  *
  * A page is a product page when it says so in its metadata: a schema.org `Product` in
  * JSON-LD (at the top level or in `@graph`, not one item of a listed catalogue) or in
