@@ -10,7 +10,7 @@ import type { DomElement } from '../../src/extract/html/dom.js';
 import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
 import { computeTextStats } from '../../src/extract/html/text-stats.js';
-import { isoDate } from '../../src/extract/html/metadata.js';
+import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 
 const URL_ = 'https://example.com/blog/post.html';
@@ -383,7 +383,8 @@ describe('product pages, section headers, comment threads and the page title', (
   it('tells product pages by JSON-LD, @graph, microdata or og:type, not by a catalogue of products', () => {
     const product = (head: string, body = '') => {
       const html = page(body, head);
-      return isProductPage(parseHTML(html).document as never, html);
+      const doc = parseHTML(html).document as never;
+      return isProductPage(doc, html, metaMap(doc));
     };
     expect(product(productLd)).toBe(true);
     expect(product('<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"]}]}</script>')).toBe(true);

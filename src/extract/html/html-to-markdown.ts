@@ -12,7 +12,7 @@ import { runCascade } from './cascade.js';
 import type { PageHints, Stage } from './cascade.js';
 import { attachPictureCaptions } from './captions.js';
 import { annotateCodeBlocks } from './code-blocks.js';
-import { readMetadata } from './metadata.js';
+import { metaMap, readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
 import { bodyOf, parseDocument } from './parse.js';
 import { isProductPage } from './product-page.js';
@@ -45,12 +45,14 @@ export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
   try {
     const source = typeof html === 'string' ? html : String(html ?? '');
     const doc = parseDocument(source);
+    let hints: PageHints = {};
     try {
-      metadata = readMetadata(doc);
+      const metas = metaMap(doc);
+      metadata = readMetadata(doc, metas);
+      hints = { product: isProductPage(doc, source, metas) };
     } catch {
-      // Metadata is a bonus: a page whose head defeats the reader still has content.
+      // Metadata and hints are a bonus: a page whose head defeats the reader still has content.
     }
-    const hints: PageHints = { product: isProductPage(doc, source) };
     const body = prepare(doc);
     const reparse = (): DomElement => prepare(parseDocument(source));
     const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url), reparse, hints);

@@ -23,11 +23,11 @@ export interface PageMetadata {
 
 const PUBLISHED_META = PUBLISHED_META_NAMES;
 
-/** Upper bound on the JSON-LD text parsed per page (some embed whole catalogues). */
+/** Upper bound on the JSON-LD text parsed per script (some embed whole catalogues). */
 const MAX_JSON_LD_CHARS = 1_000_000;
 
-export function readMetadata(doc: DomDocument): PageMetadata {
-  const metas = metaMap(doc);
+/** `metas` is the document's metaMap, when the caller already has it. */
+export function readMetadata(doc: DomDocument, metas: Map<string, string> = metaMap(doc)): PageMetadata {
   const out: PageMetadata = {};
   const title = pageTitle(doc, metas);
   if (title) out.title = title;
@@ -41,7 +41,7 @@ export function readMetadata(doc: DomDocument): PageMetadata {
 }
 
 /** meta name/property/itemprop/http-equiv (lower-cased) -> content; the first one wins. */
-function metaMap(doc: DomDocument): Map<string, string> {
+export function metaMap(doc: DomDocument): Map<string, string> {
   const metas = new Map<string, string>();
   for (const meta of Array.from(doc.getElementsByTagName('meta'))) {
     const key = (meta.getAttribute('property') ?? meta.getAttribute('name') ?? meta.getAttribute('itemprop') ??
@@ -90,21 +90,28 @@ function publishedAt(doc: DomDocument, metas: Map<string, string>): string | und
 }
 
 function jsonLdDate(doc: DomDocument): string | undefined {
-  for (const script of Array.from(doc.getElementsByTagName('script'))) {
-    if (script.getAttribute('type')?.trim().toLowerCase() !== 'application/ld+json') continue;
-    const text = script.textContent ?? '';
-    if (text.length > MAX_JSON_LD_CHARS || !text.includes('datePublished')) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    const found = findDatePublished(data, 0);
-    const date = isoDate(found);
+  for (const data of jsonLdValues(doc, 'datePublished')) {
+    const date = isoDate(findDatePublished(data, 0));
     if (date) return date;
   }
   return undefined;
+}
+
+/**
+ * The parsed JSON-LD blocks of the document whose text contains `needle` (a cheap filter
+ * before parsing), each at most MAX_JSON_LD_CHARS long; broken blocks are skipped.
+ */
+export function* jsonLdValues(doc: DomDocument, needle: string): Generator<unknown> {
+  for (const script of Array.from(doc.getElementsByTagName('script'))) {
+    if (script.getAttribute('type')?.trim().toLowerCase() !== 'application/ld+json') continue;
+    const text = script.textContent ?? '';
+    if (text.length > MAX_JSON_LD_CHARS || !text.includes(needle)) continue;
+    try {
+      yield JSON.parse(text) as unknown;
+    } catch {
+      // A broken JSON-LD block says nothing.
+    }
+  }
 }
 
 /** First `datePublished` string in a JSON-LD value (objects, arrays, `@graph`), depth-limited. */

@@ -15,10 +15,9 @@
  */
 
 import type { DomDocument, DomElement } from './dom.js';
+import { classAndId } from './dom.js';
+import { jsonLdValues } from './metadata.js';
 import type { TextStats } from './text-stats.js';
-
-/** Upper bound on the JSON-LD text parsed per script (some embed whole catalogues). */
-const MAX_JSON_LD_CHARS = 1_000_000;
 
 /**
  * The description becomes a candidate when it holds at least this share of the cleaned
@@ -58,35 +57,24 @@ function jsonLdProduct(data: unknown): boolean {
 /**
  * Whether the document declares itself a product page (see the module comment). `html` is
  * its source: each declaration is looked for in the tree only when its words occur in the
- * source at all (a string search is far cheaper than a walk of the tree).
+ * source at all (a string search is far cheaper than a walk of the tree); `metas` is its
+ * metaMap (metadata.ts).
  */
-export function isProductPage(doc: DomDocument, html: string): boolean {
+export function isProductPage(doc: DomDocument, html: string, metas: Map<string, string>): boolean {
   if (!html.includes('roduct')) return false;
-  for (const meta of Array.from(doc.getElementsByTagName('meta'))) {
-    if (meta.getAttribute('property')?.trim().toLowerCase() !== 'og:type') continue;
-    const type = meta.getAttribute('content')?.trim().toLowerCase() ?? '';
-    if (type === 'product' || type === 'og:product' || type.startsWith('product.')) return true;
-  }
+  const ogType = metas.get('og:type')?.toLowerCase() ?? '';
+  if (ogType === 'product' || ogType === 'og:product' || ogType.startsWith('product.')) return true;
   const microdata = html.includes('schema.org/Product') ? Array.from(doc.querySelectorAll('[itemtype]')) : [];
   for (const element of microdata) {
     if ((element.getAttribute('itemtype') ?? '').split(/\s+/).some((t) => SCHEMA_PRODUCT.test(t))) return true;
   }
-  const scripts = /ld\+json/i.test(html) ? Array.from(doc.getElementsByTagName('script')) : [];
-  for (const script of scripts) {
-    if (script.getAttribute('type')?.trim().toLowerCase() !== 'application/ld+json') continue;
-    const text = script.textContent ?? '';
-    if (text.length > MAX_JSON_LD_CHARS || !text.includes('Product')) continue;
-    try {
-      if (jsonLdProduct(JSON.parse(text))) return true;
-    } catch {
-      // A broken JSON-LD block says nothing.
-    }
-  }
+  if (!/ld\+json/i.test(html)) return false;
+  for (const data of jsonLdValues(doc, 'Product')) if (jsonLdProduct(data)) return true;
   return false;
 }
 
 function describes(element: DomElement): boolean {
-  const words = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${element.getAttribute('itemprop') ?? ''}`;
+  const words = `${classAndId(element)} ${element.getAttribute('itemprop') ?? ''}`;
   return DESCRIPTION_WORD.test(words.replace(/([a-z])([A-Z])/g, '$1-$2'));
 }
 
