@@ -11,6 +11,7 @@ import {
   isSuccess,
   languageRegion,
   malformed,
+  mapJsonResults,
   parseJsonBody,
   parseRetryAfter,
   primaryLanguage,
@@ -156,21 +157,13 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw malformed(NAME, res, '`web.results` is not an array');
 
-  const results: EngineResult[] = [];
-  for (const item of list) {
-    if (!isRecord(item)) continue;
-    const url = asString(item.url);
-    if (!url) continue;
-    const result: EngineResult = {
-      title: htmlToText(asString(item.title)),
-      url,
-      snippet: htmlToText(asString(item.description)),
-    };
-    const published = toIsoTimestamp(item.page_age);
-    if (published) result.published_at = published;
-    results.push(result);
-  }
-  return results;
+  return mapJsonResults(list, {
+    url: 'url',
+    title: 'title',
+    snippet: 'description',
+    text: htmlToText,
+    published: (item) => toIsoTimestamp(item.page_age),
+  });
 }
 
 export const brave: SearchEngine = {

@@ -5,7 +5,7 @@
  */
 import { parseHTML } from 'linkedom';
 import { AppError } from '../core/errors.js';
-import type { EngineResponse, TimeRange } from './types.js';
+import type { EngineResponse, EngineResult, TimeRange } from './types.js';
 import { toAsciiHost } from './normalize-url.js';
 
 // ---------------------------------------------------------------------------------------
@@ -100,6 +100,37 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Where one engine's JSON result keeps its fields and how their text is cleaned: Brave and
+ * Google send HTML fragments or plain text, SearXNG plain text; each names them its own way.
+ */
+export interface JsonResultShape {
+  url: string;
+  title: string;
+  snippet: string;
+  /** The cleaner of title and snippet (cleanText for plain text, htmlToText for fragments). */
+  text: (value: string | undefined) => string;
+  /** The publication date as ISO 8601, when the item has one. */
+  published?: (item: Record<string, unknown>) => string | undefined;
+  /** Whether the item is a web result at all (the rest are skipped). */
+  accept?: (item: Record<string, unknown>) => boolean;
+}
+
+/** Maps an engine's JSON result list to results: items that are not objects or have no URL are skipped. */
+export function mapJsonResults(list: readonly unknown[], shape: JsonResultShape): EngineResult[] {
+  const results: EngineResult[] = [];
+  for (const item of list) {
+    if (!isRecord(item) || (shape.accept !== undefined && !shape.accept(item))) continue;
+    const url = asString(item[shape.url]);
+    if (!url) continue;
+    const result: EngineResult = { title: shape.text(asString(item[shape.title])), url, snippet: shape.text(asString(item[shape.snippet])) };
+    const published = shape.published?.(item);
+    if (published) result.published_at = published;
+    results.push(result);
+  }
+  return results;
 }
 
 export function malformed(engineName: string, res: EngineResponse, what: string): AppError {

@@ -12,6 +12,7 @@ import {
   isSuccess,
   languageRegion,
   malformed,
+  mapJsonResults,
   parseJsonBody,
   parseRetryAfter,
   primaryLanguage,
@@ -127,17 +128,13 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
   if (data.items === undefined) return [];
   if (!Array.isArray(data.items)) throw malformed(NAME, res, '`items` is not an array');
 
-  const results: EngineResult[] = [];
-  for (const item of data.items) {
-    if (!isRecord(item)) continue;
-    const url = asString(item.link);
-    if (!url) continue;
-    const result: EngineResult = { title: cleanText(asString(item.title)), url, snippet: cleanText(asString(item.snippet)) };
-    const published = publishedTime(item.pagemap);
-    if (published) result.published_at = published;
-    results.push(result);
-  }
-  return results;
+  return mapJsonResults(data.items, {
+    url: 'link',
+    title: 'title',
+    snippet: 'snippet',
+    text: cleanText,
+    published: (item) => publishedTime(item.pagemap),
+  });
 }
 
 /** `pagemap.metatags[*]['article:published_time']`, as ISO 8601. */

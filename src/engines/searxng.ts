@@ -11,6 +11,7 @@ import {
   isRecord,
   isSuccess,
   malformed,
+  mapJsonResults,
   parseJsonBody,
   rateLimited,
   toIsoTimestamp,
@@ -62,24 +63,16 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
   if (!isRecord(data)) throw malformed(NAME, res, 'not a JSON object');
   if (!Array.isArray(data.results)) throw malformed(NAME, res, 'no `results` array');
 
-  const results: EngineResult[] = [];
-  for (const item of data.results) {
-    if (!isRecord(item)) continue;
+  return mapJsonResults(data.results, {
+    url: 'url',
+    // SearXNG sends plain text (it escapes when rendering HTML itself).
+    title: 'title',
+    snippet: 'content',
+    text: cleanText,
+    published: (item) => toIsoTimestamp(item.publishedDate),
     // Web results only: images, videos, maps… use other templates.
-    if (item.template !== undefined && item.template !== null && item.template !== 'default.html') continue;
-    const url = asString(item.url);
-    if (!url) continue;
-    const result: EngineResult = {
-      // SearXNG sends plain text (it escapes when rendering HTML itself).
-      title: cleanText(asString(item.title)),
-      url,
-      snippet: cleanText(asString(item.content)),
-    };
-    const published = toIsoTimestamp(item.publishedDate);
-    if (published) result.published_at = published;
-    results.push(result);
-  }
-  return results;
+    accept: (item) => item.template === undefined || item.template === null || item.template === 'default.html',
+  });
 }
 
 export const searxng: SearchEngine = {

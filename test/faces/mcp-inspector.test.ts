@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crawlResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
-import { startFakeEngines } from '../helpers/fake-engines.js';
+import { spawnedServerEnv, startFakeEngines } from '../helpers/fake-engines.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
@@ -54,31 +54,6 @@ beforeEach(() => {
   for (const engine of ENGINES) fake.setScenario(engine, 'results');
 });
 
-/** The environment of a spawned stdio server: every engine at the fake engines. */
-function serverEnv(): Record<string, string> {
-  const e = fake.engineConfig;
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    DUCKDUCKGO_URL: e.duckduckgoUrl,
-    DUCKDUCKGO_LITE_URL: e.duckduckgoLiteUrl,
-    WIKIPEDIA_URL: e.wikipediaUrl,
-    MOJEEK_URL: e.mojeekUrl,
-    SEARXNG_URL: e.searxngUrl,
-    BRAVE_URL: e.braveUrl,
-    BRAVE_API_KEY: e.braveApiKey,
-    GOOGLE_URL: e.googleUrl,
-    GOOGLE_API_KEY: e.googleApiKey,
-    GOOGLE_CSE_ID: e.googleCseId,
-    BRAVE_RATE_PER_SECOND: '1000',
-    WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
-    WEBSEARCH_DUCKDUCKGO_INTERVAL_MS: '0',
-    WEBSEARCH_SEARCH_CACHE_TTL_MS: '0',
-    WEBSEARCH_CACHE_TTL_MS: '0',
-    WEBSEARCH_LOG_LEVEL: 'silent',
-  };
-  return Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-}
-
 interface Run {
   code: number | null;
   stdout: string;
@@ -88,7 +63,7 @@ interface Run {
 /** `mcp-inspector --cli <target...> <options...>`; the target comes first, --tool-arg last (it is variadic). */
 function inspector(target: string[], options: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(INSPECTOR, ['--cli', ...target, ...options], { env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(INSPECTOR, ['--cli', ...target, ...options], { env: spawnedServerEnv(fake), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -32,7 +32,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { crawlResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
-import { startFakeEngines } from '../helpers/fake-engines.js';
+import { spawnedServerEnv, startFakeEngines } from '../helpers/fake-engines.js';
 import type { FixtureSite, Scenario } from '../helpers/fixture-site.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
@@ -73,39 +73,6 @@ beforeEach(() => {
   for (const engine of ENGINES) fake.setScenario(engine, 'results');
 });
 
-/** The environment of a spawned server pointing every engine at the fake engines. */
-function engineEnv(f: FakeEngines): Record<string, string> {
-  const e = f.engineConfig;
-  const env: Record<string, string | undefined> = {
-    DUCKDUCKGO_URL: e.duckduckgoUrl,
-    DUCKDUCKGO_LITE_URL: e.duckduckgoLiteUrl,
-    WIKIPEDIA_URL: e.wikipediaUrl,
-    MOJEEK_URL: e.mojeekUrl,
-    SEARXNG_URL: e.searxngUrl,
-    BRAVE_URL: e.braveUrl,
-    BRAVE_API_KEY: e.braveApiKey,
-    GOOGLE_URL: e.googleUrl,
-    GOOGLE_API_KEY: e.googleApiKey,
-    GOOGLE_CSE_ID: e.googleCseId,
-  };
-  return Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-}
-
-function stdioEnv(): Record<string, string> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  return {
-    ...inherited,
-    ...engineEnv(fake),
-    WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
-    WEBSEARCH_DUCKDUCKGO_INTERVAL_MS: '0',
-    WEBSEARCH_SEARCH_CACHE_TTL_MS: '0',
-    WEBSEARCH_CACHE_TTL_MS: '0',
-    WEBSEARCH_FETCH_PER_HOST: '64',
-    BRAVE_RATE_PER_SECOND: '1000',
-    WEBSEARCH_LOG_LEVEL: 'silent',
-  };
-}
-
 // ------------------------------------------------------------------ JSON Schema validation
 
 const addFormats = ajvFormats.default;
@@ -142,7 +109,7 @@ interface Target {
 const TARGETS: Target[] = [
   {
     name: 'stdio (spawned dist/cli.js)',
-    transport: () => new StdioClientTransport({ command: process.execPath, args: [CLI], env: stdioEnv(), stderr: 'pipe' }),
+    transport: () => new StdioClientTransport({ command: process.execPath, args: [CLI], env: spawnedServerEnv(fake), stderr: 'pipe' }),
   },
   {
     name: 'Streamable HTTP with sessions (/mcp)',

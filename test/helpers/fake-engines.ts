@@ -265,3 +265,33 @@ export async function startFakeEngines(): Promise<FakeEngines> {
     },
   };
 }
+
+/**
+ * The environment of a spawned server (stdio binary, CLI) whose every engine is at `fake`:
+ * the inherited environment plus the engines' variables, no politeness delays, no caches,
+ * private addresses allowed (the fixture site is on 127.0.0.1) and silent logs.
+ */
+export function spawnedServerEnv(fake: FakeEngines): Record<string, string> {
+  const e = fake.engineConfig;
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DUCKDUCKGO_URL: e.duckduckgoUrl,
+    DUCKDUCKGO_LITE_URL: e.duckduckgoLiteUrl,
+    WIKIPEDIA_URL: e.wikipediaUrl,
+    MOJEEK_URL: e.mojeekUrl,
+    SEARXNG_URL: e.searxngUrl,
+    BRAVE_URL: e.braveUrl,
+    BRAVE_API_KEY: e.braveApiKey,
+    GOOGLE_URL: e.googleUrl,
+    GOOGLE_API_KEY: e.googleApiKey,
+    GOOGLE_CSE_ID: e.googleCseId,
+    BRAVE_RATE_PER_SECOND: '1000',
+    WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
+    WEBSEARCH_DUCKDUCKGO_INTERVAL_MS: '0',
+    WEBSEARCH_SEARCH_CACHE_TTL_MS: '0',
+    WEBSEARCH_CACHE_TTL_MS: '0',
+    WEBSEARCH_FETCH_PER_HOST: '64',
+    WEBSEARCH_LOG_LEVEL: 'silent',
+  };
+  return Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+}
