@@ -161,7 +161,42 @@ describe('code blocks', () => {
 describe('tables', () => {
   it('renders a table without <thead> with its first row as the header', () => {
     const { markdown } = htmlToMarkdown(article('<table><tr><td>k</td><td>v|w</td></tr><tr><td>a<br>b</td><td colspan="2">c</td></tr></table>'), URL_);
-    expect(markdown).toContain('| k | v\\|w |\n| --- | --- | --- |\n| a b | c |  |');
+    // The header row is padded to the widest row: GFM needs as many header cells as delimiters.
+    expect(markdown).toContain('| k | v\\|w |  |\n| --- | --- | --- |\n| a b | c |  |');
+  });
+
+  it('repeats a cell that spans rows in each row it covers, so the columns stay in line', () => {
+    const table =
+      '<table><tr><th>Region</th><th>Station</th><th>Rain</th></tr>' +
+      '<tr><td rowspan="2">North</td><td>Harbour</td><td>141</td></tr><tr><td>Gull</td><td>118</td></tr>' +
+      '<tr><td>South</td><td colspan="2" rowspan="2">closed</td></tr><tr><td>East</td></tr>' +
+      '<tr><td>West</td><td>Pine</td><td rowspan="9">88</td></tr><tr><td>Far</td><td>Cove</td></tr></table>';
+    const { markdown } = htmlToMarkdown(article(table), URL_);
+    expect(markdown).toContain(
+      [
+        '| Region | Station | Rain |',
+        '| --- | --- | --- |',
+        '| North | Harbour | 141 |',
+        '| North | Gull | 118 |',
+        '| South | closed |  |',
+        '| East | closed |  |',
+        '| West | Pine | 88 |',
+        '| Far | Cove | 88 |',
+      ].join('\n'),
+    );
+  });
+
+  it('reads attribute names in any case, as a browser does (legacy uppercase, React camelCase)', () => {
+    const legacy = '<TABLE BORDER=1><TR><TH COLSPAN=2>Name</TH><TH>Days</TH></TR><TR><TD>A.</TD><TD>Marsh</TD><TD>212</TD></TR></TABLE>';
+    const { markdown } = htmlToMarkdown(
+      article(`${legacy}<P>See <A HREF="/archive/one.html">the archive</A>.</P><table><tr><td colSpan="2">Month</td><td>mm</td></tr><tr><td>2019</td><td>Oct</td><td>402</td></tr></table>`),
+      URL_,
+    );
+    expect(markdown).toContain('| Name |  | Days |\n| --- | --- | --- |\n| A. | Marsh | 212 |');
+    expect(markdown).toContain('[the archive](https://example.com/archive/one.html)');
+    expect(markdown).toContain('| Month |  | mm |\n| --- | --- | --- |\n| 2019 | Oct | 402 |');
+    const dated = page(`<article><h1>Headline</h1><TIME dateTime="2024-05-06T07:08:09Z">May 6</TIME><p>${prose()}</p></article>`);
+    expect(htmlToMarkdown(dated, URL_).published_at).toBe('2024-05-06T07:08:09Z');
   });
 
   it('flattens layout tables instead of leaving HTML', () => {

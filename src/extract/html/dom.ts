@@ -36,6 +36,7 @@ export interface DomElement extends DomNode {
   innerHTML: string;
   readonly outerHTML: string;
   getAttribute(name: string): string | null;
+  getAttributeNames(): string[];
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   hasAttribute(name: string): boolean;

@@ -41,6 +41,7 @@ export function parseDocument(html: string): DomDocument {
     const root = doc.documentElement;
     if (root === null || tagOf(root) !== 'html') doc = wrapped(html);
     normalizeStructure(doc);
+    if (UPPERCASE_ATTRIBUTE.test(html)) lowerCaseAttributeNames(doc);
   } catch {
     // linkedom gave up (it hardly ever does): keep the text, lose the markup.
     doc = rawParse('<!DOCTYPE html><html><head></head><body></body></html>');
@@ -94,6 +95,39 @@ function normalizeStructure(doc: DomDocument): void {
   const first = body.firstChild;
   for (const node of [...moved, ...before]) body.insertBefore(node, first);
   for (const node of after) body.appendChild(node);
+}
+
+/**
+ * HTML attribute names are ASCII case-insensitive: a browser's parser lowercases them
+ * (HTML Living Standard, 13.2.5.33 "Attribute name state"), so `<A HREF>` has an `href`
+ * and React's `colSpan` is a `colspan`. linkedom keeps names as written (for SVG's
+ * camelCase ones), and then `getAttribute('href')` finds nothing: links lost their targets,
+ * cells their spans, `<time dateTime>` its date. A source where no attribute name has a
+ * capital letter (most pages) is not walked.
+ */
+const UPPERCASE_ATTRIBUTE = /\s[\w:.-]*[A-Z][\w:.-]*\s*=/;
+
+/** Foreign content keeps its names as the SVG and MathML specifications spell them. */
+const FOREIGN_ROOTS: ReadonlySet<string> = new Set(['svg', 'math']);
+
+function lowerCaseAttributeNames(doc: DomDocument): void {
+  const root = doc.documentElement;
+  if (root === null) return;
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const name of element.getAttributeNames()) {
+      const lower = name.toLowerCase();
+      if (lower === name) continue;
+      const value = element.getAttribute(name) ?? '';
+      element.removeAttribute(name);
+      // Of two names that differ only in case (the parser would keep the first), the lowercase one stays.
+      if (!element.hasAttribute(lower)) element.setAttribute(lower, value);
+    }
+    for (let child = element.firstElementChild; child !== null; child = child.nextElementSibling) {
+      if (!FOREIGN_ROOTS.has(tagOf(child))) stack.push(child);
+    }
+  }
 }
 
 /** The `<body>` of a document parsed by `parseDocument` (always present there). */

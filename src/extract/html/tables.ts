@@ -3,9 +3,10 @@
  *  - a layout table (nested tables, block content such as lists or headings in cells, one
  *    column only, role=presentation) becomes plain blocks: its cells are paragraphs, not
  *    data, and GFM cells cannot hold blocks;
+ *  - a data table's row spans are spelled out (`fillRowSpans`);
  *  - a data table without a header row gets its first row moved into a `<thead>`: that row
  *    is rendered as the header instead of an invented empty one.
- * Then Turndown rules (`addTableRules`) write the rows.
+ * Then Turndown rules (`addTableRules`) write the rows, the header padded to the widest.
  *
  * Why not the `tables` rules of `@joplin/turndown-plugin-gfm`: they read
  * `HTMLTableElement.rows`, which linkedom 0.18 does not implement (its tables are plain
@@ -85,13 +86,58 @@ function ensureHeaderRow(doc: DomDocument, table: DomElement, rows: DomElement[]
   head.appendChild(first);
 }
 
+function rowSpan(cell: DomElement): number {
+  const n = Number.parseInt(cell.getAttribute('rowspan') ?? '1', 10);
+  return Number.isFinite(n) && n > 1 ? Math.min(n, MAX_ROW_SPAN) : 1;
+}
+
+/** A row span beyond this is clipped (HTML clips at 65534; a page's 1e6 would be a loop). */
+const MAX_ROW_SPAN = 1_000;
+
+/**
+ * GFM has no row spans: a cell that spans rows down (`rowspan`) is repeated in each row it
+ * covers, so that every row has its cells in their columns (else the rows below shift
+ * left, under the wrong headers) and reads on its own, as a grouped value (a year, a
+ * country) is meant to. Column spans stay one cell and empty ones (a note across the row
+ * would only repeat).
+ */
+function fillRowSpans(doc: DomDocument, rows: DomElement[]): void {
+  // Per column: the cell spanning down into it (shared by the columns it spans) and how
+  // many more rows it covers.
+  const above: Array<{ cell: DomElement; columns: number; rows: number } | undefined> = [];
+  for (const row of rows) {
+    let column = 0;
+    const fill = (before: DomElement | null): void => {
+      for (let down = above[column]; down !== undefined && down.rows > 0; down = above[column]) {
+        const copy = doc.createElement(tagOf(down.cell));
+        if (down.columns > 1) copy.setAttribute('colspan', String(down.columns));
+        for (let child = down.cell.firstChild; child !== null; child = child.nextSibling) copy.appendChild(child.cloneNode(true));
+        row.insertBefore(copy, before);
+        down.rows -= 1;
+        column += down.columns;
+      }
+    };
+    for (const cell of cellsOf(row)) {
+      fill(cell);
+      const columns = span(cell);
+      const down = rowSpan(cell) > 1 ? { cell, columns, rows: rowSpan(cell) - 1 } : undefined;
+      for (let k = 0; k < columns; k++) above[column + k] = down;
+      column += columns;
+    }
+    for (; column < above.length; column += 1) fill(null);
+  }
+}
+
 /** Prepares every table under `root` (see the module comment). */
 export function normalizeTables(doc: DomDocument, root: DomElement): void {
   const tables = descendants(root, new Set(['table']));
   // Every table is judged on the markup as written, before any of them is rewritten.
   const isData = tables.map((table) => isDataTable(table, tableRows(table)));
   tables.forEach((table, i) => {
-    if (isData[i]) ensureHeaderRow(doc, table, tableRows(table));
+    if (isData[i]) {
+      fillRowSpans(doc, tableRows(table));
+      ensureHeaderRow(doc, table, tableRows(table));
+    }
     else linearize(doc, table);
   });
 }
@@ -144,8 +190,13 @@ export function addTableRules(service: TurndownService): void {
       const table = parentTable(row);
       if (content.trim() === '') return '';
       const isHeader = section !== null && tagOf(section) === 'thead' && childElements(section)[0] === row;
-      const separator = isHeader && table !== null ? `\n|${' --- |'.repeat(Math.max(1, columnCount(table)))}` : '';
-      return `\n${content.trim()}${separator}`;
+      if (!isHeader || table === null) return `\n${content.trim()}`;
+      // GFM recognises a table only when its header row has as many cells as the delimiter
+      // row (GFM spec 0.29, 4.10): a header shorter than the widest row is padded. Shorter
+      // body rows need nothing (they are filled with empty cells).
+      const columns = Math.max(1, columnCount(table));
+      const missing = columns - cellsOf(row).reduce((sum, cell) => sum + span(cell), 0);
+      return `\n${content.trim()}${'  |'.repeat(Math.max(0, missing))}\n|${' --- |'.repeat(columns)}`;
     },
   });
   service.addRule('tableSection', {
