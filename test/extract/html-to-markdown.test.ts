@@ -156,6 +156,16 @@ describe('code blocks', () => {
     const { markdown } = htmlToMarkdown(article('<pre>line one<br>line two</pre>'), URL_);
     expect(markdown).toContain('```\nline one\nline two\n```');
   });
+
+  it('drops the line-number gutter of a highlighter table, not code that is only numbers', () => {
+    const gutter =
+      '<div class="highlight"><table class="highlighttable"><tr><td class="linenos"><pre>1\n2\n3</pre></td>' +
+      '<td class="code"><pre><code class="language-c">int a;\nint b;\nint c;</code></pre></td></tr></table></div>';
+    const { markdown } = htmlToMarkdown(article(`${gutter}<p>Its output:</p><pre>1\n2\n3</pre>`), URL_);
+    expect(markdown).toContain('```c\nint a;\nint b;\nint c;\n```');
+    expect(markdown).toContain('Its output:\n\n```\n1\n2\n3\n```');
+    expect(markdown.match(/```\n1\n2\n3\n```/g)).toHaveLength(1);
+  });
 });
 
 describe('tables', () => {

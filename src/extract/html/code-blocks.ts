@@ -25,9 +25,33 @@ function languageOf(element: DomElement | null | undefined): string | undefined 
   return NOT_A_LANGUAGE.has(language) ? undefined : language;
 }
 
-/** Records each pre's language on it; turns `<br>` inside pre into newlines. */
+/** Whether `text` is a run of consecutive line numbers (at least two): `1 2 3`, `10\n11`. */
+function isLineNumberRun(text: string): boolean {
+  const numbers = text.trim().split(/\s+/);
+  if (numbers.length < 2 || !numbers.every((n) => /^\d{1,6}$/.test(n))) return false;
+  return numbers.every((n, i) => i === 0 || Number(n) === Number(numbers[i - 1]) + 1);
+}
+
+/**
+ * A line-number gutter: a `<pre>` of consecutive numbers in a table cell beside a cell
+ * that holds the code (Pygments' `linenos="table"`, Hugo's Chroma `lineNos`, Rouge's
+ * gutter). As a block of its own it would come out as a code block of bare numbers
+ * before each listing.
+ */
+function isGutter(pre: DomElement): boolean {
+  const cell = pre.closest('td, th');
+  if (cell === null || !isLineNumberRun(pre.textContent ?? '')) return false;
+  const row = cell.parentElement;
+  return row !== null && childElements(row).some((other) => other !== cell && other.querySelector('pre') !== null);
+}
+
+/** Records each pre's language on it; turns `<br>` inside pre into newlines; drops line-number gutters. */
 export function annotateCodeBlocks(doc: DomDocument, root: DomElement): void {
   for (const pre of descendants(root, new Set(['pre']))) {
+    if (isGutter(pre)) {
+      pre.remove();
+      continue;
+    }
     const code = childElements(pre).find((el) => tagOf(el) === 'code');
     const language = languageOf(pre) ?? languageOf(code) ?? languageOf(pre.parentElement);
     if (language !== undefined) pre.setAttribute(LANGUAGE_ATTRIBUTE, language);
