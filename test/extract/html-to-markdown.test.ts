@@ -168,6 +168,21 @@ describe('code blocks', () => {
   });
 });
 
+describe('words kept apart by layout only', () => {
+  it('puts a space where an element boundary joins a lowercase letter to a capital, not in code, drop caps or formulas', () => {
+    const html = article(
+      '<p><a href="/p/1"><span>Gregory</span><span>Paragon 68 Pack</span></a></p>' +
+        '<p><b>T</b>he drop cap stays, as does H<sub>2</sub>O and a <em>very</em>long word.</p>' +
+        '<pre><code>get<span class="n">Name</span>()</code></pre><p>Call <code>get<span>Value</span></code> first.</p>',
+    );
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).toContain('[Gregory Paragon 68 Pack](https://example.com/p/1)');
+    expect(markdown).toContain('**T**he drop cap stays, as does H2O and a _very_long word.');
+    expect(markdown).toContain('```\ngetName()\n```');
+    expect(markdown).toContain('Call `getValue` first.');
+  });
+});
+
 describe('tables', () => {
   it('renders a table without <thead> with its first row as the header', () => {
     const { markdown } = htmlToMarkdown(article('<table><tr><td>k</td><td>v|w</td></tr><tr><td>a<br>b</td><td colspan="2">c</td></tr></table>'), URL_);

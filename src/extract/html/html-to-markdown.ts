@@ -2,7 +2,8 @@
  * HTML -> main-content Markdown plus page metadata. Pure: a decoded HTML string and the
  * page URL in, text out; never throws. The steps:
  *   parse (linkedom, normalised: parse.ts) -> metadata (metadata.ts) and page kind
- *   (product-page.ts) -> base URL -> noise removal and code-language tagging -> the
+ *   (product-page.ts) -> base URL -> noise removal, code-language tagging, captions and
+ *   words joined by layout (joined-words.ts) -> the
  *   cascade (cascade.ts: product description, Readability, cleaned body, plain text) ->
  *   Markdown (markdown.ts, tidy.ts).
  */
@@ -12,6 +13,7 @@ import { runCascade } from './cascade.js';
 import type { PageHints, Stage } from './cascade.js';
 import { attachPictureCaptions } from './captions.js';
 import { annotateCodeBlocks } from './code-blocks.js';
+import { separateJoinedWords } from './joined-words.js';
 import { metaMap, readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
 import { bodyOf, parseDocument } from './parse.js';
@@ -37,6 +39,7 @@ function prepare(doc: DomDocument): DomElement {
   removeNoise(body);
   annotateCodeBlocks(doc, body);
   attachPictureCaptions(body);
+  separateJoinedWords(body);
   return body;
 }
 
