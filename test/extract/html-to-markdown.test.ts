@@ -211,6 +211,16 @@ describe('tables', () => {
     );
   });
 
+  it('stops repeating spanned cells past a budget, leaving them empty but in their columns', () => {
+    const long = 'x'.repeat(40_000);
+    const rows = Array.from({ length: 5 }, (_, i) => `<tr><td>r${i}</td></tr>`).join('');
+    const table = `<table><tr><th>Note</th><th>Row</th></tr><tr><td rowspan="6">${long}</td><td>first</td></tr>${rows}</table>`;
+    const { markdown } = htmlToMarkdown(article(table), URL_);
+    // The first row holds the cell; two copies fit in MAX_ROW_SPAN_COPY_CHARS (100,000), the rest are empty.
+    expect(markdown.split(long).length - 1).toBe(3);
+    expect(markdown).toContain('|  | r4 |');
+  });
+
   it('reads attribute names in any case, as a browser does (legacy uppercase, React camelCase)', () => {
     const legacy = '<TABLE BORDER=1><TR><TH COLSPAN=2>Name</TH><TH>Days</TH></TR><TR><TD>A.</TD><TD>Marsh</TD><TD>212</TD></TR></TABLE>';
     const { markdown } = htmlToMarkdown(

@@ -93,6 +93,12 @@ function rowSpan(cell: DomElement): number {
 
 /** A row span beyond this is clipped (HTML clips at 65534; a page's 1e6 would be a loop). */
 const MAX_ROW_SPAN = 1_000;
+/**
+ * Characters a table's repeated cells may add in all: past it, a spanned slot gets an empty
+ * cell (the columns still line up). A 10 MB page could otherwise have one long cell span a
+ * thousand rows and make a gigabyte of copies.
+ */
+export const MAX_ROW_SPAN_COPY_CHARS = 100_000;
 
 /**
  * GFM has no row spans: a cell that spans rows down (`rowspan`) is repeated in each row it
@@ -104,14 +110,18 @@ const MAX_ROW_SPAN = 1_000;
 function fillRowSpans(doc: DomDocument, rows: DomElement[]): void {
   // Per column: the cell spanning down into it (shared by the columns it spans) and how
   // many more rows it covers.
-  const above: Array<{ cell: DomElement; columns: number; rows: number } | undefined> = [];
+  const above: Array<{ cell: DomElement; columns: number; rows: number; chars: number } | undefined> = [];
+  let budget = MAX_ROW_SPAN_COPY_CHARS;
   for (const row of rows) {
     let column = 0;
     const fill = (before: DomElement | null): void => {
       for (let down = above[column]; down !== undefined && down.rows > 0; down = above[column]) {
         const copy = doc.createElement(tagOf(down.cell));
         if (down.columns > 1) copy.setAttribute('colspan', String(down.columns));
-        for (let child = down.cell.firstChild; child !== null; child = child.nextSibling) copy.appendChild(child.cloneNode(true));
+        if (down.chars <= budget) {
+          budget -= down.chars;
+          for (let child = down.cell.firstChild; child !== null; child = child.nextSibling) copy.appendChild(child.cloneNode(true));
+        }
         row.insertBefore(copy, before);
         down.rows -= 1;
         column += down.columns;
@@ -120,7 +130,7 @@ function fillRowSpans(doc: DomDocument, rows: DomElement[]): void {
     for (const cell of cellsOf(row)) {
       fill(cell);
       const columns = span(cell);
-      const down = rowSpan(cell) > 1 ? { cell, columns, rows: rowSpan(cell) - 1 } : undefined;
+      const down = rowSpan(cell) > 1 ? { cell, columns, rows: rowSpan(cell) - 1, chars: (cell.textContent ?? '').length } : undefined;
       for (let k = 0; k < columns; k++) above[column + k] = down;
       column += columns;
     }
