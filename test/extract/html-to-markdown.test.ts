@@ -168,6 +168,20 @@ describe('code blocks', () => {
   });
 });
 
+describe('superscripts', () => {
+  it('marks powers and footnote marks with a caret, leaves ordinals, bracketed footnote links and raised cents readable', () => {
+    const html = article(
+      '<p>About 10<sup>9</sup> stars; E = mc<sup>2</sup>; see note<sup>3</sup> and <sup>a b</sup>.</p>' +
+        '<p>In the 9<sup>th</sup> century, le 2<sup>e</sup> jour.</p>' +
+        '<p>Cited<sup><a href="#cite-1">[1]</a></sup>. Now <span>$549</span><sup>00</sup> or €1,299<sup>99</sup>; H<sub>2</sub>O.</p>',
+    );
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).toContain('About 10^9 stars; E = mc^2; see note^3 and ^(a b).');
+    expect(markdown).toContain('In the 9th century, le 2e jour.');
+    expect(markdown).toContain('Cited[\\[1\\]](https://example.com/blog/post.html#cite-1). Now $549.00 or €1,299.99; H2O.');
+  });
+});
+
 describe('words kept apart by layout only', () => {
   it('puts a space where an element boundary joins a lowercase letter to a capital, not in code, drop caps or formulas', () => {
     const html = article(

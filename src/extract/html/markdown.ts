@@ -14,7 +14,7 @@ import gfm from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
-import type { DomDocument, DomElement } from './dom.js';
+import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
 import { tidyMarkdown } from './tidy.js';
@@ -22,6 +22,20 @@ import { absoluteImage, absoluteLink } from './urls.js';
 
 /** Attributes that lazy-loading scripts read the real image address from, best first. */
 const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-srcset', 'srcset'];
+
+/** Ordinal suffixes set as superscripts: 1st, 2nd, 3rd, 4th; French 1er, 2e, 2ème; Spanish 1º, 1ª. */
+const ORDINAL_SUFFIX = /^(?:st|nd|rd|th|er|re|e|ème|eme|o|a|º|ª)$/i;
+/** A whole amount of money just before a superscript, whose cents it then is (`$549<sup>00</sup>`). */
+const WHOLE_AMOUNT = /[$€£¥]\s?\d[\d,]*$/;
+
+/** The text just before `node` in its block (what the previous sibling, or the parent's, ends with). */
+function textBefore(node: DomNode): string {
+  for (let at: DomNode | null = node; at !== null; at = at.parentNode) {
+    const previous = at.previousSibling;
+    if (previous !== null) return previous.textContent ?? '';
+  }
+  return '';
+}
 
 function imageSource(img: DomElement): string | null | undefined {
   const src = img.getAttribute('src')?.trim();
@@ -90,6 +104,21 @@ function buildService(base: string | null): TurndownService {
       const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n');
       const indented = body.replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
       return prefix + indented + (li.nextSibling !== null && !indented.endsWith('\n') ? '\n' : '');
+    },
+  });
+
+  // Superscripts: `10<sup>9</sup>` is ten to the ninth, not 109 (so with `mc<sup>2</sup>`
+  // and footnote marks). Markdown has none; a caret reads as one (`10^9`, `^(a b)` when it
+  // holds spaces). Ordinal suffixes (`9<sup>th</sup>`) read right without it, a footnote
+  // link (`[1]`) is marked by its brackets, and shops' raised cents (`$549<sup>00</sup>`)
+  // are cents: `$549.00`. Subscripts stay inline (`H2O`): GFM reads `~` as strikethrough.
+  service.addRule('superscript', {
+    filter: 'sup',
+    replacement: (content, node) => {
+      const text = inlineText(content);
+      if (text === '' || text.startsWith('[') || ORDINAL_SUFFIX.test(text)) return content;
+      if (/^\d\d$/.test(text) && WHOLE_AMOUNT.test(textBefore(node as unknown as DomNode))) return `.${text}`;
+      return /\s/.test(text) ? `^(${text})` : `^${text}`;
     },
   });
 
