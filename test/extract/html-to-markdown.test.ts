@@ -168,6 +168,16 @@ describe('code blocks', () => {
   });
 });
 
+describe('heading levels', () => {
+  it('keeps a page section\'s <h1> at level 1 when Readability (which renames them <h2>) picks the article', () => {
+    const html = page(`<article><h1>Guide</h1><p>${prose()}</p><h1>Part one</h1><p>${prose(80, 'road')}</p><h2>Details</h2><p>${prose(60, 'lake')}</p></article>`, '<title>A guide</title>');
+    const { markdown, stage } = htmlToMarkdown(html, URL_);
+    expect(stage).toBe('readability');
+    expect(markdown).toContain('\n# Part one\n');
+    expect(markdown).toContain('\n## Details\n');
+  });
+});
+
 describe('superscripts', () => {
   it('marks powers and footnote marks with a caret, leaves ordinals, bracketed footnote links and raised cents readable', () => {
     const html = article(

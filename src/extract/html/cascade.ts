@@ -35,7 +35,7 @@
 import { Readability } from '@mozilla/readability';
 import { dropBeforeTitle, hasSectionHeader, pruneLinkDenseBlocks, removeBoilerplate } from './boilerplate.js';
 import type { DomDocument, DomElement } from './dom.js';
-import { elementToMarkdown } from './markdown.js';
+import { elementToMarkdown, HEADING_LEVEL_ATTRIBUTE } from './markdown.js';
 import { largestItemRun } from './listing-items.js';
 import { plainText } from './plain-text.js';
 import { productDescription } from './product-page.js';
@@ -116,6 +116,8 @@ function measure(stage: Stage, doc: DomDocument, root: DomElement): Candidate {
 function readabilityCandidate(doc: DomDocument, clean: boolean): Candidate | null {
   const clone = doc.cloneNode(true) as DomDocument;
   if (clean && clone.body) removeBoilerplate(clone.body);
+  // Readability renames each <h1> of the article to <h2>; the level stays on as an attribute.
+  if (clone.body) for (const h1 of Array.from(clone.body.getElementsByTagName('h1'))) h1.setAttribute(HEADING_LEVEL_ATTRIBUTE, '1');
   const reader = new Readability<DomElement>(clone as never, {
     serializer: (node) => node as unknown as DomElement,
   });

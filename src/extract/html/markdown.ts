@@ -23,6 +23,13 @@ import { absoluteImage, absoluteLink } from './urls.js';
 /** Attributes that lazy-loading scripts read the real image address from, best first. */
 const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-srcset', 'srcset'];
 
+/**
+ * The level a heading had in the page, where a stage renamed it: Readability turns every
+ * `<h1>` of the article into an `<h2>` (copying its attributes), which would merge a page's
+ * sections with their subsections.
+ */
+export const HEADING_LEVEL_ATTRIBUTE = 'data-md-level';
+
 /** Ordinal suffixes set as superscripts: 1st, 2nd, 3rd, 4th; French 1er, 2e, 2ème; Spanish 1º, 1ª. */
 const ORDINAL_SUFFIX = /^(?:st|nd|rd|th|er|re|e|ème|eme|o|a|º|ª)$/i;
 /** A whole amount of money just before a superscript, whose cents it then is (`$549<sup>00</sup>`). */
@@ -85,7 +92,8 @@ function buildService(base: string | null): TurndownService {
     replacement: (content, node) => {
       const text = inlineText(content);
       if (text === '') return '';
-      const level = headingLevel(node as unknown as DomElement) || 2;
+      const heading = node as unknown as DomElement;
+      const level = Number(heading.getAttribute(HEADING_LEVEL_ATTRIBUTE)) || headingLevel(heading) || 2;
       return `\n\n${'#'.repeat(level)} ${text}\n\n`;
     },
   });
