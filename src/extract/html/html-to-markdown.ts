@@ -34,11 +34,11 @@ export interface HtmlExtraction {
 export type { Stage };
 
 /** The body, rid of noise, with code languages recorded: the input of every stage. */
-function prepare(doc: DomDocument): DomElement {
+function prepare(doc: DomDocument, source: string): DomElement {
   const body = bodyOf(doc);
   removeNoise(body);
   annotateCodeBlocks(doc, body);
-  attachPictureCaptions(body);
+  attachPictureCaptions(body, source);
   separateJoinedWords(body);
   return body;
 }
@@ -56,8 +56,8 @@ export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
     } catch {
       // Metadata and hints are a bonus: a page whose head defeats the reader still has content.
     }
-    const body = prepare(doc);
-    const reparse = (): DomElement => prepare(parseDocument(source));
+    const body = prepare(doc, source);
+    const reparse = (): DomElement => prepare(parseDocument(source), source);
     const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url), reparse, hints);
     return { markdown, ...metadata, stage };
   } catch {

@@ -86,6 +86,26 @@ export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
   return stats;
 }
 
+/**
+ * The non-white-space characters under `root`, counted in document order and no further
+ * than just past `limit`: whether a block is short needs no walk of all of a long one.
+ */
+export function charsUpTo(root: DomNode, limit: number): number {
+  let n = 0;
+  for (let node: DomNode | null = root.firstChild; node !== null; ) {
+    if (node.nodeType === TEXT_NODE) {
+      n += visibleChars(node.textContent);
+      if (n > limit) return n;
+    } else if (node.firstChild !== null && isElement(node)) {
+      node = node.firstChild;
+      continue;
+    }
+    while (node !== null && node !== root && node.nextSibling === null) node = node.parentNode;
+    node = node === null || node === root ? null : node.nextSibling;
+  }
+  return n;
+}
+
 export function linkDensity(stats: TextStats | undefined): number {
   return stats === undefined || stats.chars === 0 ? 0 : stats.linkChars / stats.chars;
 }
