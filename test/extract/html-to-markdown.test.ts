@@ -9,7 +9,7 @@ import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
 import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
-import { computeTextStats } from '../../src/extract/html/text-stats.js';
+import { charsUpTo, computeTextStats } from '../../src/extract/html/text-stats.js';
 import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 
@@ -384,6 +384,17 @@ describe('captions, related sections and listings', () => {
     const links = Array.from({ length: 12 }, (_, i) => `<a href="/l/${i}">Footer link ${i}</a>`).join(' ');
     const result = htmlToMarkdown(page(`<div id="app"></div><footer>${links} © Shop</footer>`), URL_);
     expect(result).toMatchObject({ markdown: '', stage: 'empty' });
+  });
+});
+
+describe('text statistics', () => {
+  it('charsUpTo counts visible characters in document order and stops just past the limit', () => {
+    const { document } = parseHTML('<div id="r"><p>ab c</p><span><b>d\u00a0e</b></span><p>fghij</p>k</div>');
+    const root = document.getElementById('r') as unknown as DomElement;
+    expect(charsUpTo(root, 100)).toBe(11);
+    expect(charsUpTo(root, 100)).toBe(computeTextStats(root).get(root)?.chars);
+    expect(charsUpTo(root, 4)).toBe(5);
+    expect(charsUpTo(document.createElement('p') as unknown as DomElement, 10)).toBe(0);
   });
 });
 
