@@ -161,7 +161,10 @@ describe('code blocks', () => {
     const gutter =
       '<div class="highlight"><table class="highlighttable"><tr><td class="linenos"><pre>1\n2\n3</pre></td>' +
       '<td class="code"><pre><code class="language-c">int a;\nint b;\nint c;</code></pre></td></tr></table></div>';
-    const { markdown } = htmlToMarkdown(article(`${gutter}<p>Its output:</p><pre>1\n2\n3</pre>`), URL_);
+    const brGutter = '<table><tr><td class="gutter"><pre>1<br>2</pre></td><td class="code"><pre>one<br>two</pre></td></tr></table>';
+    const { markdown } = htmlToMarkdown(article(`${gutter}<p>Its output:</p><pre>1\n2\n3</pre>${brGutter}`), URL_);
+    expect(markdown).toContain('```\none\ntwo\n```');
+    expect(markdown).not.toContain('```\n1\n2\n```');
     expect(markdown).toContain('```c\nint a;\nint b;\nint c;\n```');
     expect(markdown).toContain('Its output:\n\n```\n1\n2\n3\n```');
     expect(markdown.match(/```\n1\n2\n3\n```/g)).toHaveLength(1);
@@ -176,6 +179,19 @@ describe('heading levels', () => {
     expect(markdown).toContain('\n# Part one\n');
     expect(markdown).toContain('\n## Details\n');
   });
+
+  it('ignores a level the page writes into the marker attribute itself', () => {
+    const html = page(
+      `<article><h1>Guide</h1><p>${prose()}</p><h2 data-md-level="-1">Minus</h2><p>${prose(80, 'road')}</p>` +
+        `<h3 data-md-level="1">Three</h3><p>${prose(60, 'lake')}</p><h2 data-md-level="1e9">Huge</h2><p>${prose(40, 'hill')}</p></article>`,
+      '<title>A guide</title>',
+    );
+    const { markdown, stage } = htmlToMarkdown(html, URL_);
+    expect(stage).toBe('readability');
+    expect(markdown).toContain('\n## Minus\n');
+    expect(markdown).toContain('\n### Three\n');
+    expect(markdown).toContain('\n## Huge\n');
+  });
 });
 
 describe('superscripts', () => {
@@ -188,6 +204,7 @@ describe('superscripts', () => {
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).toContain('About 10^9 stars; E = mc^2; see note^3 and ^(a b).');
     expect(markdown).toContain('In the 9th century, le 2e jour.');
+    expect(htmlToMarkdown(article('<p>Revenue<sup>a</sup> and profit<sup>b</sup> in note form.</p>'), URL_).markdown).toContain('Revenue^a and profit^b in note form.');
     expect(markdown).toContain('Cited[\\[1\\]](https://example.com/blog/post.html#cite-1). Now $549.00 or €1,299.99; H2O.');
   });
 });
@@ -204,6 +221,13 @@ describe('words kept apart by layout only', () => {
     expect(markdown).toContain('**T**he drop cap stays, as does H2O and a _very_long word.');
     expect(markdown).toContain('```\ngetName()\n```');
     expect(markdown).toContain('Call `getValue` first.');
+  });
+
+  it('leaves raised and lowered marks and <wbr> joined, and parts a label glued to its text', () => {
+    const html = article('<p>Then x<sup>N</sup> and a<sub>Max</sub>, get<wbr>Element, <span>card</span><span>Title</span>.</p><p><i>Smooth play</i>The display syncs.</p>');
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).toContain('Then x^N and aMax, getElement, card Title.');
+    expect(markdown).toContain('_Smooth play_ The display syncs.');
   });
 });
 
@@ -235,6 +259,15 @@ describe('tables', () => {
     );
   });
 
+  it('ends a row span with its row group, as a browser does', () => {
+    const table =
+      '<table><thead><tr><th rowspan="2">Name</th><th>Score</th></tr></thead>' +
+      '<tbody><tr><td>Ann</td><td>3</td></tr><tr><td rowspan="5">Bo</td><td>4</td></tr></tbody>' +
+      '<tbody><tr><td>Cy</td><td>5</td></tr></tbody></table>';
+    const { markdown } = htmlToMarkdown(article(table), URL_);
+    expect(markdown).toContain('| Name | Score |\n| --- | --- |\n| Ann | 3 |\n| Bo | 4 |\n| Cy | 5 |');
+  });
+
   it('stops repeating spanned cells past a budget, leaving them empty but in their columns', () => {
     const long = 'x'.repeat(40_000);
     const rows = Array.from({ length: 5 }, (_, i) => `<tr><td>r${i}</td></tr>`).join('');
@@ -243,6 +276,11 @@ describe('tables', () => {
     // The first row holds the cell; two copies fit in MAX_ROW_SPAN_COPY_CHARS (100,000), the rest are empty.
     expect(markdown.split(long).length - 1).toBe(3);
     expect(markdown).toContain('|  | r4 |');
+    // Markup counts, not only text: an image's long alt text is not copied a thousand times.
+    const alt = 'y'.repeat(60_000);
+    const imageRows = Array.from({ length: 999 }, (_, i) => `<tr><td>r${i}</td></tr>`).join('');
+    const images = `<table><tr><th>Pic</th><th>Row</th></tr><tr><td rowspan="1000"><img src="/p.png" alt="${alt}"></td><td>first</td></tr>${imageRows}</table>`;
+    expect(htmlToMarkdown(article(images), URL_).markdown.split(alt).length - 1).toBeLessThanOrEqual(2);
   });
 
   it('reads attribute names in any case, as a browser does (legacy uppercase, React camelCase)', () => {
@@ -399,6 +437,13 @@ describe('text statistics', () => {
 });
 
 describe('robustness', () => {
+  it('reads sources built against its pattern gates in linear time (a long capitalised run, a script of ?id= strings)', () => {
+    // Before the gates were bounded each of these took seconds at 100 KB, minutes at 1 MB.
+    const run = `<p>x ${'aB'.repeat(150_000)}</p>`;
+    const script = `<script>var u="${'?id=1&x'.repeat(45_000)}"</script><p>text</p>`;
+    for (const html of [run, script]) expect(typeof htmlToMarkdown(html, URL_).markdown).toBe('string');
+  });
+
   it.each([
     ['unclosed tags', '<div><p>one<p>two<b>bold<i>both</div></span>'],
     ['stray closing tags', '</p></div>text</body></html><p>after the end'],

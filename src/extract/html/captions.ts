@@ -86,7 +86,9 @@ function attach(caption: DomElement, img: DomElement): void {
 }
 
 /** A class or id attribute with a caption word, in the page's source. */
-const MARKED_IN_SOURCE = /(?:class|id)\s*=\s*(?:"[^"]*|'[^']*|[^\s>]*)(?:caption|credit|copyright)/i;
+// An unquoted value ends at white space, a quote, `=`, `<`, `>` or a backtick (HTML
+// 13.2.5.38): bounding it so keeps the search linear on a script full of `?id=` strings.
+const MARKED_IN_SOURCE = /(?:class|id)\s*=\s*(?:"[^"]*|'[^']*|[^\s"'=<>`]*)(?:caption|credit|copyright)/i;
 
 /**
  * Moves every picture caption under `root` onto its image (see the module comment).

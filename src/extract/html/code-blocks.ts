@@ -48,6 +48,7 @@ function isGutter(pre: DomElement): boolean {
 /** Records each pre's language on it; turns `<br>` inside pre into newlines; drops line-number gutters. */
 export function annotateCodeBlocks(doc: DomDocument, root: DomElement): void {
   for (const pre of descendants(root, new Set(['pre']))) {
+    for (const br of descendants(pre, new Set(['br']))) br.replaceWith(doc.createTextNode('\n'));
     if (isGutter(pre)) {
       pre.remove();
       continue;
@@ -55,7 +56,6 @@ export function annotateCodeBlocks(doc: DomDocument, root: DomElement): void {
     const code = childElements(pre).find((el) => tagOf(el) === 'code');
     const language = languageOf(pre) ?? languageOf(code) ?? languageOf(pre.parentElement);
     if (language !== undefined) pre.setAttribute(LANGUAGE_ATTRIBUTE, language);
-    for (const br of descendants(pre, new Set(['br']))) br.replaceWith(doc.createTextNode('\n'));
   }
 }
 

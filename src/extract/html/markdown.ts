@@ -93,7 +93,9 @@ function buildService(base: string | null): TurndownService {
       const text = inlineText(content);
       if (text === '') return '';
       const heading = node as unknown as DomElement;
-      const level = Number(heading.getAttribute(HEADING_LEVEL_ATTRIBUTE)) || headingLevel(heading) || 2;
+      // Only an <h2> that was an <h1> goes back (the page could set the attribute itself).
+      const wasH1 = tagOf(heading) === 'h2' && heading.getAttribute(HEADING_LEVEL_ATTRIBUTE) === '1';
+      const level = wasH1 ? 1 : headingLevel(heading) || 2;
       return `\n\n${'#'.repeat(level)} ${text}\n\n`;
     },
   });
@@ -124,8 +126,10 @@ function buildService(base: string | null): TurndownService {
     filter: 'sup',
     replacement: (content, node) => {
       const text = inlineText(content);
-      if (text === '' || text.startsWith('[') || ORDINAL_SUFFIX.test(text)) return content;
-      if (/^\d\d$/.test(text) && WHOLE_AMOUNT.test(textBefore(node as unknown as DomNode))) return `.${text}`;
+      if (text === '' || text.startsWith('[')) return content;
+      const before = textBefore(node as unknown as DomNode);
+      if (ORDINAL_SUFFIX.test(text) && /\d$/.test(before)) return content;
+      if (/^\d\d$/.test(text) && WHOLE_AMOUNT.test(before)) return `.${text}`;
       return /\s/.test(text) ? `^(${text})` : `^${text}`;
     },
   });

@@ -32,6 +32,18 @@ function tableRows(table: DomElement): DomElement[] {
   return rows;
 }
 
+/** The table's rows by row group: its own rows (an implied body), then each thead/tbody/tfoot. */
+function rowGroups(table: DomElement): DomElement[][] {
+  const own: DomElement[] = [];
+  const groups: DomElement[][] = [own];
+  for (const child of childElements(table)) {
+    const tag = tagOf(child);
+    if (tag === 'tr') own.push(child);
+    else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') groups.push(childElements(child).filter((row) => tagOf(row) === 'tr'));
+  }
+  return groups;
+}
+
 const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 /** Cell content that makes a table a layout (the plugin would emit such a table as HTML). */
 const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
@@ -94,11 +106,17 @@ function rowSpan(cell: DomElement): number {
 /** A row span beyond this is clipped (HTML clips at 65534; a page's 1e6 would be a loop). */
 const MAX_ROW_SPAN = 1_000;
 /**
- * Characters a table's repeated cells may add in all: past it, a spanned slot gets an empty
- * cell (the columns still line up). A 10 MB page could otherwise have one long cell span a
- * thousand rows and make a gigabyte of copies.
+ * Characters of markup a table's repeated cells may add in all: past it, a spanned slot
+ * gets an empty cell (the columns still line up). A 10 MB page could otherwise have one
+ * long cell (or one image with a long alt text) span a thousand rows and make a gigabyte.
  */
 export const MAX_ROW_SPAN_COPY_CHARS = 100_000;
+/**
+ * A row group with more slots than this (rows x columns) keeps its row spans as they are:
+ * laying out the grid costs a step per slot, and a page of 8,000 rows of 400,000 spanned
+ * columns would take seconds.
+ */
+export const MAX_ROW_SPAN_SLOTS = 250_000;
 
 /**
  * GFM has no row spans: a cell that spans rows down (`rowspan`) is repeated in each row it
@@ -107,19 +125,22 @@ export const MAX_ROW_SPAN_COPY_CHARS = 100_000;
  * country) is meant to. Column spans stay one cell and empty ones (a note across the row
  * would only repeat).
  */
-function fillRowSpans(doc: DomDocument, rows: DomElement[]): void {
+function fillRowSpans(doc: DomDocument, rows: DomElement[], budget: { chars: number }): void {
+  if (!rows.some((row) => cellsOf(row).some((cell) => rowSpan(cell) > 1))) return;
+  let width = 0;
+  for (const row of rows) width = Math.max(width, cellsOf(row).reduce((sum, cell) => sum + span(cell), 0));
+  if (width * rows.length > MAX_ROW_SPAN_SLOTS) return;
   // Per column: the cell spanning down into it (shared by the columns it spans) and how
   // many more rows it covers.
   const above: Array<{ cell: DomElement; columns: number; rows: number; chars: number } | undefined> = [];
-  let budget = MAX_ROW_SPAN_COPY_CHARS;
   for (const row of rows) {
     let column = 0;
     const fill = (before: DomElement | null): void => {
       for (let down = above[column]; down !== undefined && down.rows > 0; down = above[column]) {
         const copy = doc.createElement(tagOf(down.cell));
         if (down.columns > 1) copy.setAttribute('colspan', String(down.columns));
-        if (down.chars <= budget) {
-          budget -= down.chars;
+        if (down.chars <= budget.chars) {
+          budget.chars -= down.chars;
           for (let child = down.cell.firstChild; child !== null; child = child.nextSibling) copy.appendChild(child.cloneNode(true));
         }
         row.insertBefore(copy, before);
@@ -130,7 +151,7 @@ function fillRowSpans(doc: DomDocument, rows: DomElement[]): void {
     for (const cell of cellsOf(row)) {
       fill(cell);
       const columns = span(cell);
-      const down = rowSpan(cell) > 1 ? { cell, columns, rows: rowSpan(cell) - 1, chars: (cell.textContent ?? '').length } : undefined;
+      const down = rowSpan(cell) > 1 ? { cell, columns, rows: rowSpan(cell) - 1, chars: cell.innerHTML.length } : undefined;
       for (let k = 0; k < columns; k++) above[column + k] = down;
       column += columns;
     }
@@ -145,7 +166,9 @@ export function normalizeTables(doc: DomDocument, root: DomElement): void {
   const isData = tables.map((table) => isDataTable(table, tableRows(table)));
   tables.forEach((table, i) => {
     if (isData[i]) {
-      fillRowSpans(doc, tableRows(table));
+      // A row span ends with its row group (HTML 4.9.11): each group is laid out alone.
+      const budget = { chars: MAX_ROW_SPAN_COPY_CHARS };
+      for (const group of rowGroups(table)) fillRowSpans(doc, group, budget);
       ensureHeaderRow(doc, table, tableRows(table));
     }
     else linearize(doc, table);
