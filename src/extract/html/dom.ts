@@ -78,6 +78,19 @@ export function childElements(element: DomElement | DomDocument): DomElement[] {
   return out;
 }
 
+/**
+ * The node after `node` in document order under `root` (null past its end), without
+ * entering `node`'s children when `skipChildren`: a walk in document order that needs no
+ * stack and may change the text of the nodes it has passed.
+ */
+export function nextInTree(node: DomNode, root: DomNode, skipChildren: boolean): DomNode | null {
+  if (!skipChildren && node.firstChild !== null) return node.firstChild;
+  for (let at: DomNode | null = node; at !== null && at !== root; at = at.parentNode) {
+    if (at.nextSibling !== null) return at.nextSibling;
+  }
+  return null;
+}
+
 /** All descendant elements in document order, as an array snapshot. */
 export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<string>): DomElement[] {
   const out: DomElement[] = [];

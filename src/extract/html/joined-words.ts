@@ -18,7 +18,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { ELEMENT_NODE, TEXT_NODE, tagOf } from './dom.js';
+import { ELEMENT_NODE, TEXT_NODE, nextInTree, tagOf } from './dom.js';
 
 const VERBATIM: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 /**
@@ -47,15 +47,6 @@ function sameRun(previous: DomNode, next: DomNode): boolean {
 const isLower = (code: number): boolean => code >= 97 && code <= 122;
 const isUpper = (code: number): boolean => code >= 65 && code <= 90;
 
-/** The node after `node` in document order under `root`, skipping `node`'s subtree when `skip`. */
-function nextNode(node: DomNode, root: DomNode, skip: boolean): DomNode | null {
-  if (!skip && node.firstChild !== null) return node.firstChild;
-  for (let at: DomNode | null = node; at !== null && at !== root; at = at.parentNode) {
-    if (at.nextSibling !== null) return at.nextSibling;
-  }
-  return null;
-}
-
 /** Puts a space where an element boundary joins a lowercase letter to a capital under `root`. */
 export function separateJoinedWords(root: DomElement): void {
   let previous: DomNode | null = null;
@@ -72,12 +63,12 @@ export function separateJoinedWords(root: DomElement): void {
         previous = node;
         previousLast = text.charCodeAt(text.length - 1);
       }
-      node = nextNode(node, root, true);
+      node = nextInTree(node, root, true);
     } else if (node.nodeType === ELEMENT_NODE && VERBATIM.has(tagOf(node as DomElement))) {
       previous = null;
-      node = nextNode(node, root, true);
+      node = nextInTree(node, root, true);
     } else {
-      node = nextNode(node, root, false);
+      node = nextInTree(node, root, false);
     }
   }
 }

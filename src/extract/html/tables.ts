@@ -19,29 +19,29 @@ import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { childElements, descendants, isElement, tagOf } from './dom.js';
 
-/** The table's rows in tree order: its own, then those of thead/tbody/tfoot (HTML `rows`). */
-function tableRows(table: DomElement): DomElement[] {
-  const rows: DomElement[] = [];
+/**
+ * The table's rows by row group, in tree order: each thead/tbody/tfoot, and each run of
+ * rows written straight in the table (an implied body, as a browser's parser makes one).
+ */
+function rowGroups(table: DomElement): DomElement[][] {
+  const groups: DomElement[][] = [];
+  let implied: DomElement[] | null = null;
   for (const child of childElements(table)) {
     const tag = tagOf(child);
-    if (tag === 'tr') rows.push(child);
-    else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
-      for (const row of childElements(child)) if (tagOf(row) === 'tr') rows.push(row);
+    if (tag === 'tr') {
+      if (implied === null) groups.push((implied = []));
+      implied.push(child);
+    } else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
+      groups.push(childElements(child).filter((row) => tagOf(row) === 'tr'));
+      implied = null;
     }
   }
-  return rows;
+  return groups;
 }
 
-/** The table's rows by row group: its own rows (an implied body), then each thead/tbody/tfoot. */
-function rowGroups(table: DomElement): DomElement[][] {
-  const own: DomElement[] = [];
-  const groups: DomElement[][] = [own];
-  for (const child of childElements(table)) {
-    const tag = tagOf(child);
-    if (tag === 'tr') own.push(child);
-    else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') groups.push(childElements(child).filter((row) => tagOf(row) === 'tr'));
-  }
-  return groups;
+/** The table's rows in tree order (HTML `rows`). */
+function tableRows(table: DomElement): DomElement[] {
+  return rowGroups(table).flat();
 }
 
 const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
@@ -128,7 +128,7 @@ export const MAX_ROW_SPAN_SLOTS = 250_000;
 function fillRowSpans(doc: DomDocument, rows: DomElement[], budget: { chars: number }): void {
   if (!rows.some((row) => cellsOf(row).some((cell) => rowSpan(cell) > 1))) return;
   let width = 0;
-  for (const row of rows) width = Math.max(width, cellsOf(row).reduce((sum, cell) => sum + span(cell), 0));
+  for (const row of rows) width = Math.max(width, rowWidth(row));
   if (width * rows.length > MAX_ROW_SPAN_SLOTS) return;
   // Per column: the cell spanning down into it (shared by the columns it spans) and how
   // many more rows it covers.
@@ -188,9 +188,14 @@ function span(cell: DomElement): number {
   return Number.isFinite(n) && n > 1 ? Math.min(n, 50) : 1;
 }
 
+/** The columns a row takes, its cells' spans added up. */
+function rowWidth(row: DomElement): number {
+  return cellsOf(row).reduce((sum, cell) => sum + span(cell), 0);
+}
+
 function columnCount(table: DomElement): number {
   let count = 0;
-  for (const row of tableRows(table)) count = Math.max(count, cellsOf(row).reduce((sum, cell) => sum + span(cell), 0));
+  for (const row of tableRows(table)) count = Math.max(count, rowWidth(row));
   return count;
 }
 
@@ -228,7 +233,7 @@ export function addTableRules(service: TurndownService): void {
       // row (GFM spec 0.29, 4.10): a header shorter than the widest row is padded. Shorter
       // body rows need nothing (they are filled with empty cells).
       const columns = Math.max(1, columnCount(table));
-      const missing = columns - cellsOf(row).reduce((sum, cell) => sum + span(cell), 0);
+      const missing = columns - rowWidth(row);
       return `\n${content.trim()}${'  |'.repeat(Math.max(0, missing))}\n|${' --- |'.repeat(columns)}`;
     },
   });

@@ -5,7 +5,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, isElement, tagOf } from './dom.js';
+import { TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
 
 export interface TextStats {
   /** Non-white-space characters of text. */
@@ -92,16 +92,10 @@ export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
  */
 export function charsUpTo(root: DomNode, limit: number): number {
   let n = 0;
-  for (let node: DomNode | null = root.firstChild; node !== null; ) {
-    if (node.nodeType === TEXT_NODE) {
-      n += visibleChars(node.textContent);
-      if (n > limit) return n;
-    } else if (node.firstChild !== null && isElement(node)) {
-      node = node.firstChild;
-      continue;
-    }
-    while (node !== null && node !== root && node.nextSibling === null) node = node.parentNode;
-    node = node === null || node === root ? null : node.nextSibling;
+  for (let node: DomNode | null = root.firstChild; node !== null; node = nextInTree(node, root, !isElement(node))) {
+    if (node.nodeType !== TEXT_NODE) continue;
+    n += visibleChars(node.textContent);
+    if (n > limit) return n;
   }
   return n;
 }
