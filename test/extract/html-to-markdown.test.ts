@@ -231,6 +231,50 @@ describe('words kept apart by layout only', () => {
   });
 });
 
+describe('emphasis and definition lists', () => {
+  it('closes bold and italics on the line they open, and wraps each paragraph they span on its own', () => {
+    const { markdown } = htmlToMarkdown(article('<p><b>Why choose us?<br></b>Numbers talk.</p><p><strong> padded </strong>and <em>plain</em>.</p><div><i>First part.<p>Second part.</p></i></div>'), URL_);
+    expect(markdown).toContain('**Why choose us?**\nNumbers talk.');
+    expect(markdown).toContain('**padded** and _plain_.');
+    expect(markdown).toContain('_First part._\n\n_Second part._');
+    expect(markdown).not.toMatch(/^\s*(?:\*\*|_)\s*$/m);
+  });
+
+  it('keeps each term with its definitions, and leaves a definition without a term as a paragraph', () => {
+    const html = article(
+      '<dl><dt>Latency</dt><dd>Time to the first byte.</dd><dt>Throughput</dt><dt><b>Bandwidth</b></dt><dd>Data per second.</dd><dd>Counted in bits.</dd>' +
+        '<dt>Jitter</dt><dd><p>Variation in latency.</p><ul><li>high on radio links</li></ul></dd><dt></dt><dd>Orphan note.</dd></dl>',
+    );
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).toContain('**Latency**\n: Time to the first byte.');
+    expect(markdown).toContain('**Throughput**\n**Bandwidth**\n: Data per second.\n\n: Counted in bits.');
+    expect(markdown).toContain('**Jitter**\n: Variation in latency.\n\n- high on radio links');
+    expect(markdown).toMatch(/\n\nOrphan note\.\n/);
+  });
+});
+
+describe('page controls', () => {
+  it('drops skip links but keeps in-page links that are content', () => {
+    const html = page(`<main id="main"><article><p><a href="#main" class="visually-hidden">Skip to main content</a> <a href="#nav">Jump to navigation</a></p><h1>Headline</h1><p>${prose()} See <a href="#notes">the notes</a> below.</p><p>Skip to the end if you know this already.</p></article></main>`);
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).not.toMatch(/Skip to main|Jump to navigation/);
+    expect(markdown).toContain('[the notes](https://example.com/blog/post.html#notes)');
+    expect(markdown).toContain('Skip to the end if you know this already.');
+  });
+
+  it('keeps the questions of an FAQ accordion and the headings of collapsible sections, not other buttons', () => {
+    const faq =
+      '<h2>Questions</h2><div class="faq"><button aria-expanded="false" aria-controls="a1">How long does delivery take?</button><div id="a1"><p>Two to three working days within the country.</p></div>' +
+      '<h3><button class="accordion">Returns</button></h3><div><p>Returns are free for thirty days after delivery.</p></div>' +
+      '<button aria-expanded="false">Open menu</button><button>Add to cart</button><button aria-controls="x">Is this a question but in a form?</button></div>';
+    const { markdown } = htmlToMarkdown(article(faq), URL_);
+    expect(markdown).toContain('How long does delivery take?\n\nTwo to three working days');
+    expect(markdown).toContain('### Returns\n\nReturns are free');
+    expect(markdown).toContain('Is this a question but in a form?');
+    expect(markdown).not.toMatch(/Open menu|Add to cart/);
+  });
+});
+
 describe('tables', () => {
   it('renders a table without <thead> with its first row as the header', () => {
     const { markdown } = htmlToMarkdown(article('<table><tr><td>k</td><td>v|w</td></tr><tr><td>a<br>b</td><td colspan="2">c</td></tr></table>'), URL_);

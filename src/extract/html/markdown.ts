@@ -69,6 +69,42 @@ function inlineText(content: string): string {
     .join(' ');
 }
 
+/** The start of a Markdown block construct: a heading, list item, quotation, fence or table row. */
+const BLOCK_START = /^(?:#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|>|```|~~~|\|)/;
+
+/**
+ * Bold or italic `content` between `delimiter`s, so that the Markdown reads back as such.
+ * CommonMark emphasis cannot span a blank line, and a delimiter with white space on its
+ * inner side neither opens nor closes (the flanking rules, spec 6.2): `<b>Title<br></b>`
+ * made `**Title` and a line `**` of its own, `<i>` round two paragraphs a stray `_`. So
+ * each paragraph of the content is wrapped on its own, its edge white space (a `<br>`'s
+ * newline) outside the delimiters; a block inside (a list, a heading) is left unmarked.
+ */
+function delimit(content: string, delimiter: string): string {
+  if (content.trim() === '') return '';
+  return content
+    .split(/(\n[ \t]*\n\s*)/)
+    .map((part, index) => {
+      if (index % 2 === 1) return part;
+      const [, lead = '', core = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(part) ?? [];
+      return core === '' || BLOCK_START.test(core) ? part : `${lead}${delimiter}${core}${delimiter}${trail}`;
+    })
+    .join('');
+}
+
+/** Whether `element` comes straight after a `<dt>` with text (a second term, or a term's definition). */
+function isAfterTerm(element: DomElement): boolean {
+  const previous = element.previousElementSibling;
+  return previous !== null && tagOf(previous) === 'dt' && normalizeSpace(previous.textContent) !== '';
+}
+
+/** Whether the `<dd>` defines a term: a `<dt>` with text comes before it, past other `<dd>`s. */
+function definesTerm(dd: DomElement): boolean {
+  let at: DomElement = dd;
+  while (at.previousElementSibling !== null && tagOf(at.previousElementSibling) === 'dd') at = at.previousElementSibling;
+  return isAfterTerm(at);
+}
+
 function buildService(base: string | null): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -97,6 +133,33 @@ function buildService(base: string | null): TurndownService {
       const wasH1 = tagOf(heading) === 'h2' && heading.getAttribute(HEADING_LEVEL_ATTRIBUTE) === '1';
       const level = wasH1 ? 1 : headingLevel(heading) || 2;
       return `\n\n${'#'.repeat(level)} ${text}\n\n`;
+    },
+  });
+
+  service.addRule('emphasis', { filter: ['em', 'i'], replacement: (content) => delimit(content, '_') });
+  service.addRule('strong', { filter: ['strong', 'b'], replacement: (content) => delimit(content, '**') });
+
+  // Definition lists: GFM has none. Each term is a bold line and each definition follows
+  // it on the next line after `: ` (the definition-list syntax of PHP Markdown Extra,
+  // Pandoc and markdown-it; in plain GFM it reads "Term : definition"), so that a term stays
+  // with what defines it instead of becoming a paragraph like any other.
+  service.addRule('definitionTerm', {
+    filter: 'dt',
+    replacement: (content, node) => {
+      const text = inlineText(content);
+      if (text === '') return '';
+      const lead = isAfterTerm(node as unknown as DomElement) ? '\n' : '\n\n';
+      return `${lead}${text.includes('![') ? text : delimit(text.replace(/\*\*/g, ''), '**')}\n`;
+    },
+  });
+  service.addRule('definition', {
+    filter: 'dd',
+    replacement: (content, node) => {
+      const text = content.trim();
+      if (text === '') return '';
+      const dd = node as unknown as DomElement;
+      if (!definesTerm(dd)) return `\n\n${text}\n\n`;
+      return `${isAfterTerm(dd) ? '\n' : '\n\n'}: ${text}\n\n`;
     },
   });
 
