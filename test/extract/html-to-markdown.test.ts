@@ -262,6 +262,20 @@ describe('page controls', () => {
     expect(markdown).toContain('Skip to the end if you know this already.');
   });
 
+  it('drops the labels of controls and placeholders, with the wrappers that hold nothing else, not the same words in a sentence', () => {
+    const html = article(
+      '<div class="spinner"><span>Loading...</span></div><ul><li><a href="/more">Read more</a></li><li><a href="/next">Next chapter</a></li></ul>' +
+        '<blockquote>Quoted words.<div class="expand"><a>Click to expand…</a></div></blockquote><p>Summary of the post. <a href="/post">Read more »</a></p>' +
+        '<p><a href="#top">Back to top ↑</a></p><p>Read more about gauges in the appendix.</p><pre><code>loading</code></pre>',
+    );
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).not.toMatch(/Loading\.\.\.|\[Read more|Click to expand|Back to top|^-\s*$/m);
+    expect(markdown).toContain('- [Next chapter](https://example.com/next)');
+    expect(markdown).toContain('Summary of the post.');
+    expect(markdown).toContain('Read more about gauges in the appendix.');
+    expect(markdown).toContain('```\nloading\n```');
+  });
+
   it('keeps the questions of an FAQ accordion and the headings of collapsible sections, not other buttons', () => {
     const faq =
       '<h2>Questions</h2><div class="faq"><button aria-expanded="false" aria-controls="a1">How long does delivery take?</button><div id="a1"><p>Two to three working days within the country.</p></div>' +

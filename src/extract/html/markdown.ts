@@ -7,6 +7,8 @@
  *     dropped, a `javascript:` (or unresolvable) link keeps its text only, a heading's
  *     symbol-only permalink (`¶`, `#`) is dropped; images only with alt text or a caption
  *     (captions.ts), the caption as the image's title;
+ *   - bold and italics closed on the line they open, definition lists as `**term**` and
+ *     `: definition`, labels of page controls dropped (control-labels.ts);
  *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text.
  */
 
@@ -14,6 +16,7 @@ import gfm from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
+import { removeControlLabels } from './control-labels.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -258,6 +261,7 @@ function dropEmptyInlines(root: DomElement, base: string | null): void {
 
 /** Markdown of `root`, which this consumes (tables are rewritten, white space collapsed). */
 export function elementToMarkdown(doc: DomDocument, root: DomElement, base: string | null): string {
+  removeControlLabels(root);
   dropEmptyInlines(root, base);
   normalizeTables(doc, root);
   // Turndown deep-copies a DOM input before working on it; `root` is already a private
