@@ -266,13 +266,14 @@ describe('page controls', () => {
     const html = article(
       '<div class="spinner"><span>Loading...</span></div><ul><li><a href="/more">Read more</a></li><li><a href="/next">Next chapter</a></li></ul>' +
         '<blockquote>Quoted words.<div class="expand"><a>Click to expand…</a></div></blockquote><p>Summary of the post. <a href="/post">Read more »</a></p>' +
-        '<p><a href="#top">Back to top ↑</a></p><p>Read more about gauges in the appendix.</p><pre><code>loading</code></pre>',
+        '<p><a href="#top">Back to top ↑</a></p><ul class="tools"><li><a href="/share">Share</a></li><li><span>Print</span></li></ul>' +
+        '<p>Read more about gauges in the appendix. Share your readings with us.</p><pre><code>loading</code></pre>',
     );
     const { markdown } = htmlToMarkdown(html, URL_);
-    expect(markdown).not.toMatch(/Loading\.\.\.|\[Read more|Click to expand|Back to top|^-\s*$/m);
+    expect(markdown).not.toMatch(/Loading\.\.\.|\[Read more|Click to expand|Back to top|\[Share\]|^Print$|^-\s*$/m);
     expect(markdown).toContain('- [Next chapter](https://example.com/next)');
     expect(markdown).toContain('Summary of the post.');
-    expect(markdown).toContain('Read more about gauges in the appendix.');
+    expect(markdown).toContain('Read more about gauges in the appendix. Share your readings with us.');
     expect(markdown).toContain('```\nloading\n```');
   });
 

@@ -1,7 +1,8 @@
 /**
  * Labels of page controls and placeholders, which are never content: a spinner's
  * "Loading...", a quote's "Click to expand...", a card's "Read more", a "Back to top" link,
- * an ad slot's "Sponsored". Written as text in ordinary elements (not `<button>`s, which
+ * an ad slot's "Sponsored", a share bar's "Share", "Tweet" and "Print", an account strip's
+ * "Sign in" and "Subscribe". Written as text in ordinary elements (not `<button>`s, which
  * noise.ts removes), they survive every stage and end up as lines of their own in the
  * Markdown: on the WCXB dev split such lines stood in the output of some 35 pages and in
  * the ground truth of two.
@@ -13,7 +14,7 @@
  * This runs on the chosen content only, just before the Markdown: the decision rule of the
  * cascade reads link text and alike cards, of which "Read more" links are part. Run before
  * the cascade, it changed the stage of two pages (a listing -0.28 F1, a forum thread
- * -0.14); run here, scrapinghub +0.0003, WCXB +0.0002 (listing +0.002), no stage changed.
+ * -0.14); run here, scrapinghub +0.0004, WCXB +0.0003 (listing +0.002), no stage changed.
  */
 
 import type { DomElement, DomNode } from './dom.js';
@@ -22,7 +23,8 @@ import { ELEMENT_NODE, TEXT_NODE, nextInTree, normalizeSpace, tagOf } from './do
 /** The whole text of a control label, case aside, trailing dots, ellipsis or arrows aside. */
 const CONTROL_LABEL = new RegExp(
   '^(?:loading|working|please wait|click to expand|click to shrink|read more|read less|read more less|show more|show less|' +
-    'see more|see less|load more|view more|back to top|top of page|sponsored|advertisement)' +
+    'see more|see less|load more|view more|back to top|top of page|sponsored|advertisement|' +
+    'subscribe|subscribe now|sign up|sign in|log in|login|share|share this|print|copy link|tweet|pin it)' +
     '\\s*(?:\\.{1,3}|…)?\\s*[›»→↑]?$',
   'i',
 );
