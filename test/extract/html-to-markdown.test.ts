@@ -517,6 +517,31 @@ describe('robustness', () => {
     expect(result.markdown).not.toMatch(/[ \t]+$/m);
   });
 
+  it('reads nested buttons, deeply wrapped control labels and deep nesting in time linear in the page', () => {
+    const buttons = `<main><h1>Deep</h1><p>${prose(60)}</p>${'<button aria-expanded="false">'.repeat(5_000)}Why?${'</button>'.repeat(5_000)}${'<span>'.repeat(5_000)}Read more${'</span>'.repeat(5_000)}</main>`;
+    const many = `<main><h1>Many</h1><div>${prose(60)}${'<a href="/x">Read more</a> '.repeat(5_000)}</div></main>`;
+    // Readability's cost grows with the square of the depth: 1,000 nested divs took 5.6 s before flattening.
+    const divs = `<main><h1>Deep</h1><p>${prose(60)}</p>${'<div>'.repeat(3_000)}bottom words${'</div>'.repeat(3_000)}</main>`;
+    for (const html of [page(buttons), page(many), page(divs)]) {
+      const started = performance.now();
+      const { markdown } = htmlToMarkdown(html, URL_);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(markdown).not.toContain('Read more');
+      expect(markdown).toContain('The river keeps');
+    }
+  });
+
+  it('flattens nesting deeper than the limit, keeping every text in order', () => {
+    const levels = 1_000;
+    let html = '';
+    for (let i = 0; i < levels; i++) html += `<div><span>w${i}</span>`;
+    html += '</div>'.repeat(levels);
+    const { markdown } = htmlToMarkdown(page(`<main><h1>Deep</h1><p>${prose(60)}</p>${html}</main>`), URL_);
+    const positions = Array.from({ length: levels }, (_, i) => markdown.search(new RegExp(`\\bw${i}\\b`)));
+    expect(positions.every((at) => at >= 0)).toBe(true);
+    expect(positions.every((at, i) => i === 0 || at > positions[i - 1]!)).toBe(true);
+  });
+
   it('keeps text that sits in <head> or after </html>', () => {
     expect(htmlToMarkdown('<html><head><title>t</title><div>in the head</div></head><body><p>body</p></body></html>', URL_).markdown).toContain('in the head');
     expect(htmlToMarkdown('<html><body><p>a</p></body></html><p>after the end</p>', URL_).markdown).toContain('after the end');

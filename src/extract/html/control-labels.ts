@@ -19,6 +19,7 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import { charsUpTo, visibleChars } from './text-stats.js';
 
 /** The whole text of a control label, case aside, trailing dots, ellipsis or arrows aside. */
 const CONTROL_LABEL = new RegExp(
@@ -35,11 +36,19 @@ const VERBATIM: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'te
 /** Wrappers removed with a label when it is all they hold; a section or the body never is. */
 const WRAPPERS: ReadonlySet<string> = new Set(['a', 'span', 'p', 'div', 'li', 'em', 'i', 'b', 'strong', 'small', 'label', 'font', 'u', 'dt', 'dd']);
 
-/** The outermost wrapper of `text` (up to, not including, `root`) that holds only it. */
-function outermostWrapper(text: DomNode, root: DomElement): DomNode {
+/** Wrappers are looked for this many levels up at most (a label sits in a link in an item in a list). */
+const MAX_WRAPPER_DEPTH = 6;
+
+/**
+ * The outermost wrapper of `text` (up to, not including, `root`) that holds only it: its
+ * visible characters are the label's, counted no further than one past them (charsUpTo),
+ * so that a label under a long block costs a few steps, not a walk of the block.
+ */
+function outermostWrapper(text: DomNode, chars: number, root: DomElement): DomNode {
   let node: DomNode = text;
-  for (let parent = node.parentNode as DomElement | null; parent !== null && parent !== root; parent = parent.parentNode as DomElement | null) {
-    if (!WRAPPERS.has(tagOf(parent)) || normalizeSpace(parent.textContent) !== normalizeSpace(text.textContent)) break;
+  let parent = node.parentNode as DomElement | null;
+  for (let level = 0; parent !== null && parent !== root && level < MAX_WRAPPER_DEPTH; level++, parent = parent.parentNode as DomElement | null) {
+    if (!WRAPPERS.has(tagOf(parent)) || charsUpTo(parent, chars) > chars) break;
     node = parent;
   }
   return node;
@@ -53,7 +62,7 @@ export function removeControlLabels(root: DomElement): void {
       const text = node.textContent ?? '';
       if (text.length <= MAX_LABEL_CHARS * 2) {
         const label = normalizeSpace(text);
-        if (label !== '' && label.length <= MAX_LABEL_CHARS && CONTROL_LABEL.test(label)) doomed.push(outermostWrapper(node, root));
+        if (label !== '' && label.length <= MAX_LABEL_CHARS && CONTROL_LABEL.test(label)) doomed.push(outermostWrapper(node, visibleChars(label), root));
       }
       node = nextInTree(node, root, true);
     } else {

@@ -22,7 +22,7 @@ export interface TextStats {
 export const SHORT_LINK_CHARS = 20;
 
 /** Characters that are not white space (ASCII white space, NBSP and the Unicode spaces). */
-function visibleChars(text: string | null): number {
+export function visibleChars(text: string | null): number {
   if (!text) return 0;
   let n = 0;
   for (let i = 0; i < text.length; i++) {
