@@ -267,7 +267,8 @@ describe('page controls', () => {
       '<div class="spinner"><span>Loading...</span></div><ul><li><a href="/more">Read more</a></li><li><a href="/next">Next chapter</a></li></ul>' +
         '<blockquote>Quoted words.<div class="expand"><a>Click to expand…</a></div></blockquote><p>Summary of the post. <a href="/post">Read more »</a></p>' +
         '<p><a href="#top">Back to top ↑</a></p><ul class="tools"><li><a href="/share">Share</a></li><li><span>Print</span></li></ul>' +
-        '<p>Read more about gauges in the appendix. Share your readings with us.</p><pre><code>loading</code></pre>',
+        '<p>Read more about gauges in the appendix. Share your readings with us.</p><pre><code>loading</code></pre>' +
+        '<p><a href="/members/jo.1" class="avatar avatar--default"><span>J</span></a> <a href="/members/jo.1">JosephF</a> wrote, in <span class="avatar-caption">Avatars and more</span>.</p>',
     );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).not.toMatch(/Loading\.\.\.|\[Read more|Click to expand|Back to top|\[Share\]|^Print$|^-\s*$/m);
@@ -275,6 +276,8 @@ describe('page controls', () => {
     expect(markdown).toContain('Summary of the post.');
     expect(markdown).toContain('Read more about gauges in the appendix. Share your readings with us.');
     expect(markdown).toContain('```\nloading\n```');
+    expect(markdown).toContain('[JosephF](https://example.com/members/jo.1) wrote, in Avatars and more.');
+    expect(markdown).not.toContain('[J]');
   });
 
   it('keeps the questions of an FAQ accordion and the headings of collapsible sections, not other buttons', () => {

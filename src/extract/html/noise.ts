@@ -3,14 +3,16 @@
  *  - comments, and elements that render no text: scripts, styles, embedded objects and
  *    media, SVG and MathML, form controls (but a button that labels an accordion section
  *    or an FAQ question is unwrapped, see labelsContent);
- *  - skip links ("Skip to main content", see isSkipLink);
+ *  - skip links ("Skip to main content", see isSkipLink) and the initials of default
+ *    avatars (see isAvatarInitials);
  *  - `<noscript>`, unless it holds a page's worth of text (see MIN_NOSCRIPT_CHARS);
  *  - elements the page hides (`hidden`, `aria-hidden="true"`, inline `display: none` or
  *    `visibility: hidden`) while they hold little text (see MAX_HIDDEN_CHARS).
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { COMMENT_NODE, TEXT_NODE, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
+import { COMMENT_NODE, TEXT_NODE, classAndId, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
+import { charsUpTo } from './text-stats.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
   'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
@@ -96,6 +98,24 @@ function readLabel(button: DomElement): { text: string; heading: boolean } | nul
   return text.length > MAX_BUTTON_LABEL_CHARS ? null : { text, heading };
 }
 
+/** `avatar` as a word of a class or id (`avatar`, `avatar--m`, `user-avatar`, `AvatarBox`). */
+const AVATAR_WORD = /(?:^|[-_\s])avatar(?=$|[-_\s])|[a-z]Avatar|^Avatar/;
+
+/**
+ * A default avatar: the user's initial drawn in a coloured circle where no photo was
+ * uploaded (XenForo, Discourse, vBulletin themes). As text it is a stray letter linked to
+ * the profile before each post's author name: `[J](...) [JosephF](...)` (six WCXB dev
+ * forum and listing pages; forum +0.001). Found here, as Readability drops class names.
+ */
+function isAvatarInitials(element: DomElement): boolean {
+  const words = classAndId(element);
+  if (words === '' || !AVATAR_WORD.test(words)) return false;
+  const chars = charsUpTo(element, MAX_AVATAR_CHARS);
+  return chars > 0 && chars <= MAX_AVATAR_CHARS;
+}
+/** An avatar holding more text than this is not just initials. */
+const MAX_AVATAR_CHARS = 2;
+
 /** "Skip to main content", "Skip navigation", "Jump to content", ... */
 const SKIP_LINK_TEXT = /^(?:skip|jump)\s+(?:to|over|past|navigation|nav|links|menu)\b/i;
 
@@ -142,7 +162,7 @@ export function removeNoise(root: DomElement): void {
           next = child.firstChild ?? next;
           while (child.firstChild !== null) child.parentNode?.insertBefore(child.firstChild, child);
           child.remove();
-        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
+        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || isAvatarInitials(child) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
           child.remove();
         } else if (depth > MAX_TREE_DEPTH) {
           // Too deep: its children move out after it and are visited next, at this depth.
