@@ -7,9 +7,11 @@
  * Markdown: on the WCXB dev split such lines stood in the output of some 35 pages and in
  * the ground truth of two.
  *
- * A text node whose whole text is one of these labels goes, with the wrappers that hold
- * nothing else (so that no empty list item or paragraph is left behind). A label inside a
- * sentence ("read more about it in ...") is part of the sentence and stays.
+ * A label goes when it is the whole of what a block shows (a paragraph, a `<div>`, a list
+ * item, through the links and spans around it), with that block, so that no empty list
+ * item or paragraph is left behind. A label inside a sentence ("you can <a>subscribe</a>
+ * to ..."), beside an image, or naming a table column, a heading or a defined term is
+ * part of the content and stays.
  *
  * This runs on the chosen content only, just before the Markdown: the decision rule of the
  * cascade reads link text and alike cards, of which "Read more" links are part. Run before
@@ -19,7 +21,7 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, nextInTree, normalizeSpace, tagOf } from './dom.js';
-import { charsUpTo, visibleChars } from './text-stats.js';
+import { holdsOnlyText, visibleChars } from './text-stats.js';
 
 /** The whole text of a control label, case aside, trailing dots, ellipsis or arrows aside. */
 const CONTROL_LABEL = new RegExp(
@@ -33,25 +35,33 @@ const CONTROL_LABEL = new RegExp(
 const MAX_LABEL_CHARS = 40;
 /** Elements whose text is code or a form value, left as written. */
 const VERBATIM: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
-/** Wrappers removed with a label when it is all they hold; a section or the body never is. */
-const WRAPPERS: ReadonlySet<string> = new Set(['a', 'span', 'p', 'div', 'li', 'em', 'i', 'b', 'strong', 'small', 'label', 'font', 'u', 'dt', 'dd']);
-
+/** Inline wrappers a label may sit in (a link, a span, emphasis). */
+const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['a', 'span', 'em', 'i', 'b', 'strong', 'small', 'label', 'font', 'u']);
+/**
+ * Blocks a label may be the whole text of. Not table cells, headings or terms: there the
+ * word is a column's, a section's or a definition's name ("Share" over market shares,
+ * "Print" as an edition), not a control.
+ */
+const BLOCKS: ReadonlySet<string> = new Set(['p', 'div', 'li']);
 /** Wrappers are looked for this many levels up at most (a label sits in a link in an item in a list). */
 const MAX_WRAPPER_DEPTH = 6;
+/** ... and are read this many nodes deep at most (holdsOnlyText). */
+const MAX_WRAPPER_NODES = 30;
 
 /**
- * The outermost wrapper of `text` (up to, not including, `root`) that holds only it: its
- * visible characters are the label's, counted no further than one past them (charsUpTo),
- * so that a label under a long block costs a few steps, not a walk of the block.
+ * The block that shows only the label `text` (of `chars` visible characters): up through
+ * inline wrappers and blocks that hold nothing else, ending at a block; null when the
+ * label is part of a sentence, a heading, a table cell or anything else.
  */
-function outermostWrapper(text: DomNode, chars: number, root: DomElement): DomNode {
-  let node: DomNode = text;
-  let parent = node.parentNode as DomElement | null;
-  for (let level = 0; parent !== null && parent !== root && level < MAX_WRAPPER_DEPTH; level++, parent = parent.parentNode as DomElement | null) {
-    if (!WRAPPERS.has(tagOf(parent)) || charsUpTo(parent, chars) > chars) break;
-    node = parent;
+function labelBlock(text: DomNode, chars: number, root: DomElement): DomElement | null {
+  let block: DomElement | null = null;
+  let parent = text.parentNode;
+  for (let level = 0; parent !== null && parent !== root && level < MAX_WRAPPER_DEPTH; level++, parent = parent.parentNode) {
+    const tag = tagOf(parent);
+    if ((!INLINE_WRAPPERS.has(tag) && !BLOCKS.has(tag)) || !holdsOnlyText(parent, chars, MAX_WRAPPER_NODES)) break;
+    if (BLOCKS.has(tag)) block = parent;
   }
-  return node;
+  return block;
 }
 
 /** Removes the labels of page controls and placeholders under `root` (see the module comment). */
@@ -60,9 +70,13 @@ export function removeControlLabels(root: DomElement): void {
   for (let node: DomNode | null = root.firstChild; node !== null; ) {
     if (node.nodeType === TEXT_NODE) {
       const text = node.textContent ?? '';
-      if (text.length <= MAX_LABEL_CHARS * 2) {
+      // Text of at most a label's length, once the white space of indented markup is off.
+      if (text.length <= MAX_LABEL_CHARS || text.trim().length <= MAX_LABEL_CHARS) {
         const label = normalizeSpace(text);
-        if (label !== '' && label.length <= MAX_LABEL_CHARS && CONTROL_LABEL.test(label)) doomed.push(outermostWrapper(node, visibleChars(label), root));
+        if (label !== '' && CONTROL_LABEL.test(label)) {
+          const block = labelBlock(node, visibleChars(label), root);
+          if (block !== null) doomed.push(block);
+        }
       }
       node = nextInTree(node, root, true);
     } else {

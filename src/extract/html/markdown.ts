@@ -85,12 +85,18 @@ const BLOCK_START = /^(?:#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|>|```|~~~|\|)/;
  */
 function delimit(content: string, delimiter: string): string {
   if (content.trim() === '') return '';
+  // A code block inside bold or italics stays as it is: its blank lines are the code's.
+  if (/^ {0,3}(?:```|~~~)/m.test(content)) return content;
   return content
     .split(/(\n[ \t]*\n\s*)/)
     .map((part, index) => {
       if (index % 2 === 1) return part;
-      const [, lead = '', core = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(part) ?? [];
-      return core === '' || BLOCK_START.test(core) ? part : `${lead}${delimiter}${core}${delimiter}${trail}`;
+      const core = part.trim();
+      if (core === '' || BLOCK_START.test(core)) return part;
+      // Edge white space by trimming, not by a pattern (lazy matching is quadratic on long runs of it).
+      const lead = part.slice(0, part.length - part.trimStart().length);
+      const trail = part.slice(part.trimEnd().length);
+      return `${lead}${delimiter}${core}${delimiter}${trail}`;
     })
     .join('');
 }
@@ -101,11 +107,23 @@ function isAfterTerm(element: DomElement): boolean {
   return previous !== null && tagOf(previous) === 'dt' && normalizeSpace(previous.textContent) !== '';
 }
 
-/** Whether the `<dd>` defines a term: a `<dt>` with text comes before it, past other `<dd>`s. */
-function definesTerm(dd: DomElement): boolean {
-  let at: DomElement = dd;
-  while (at.previousElementSibling !== null && tagOf(at.previousElementSibling) === 'dd') at = at.previousElementSibling;
-  return isAfterTerm(at);
+/**
+ * Whether the `<dd>` defines a term: a `<dt>` with text comes before it, past other `<dd>`s.
+ * Remembered per element (`known`), so that a list of many definitions is read once.
+ */
+function definesTerm(dd: DomElement, known: WeakMap<DomElement, boolean>): boolean {
+  const chain: DomElement[] = [];
+  let answer: boolean | undefined;
+  for (let at: DomElement = dd; answer === undefined; ) {
+    answer = known.get(at);
+    if (answer !== undefined) break;
+    chain.push(at);
+    const previous = at.previousElementSibling;
+    if (previous !== null && tagOf(previous) === 'dd') at = previous;
+    else answer = isAfterTerm(at);
+  }
+  for (const element of chain) known.set(element, answer);
+  return answer;
 }
 
 function buildService(base: string | null): TurndownService {
@@ -146,13 +164,15 @@ function buildService(base: string | null): TurndownService {
   // it on the next line after `: ` (the definition-list syntax of PHP Markdown Extra,
   // Pandoc and markdown-it; in plain GFM it reads "Term : definition"), so that a term stays
   // with what defines it instead of becoming a paragraph like any other.
+  const definitions = new WeakMap<DomElement, boolean>();
   service.addRule('definitionTerm', {
     filter: 'dt',
     replacement: (content, node) => {
       const text = inlineText(content);
       if (text === '') return '';
       const lead = isAfterTerm(node as unknown as DomElement) ? '\n' : '\n\n';
-      return `${lead}${text.includes('![') ? text : delimit(text.replace(/\*\*/g, ''), '**')}\n`;
+      // Bold unless the term has its own bold or is an image.
+      return `${lead}${text.includes('![') || text.includes('**') ? text : delimit(text, '**')}\n`;
     },
   });
   service.addRule('definition', {
@@ -161,7 +181,8 @@ function buildService(base: string | null): TurndownService {
       const text = content.trim();
       if (text === '') return '';
       const dd = node as unknown as DomElement;
-      if (!definesTerm(dd)) return `\n\n${text}\n\n`;
+      // A definition that opens with a block (code, a table, a list) cannot follow `: `.
+      if (!definesTerm(dd, definitions) || BLOCK_START.test(text)) return `\n\n${text}\n\n`;
       return `${isAfterTerm(dd) ? '\n' : '\n\n'}: ${text}\n\n`;
     },
   });

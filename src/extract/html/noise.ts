@@ -12,7 +12,7 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { COMMENT_NODE, TEXT_NODE, classAndId, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
-import { charsUpTo } from './text-stats.js';
+import { charsUpTo, holdsOnlyText, visibleChars } from './text-stats.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
   'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
@@ -68,11 +68,14 @@ function labelsContent(button: DomElement): boolean {
   const label = readLabel(button);
   if (label === null || label.text === '') return false;
   if (label.heading) return true;
+  const disclosure = button.hasAttribute('aria-expanded') || button.hasAttribute('aria-controls');
   let ancestor = button.parentElement;
   for (let level = 0; ancestor !== null && level < MAX_HEADING_DEPTH; level++, ancestor = ancestor.parentElement) {
-    if (HEADING.test(tagOf(ancestor))) return true;
+    // In a heading: the toggle of its section, or a control beside the heading's own words
+    // ("Reviews [Write a review]"), which stays out.
+    if (HEADING.test(tagOf(ancestor))) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), MAX_LABEL_NODES);
   }
-  return label.text.endsWith('?') && (button.hasAttribute('aria-expanded') || button.hasAttribute('aria-controls'));
+  return disclosure && label.text.endsWith('?');
 }
 
 /**
@@ -125,18 +128,27 @@ const SKIP_LINK_TEXT = /^(?:skip|jump)\s+(?:to|over|past|navigation|nav|links|me
  * read, it otherwise opened the Markdown of seven WCXB dev pages.
  */
 function isSkipLink(link: DomElement): boolean {
-  return (link.getAttribute('href') ?? '').trim().startsWith('#') && SKIP_LINK_TEXT.test(normalizeSpace(link.textContent));
+  if (!(link.getAttribute('href') ?? '').trim().startsWith('#')) return false;
+  const label = readLabel(link);
+  if (label === null || !SKIP_LINK_TEXT.test(label.text)) return false;
+  // In a paragraph of prose ("..., skip to the results below") it is a sentence's link.
+  const parent = link.parentElement;
+  return parent === null || !PROSE_BLOCKS.has(tagOf(parent)) || holdsOnlyText(parent, visibleChars(label.text), MAX_LABEL_NODES);
 }
+
+/** Blocks of running text, where a skip link's words can be a sentence's. */
+const PROSE_BLOCKS: ReadonlySet<string> = new Set(['p', 'li', 'td', 'dd', 'blockquote', 'figcaption']);
 
 /**
  * The deepest an element sits under the body; deeper ones are flattened. Browsers' parsers
  * stop nesting at 512 (Blink and WebKit: past it, new elements become siblings, their
  * content following them), as the HTML Standard lets a user agent limit otherwise
- * unconstrained input against denial of service. Our limit is lower because Readability's
- * cost grows with the square of the depth: a page of a thousand nested `<div>`s took it
- * 5.6 s, flattened at 512 still 1.1 s, at 256 0.4 s (and a chain of empty spans made
- * Turndown's blank-node test quadratic). The deepest of the 684 benchmark pages nests 54
- * levels under its body; text past the limit is kept, only its nesting goes.
+ * unconstrained input against denial of service. Ours is lower for cost: Turndown's
+ * blank-node test is quadratic on a chain of empty elements and its recursion follows the
+ * depth; Readability, whose cost grows with depth times size, is skipped past
+ * MAX_READABILITY_DEPTH (cascade.ts). The deepest of the 684 benchmark pages nests 54
+ * levels under its body. Past the limit no text is lost, but structure is (a table or a
+ * list that deep comes out as its cells' or items' text).
  */
 export const MAX_TREE_DEPTH = 256;
 
@@ -157,7 +169,7 @@ export function removeNoise(root: DomElement): void {
       if (child.nodeType === COMMENT_NODE) child.remove();
       else if (isElement(child)) {
         const tag = tagOf(child);
-        if ((tag === 'noscript' && textLength(child) >= MIN_NOSCRIPT_CHARS) || (tag === 'button' && labelsContent(child))) {
+        if ((tag === 'noscript' && textLength(child) >= MIN_NOSCRIPT_CHARS) || (tag === 'button' && !isHidden(child) && labelsContent(child))) {
           // Unwrap: its children take its place and are visited in turn.
           next = child.firstChild ?? next;
           while (child.firstChild !== null) child.parentNode?.insertBefore(child.firstChild, child);
@@ -165,7 +177,8 @@ export function removeNoise(root: DomElement): void {
         } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || isAvatarInitials(child) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
           child.remove();
         } else if (depth > MAX_TREE_DEPTH) {
-          // Too deep: its children move out after it and are visited next, at this depth.
+          // Too deep: its children move out after it and are visited next, at this depth,
+          // as a browser's parser places them (the empty element still parts blocks).
           next = child.firstChild ?? next;
           while (child.lastChild !== null) child.parentNode?.insertBefore(child.lastChild, child.nextSibling);
         } else {

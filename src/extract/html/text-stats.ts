@@ -100,6 +100,29 @@ export function charsUpTo(root: DomNode, limit: number): number {
   return n;
 }
 
+/** Elements that show something without text: a label beside one is not all its parent shows (SVG is left out: next to a label it is an icon, a chevron or a spinner). */
+const SHOWS_WITHOUT_TEXT: ReadonlySet<string> = new Set(['img', 'picture', 'video', 'audio', 'canvas', 'iframe', 'object', 'embed', 'table', 'input', 'select', 'textarea']);
+
+/**
+ * Whether `root` shows nothing but `chars` visible characters of text (the text it is known
+ * to hold): no more text, no image or table. The walk stops past `maxNodes` nodes (then
+ * the answer is no), so that the test costs a few steps however large `root` is.
+ */
+export function holdsOnlyText(root: DomNode, chars: number, maxNodes: number): boolean {
+  let n = 0;
+  let nodes = 0;
+  for (let node: DomNode | null = root.firstChild; node !== null; node = nextInTree(node, root, !isElement(node))) {
+    if (++nodes > maxNodes) return false;
+    if (node.nodeType === TEXT_NODE) {
+      n += visibleChars(node.textContent);
+      if (n > chars) return false;
+    } else if (isElement(node) && SHOWS_WITHOUT_TEXT.has(tagOf(node))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 export function linkDensity(stats: TextStats | undefined): number {
   return stats === undefined || stats.chars === 0 ? 0 : stats.linkChars / stats.chars;
 }
