@@ -16,7 +16,7 @@
  * This runs on the chosen content only, just before the Markdown: the decision rule of the
  * cascade reads link text and alike cards, of which "Read more" links are part. Run before
  * the cascade, it changed the stage of two pages (a listing -0.28 F1, a forum thread
- * -0.14); run here, scrapinghub +0.0004, WCXB +0.0003 (listing +0.002), no stage changed.
+ * -0.14); run here, scrapinghub +0.0003, WCXB +0.0001, no stage changed.
  */
 
 import type { DomElement, DomNode } from './dom.js';
