@@ -36,7 +36,7 @@ export type { Stage };
 /** The body, rid of noise, with code languages recorded: the input of every stage. */
 function prepare(doc: DomDocument, source: string): DomElement {
   const body = bodyOf(doc);
-  removeNoise(body);
+  removeNoise(body, source);
   annotateCodeBlocks(doc, body);
   attachPictureCaptions(body, source);
   separateJoinedWords(body);

@@ -11,7 +11,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { COMMENT_NODE, TEXT_NODE, classAndId, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
+import { COMMENT_NODE, TEXT_NODE, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
 import { charsUpTo, holdsOnlyText, visibleChars } from './text-stats.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
@@ -101,7 +101,7 @@ function readLabel(button: DomElement): { text: string; heading: boolean } | nul
   return text.length > MAX_BUTTON_LABEL_CHARS ? null : { text, heading };
 }
 
-/** `avatar` as a word of a class or id (`avatar`, `avatar--m`, `user-avatar`, `AvatarBox`). */
+/** `avatar` as a word of a class (`avatar`, `avatar--m`, `user-avatar`, `AvatarBox`). */
 const AVATAR_WORD = /(?:^|[-_\s])avatar(?=$|[-_\s])|[a-z]Avatar|^Avatar/;
 
 /**
@@ -111,8 +111,9 @@ const AVATAR_WORD = /(?:^|[-_\s])avatar(?=$|[-_\s])|[a-z]Avatar|^Avatar/;
  * forum and listing pages; forum +0.001). Found here, as Readability drops class names.
  */
 function isAvatarInitials(element: DomElement): boolean {
-  const words = classAndId(element);
-  if (words === '' || !AVATAR_WORD.test(words)) return false;
+  // A class names it (`avatar--m`); the substring test spares the pattern on most elements.
+  const words = element.getAttribute('class');
+  if (words === null || !words.includes('vatar') || !AVATAR_WORD.test(words)) return false;
   const chars = charsUpTo(element, MAX_AVATAR_CHARS);
   return chars > 0 && chars <= MAX_AVATAR_CHARS;
 }
@@ -153,12 +154,16 @@ const PROSE_BLOCKS: ReadonlySet<string> = new Set(['p', 'li', 'td', 'dd', 'block
 export const MAX_TREE_DEPTH = 256;
 
 /**
- * Removes comments, non-text elements, skip links and small hidden elements under `root`,
- * unwraps the noscripts that hold the page and the buttons that label content, and
- * flattens nesting past MAX_TREE_DEPTH: an element that deep keeps its place, its children
- * follow it as siblings (and are flattened in turn), as in a browser.
+ * Removes comments, non-text elements, skip links, avatar initials and small hidden
+ * elements under `root`, unwraps the noscripts that hold the page and the buttons that
+ * label content, and flattens nesting past MAX_TREE_DEPTH: an element that deep keeps its
+ * place, its children follow it as siblings (and are flattened in turn), as in a browser.
+ * `source`, the page's HTML when given, gates the avatar test.
  */
-export function removeNoise(root: DomElement): void {
+export function removeNoise(root: DomElement, source?: string): void {
+  // Avatars are looked for only where the source names one (a string search is far
+  // cheaper than a class test on every element).
+  const avatars = source === undefined || /avatar/i.test(source);
   const stack: DomNode[] = [root];
   const depths: number[] = [0];
   while (stack.length > 0) {
@@ -174,7 +179,7 @@ export function removeNoise(root: DomElement): void {
           next = child.firstChild ?? next;
           while (child.firstChild !== null) child.parentNode?.insertBefore(child.firstChild, child);
           child.remove();
-        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || isAvatarInitials(child) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
+        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || (avatars && isAvatarInitials(child)) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
           child.remove();
         } else if (depth > MAX_TREE_DEPTH) {
           // Too deep: its children move out after it and are visited next, at this depth,
