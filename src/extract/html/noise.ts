@@ -57,9 +57,10 @@ const HEADING = /^h[1-6]$/;
 /**
  * Whether a `<button>` labels content rather than working the page: the toggle of an
  * accordion or FAQ, whose label is the section's heading or the question its panel
- * answers. Such a button sits in a heading or holds one (the WAI-ARIA accordion pattern:
- * `<h3><button aria-expanded>...</button></h3>`), or it controls a disclosure
- * (`aria-expanded` / `aria-controls`) and its label is a question. Its children are kept;
+ * answers. Such a button holds a heading, or sits in one as its toggle (the WAI-ARIA
+ * accordion pattern, `<h3><button aria-expanded>...</button></h3>`, or a button that is
+ * the heading's whole text), or it controls a disclosure (`aria-expanded` /
+ * `aria-controls`) and its label is a question. Hidden ones are not. Its children are kept;
  * dropping it, as other buttons are dropped, left the answers without their questions.
  * Measured on the WCXB dev split: 64 of the 309 disclosure buttons of four words or more
  * are in the ground truth (FAQ questions), against 22 of the 867 other buttons.
