@@ -20,7 +20,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { ELEMENT_NODE, TEXT_NODE, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import { ELEMENT_NODE, TEXT_NODE, VERBATIM_TAGS, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import { holdsOnlyText, visibleChars } from './text-stats.js';
 
 /** The whole text of a control label, case aside, trailing dots, ellipsis or arrows aside. */
@@ -33,8 +33,6 @@ const CONTROL_LABEL = new RegExp(
 );
 /** Longer text is never just a label (a cheap test before the expression). */
 const MAX_LABEL_CHARS = 40;
-/** Elements whose text is code or a form value, left as written. */
-const VERBATIM: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 /** Inline wrappers a label may sit in (a link, a span, emphasis). */
 const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['a', 'span', 'em', 'i', 'b', 'strong', 'small', 'label', 'font', 'u']);
 /**
@@ -80,7 +78,7 @@ export function removeControlLabels(root: DomElement): void {
       }
       node = nextInTree(node, root, true);
     } else {
-      node = nextInTree(node, root, node.nodeType === ELEMENT_NODE && VERBATIM.has(tagOf(node as DomElement)));
+      node = nextInTree(node, root, node.nodeType === ELEMENT_NODE && VERBATIM_TAGS.has(tagOf(node as DomElement)));
     }
   }
   for (const node of doomed) node.remove();

@@ -115,6 +115,9 @@ export function classAndId(element: DomElement): string {
   return cls === '' && id === '' ? '' : `${cls} ${id}`;
 }
 
+/** Elements whose text is code or a form value, left as written by the text rewrites. */
+export const VERBATIM_TAGS: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
+
 /** The level (1-6) of a heading element, or 0 for any other element. */
 export function headingLevel(element: DomElement): number {
   const tag = tagOf(element);

@@ -18,9 +18,8 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { ELEMENT_NODE, TEXT_NODE, nextInTree, tagOf } from './dom.js';
+import { ELEMENT_NODE, TEXT_NODE, VERBATIM_TAGS, nextInTree, tagOf } from './dom.js';
 
-const VERBATIM: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 /**
  * Text in these is part of the word before it, never a layout box: raised and lowered
  * marks (`x<sup>N</sup>`, `a<sub>Max</sub>`). Bold and italics are not among them: shops
@@ -64,7 +63,7 @@ export function separateJoinedWords(root: DomElement): void {
         previousLast = text.charCodeAt(text.length - 1);
       }
       node = nextInTree(node, root, true);
-    } else if (node.nodeType === ELEMENT_NODE && VERBATIM.has(tagOf(node as DomElement))) {
+    } else if (node.nodeType === ELEMENT_NODE && VERBATIM_TAGS.has(tagOf(node as DomElement))) {
       previous = null;
       node = nextInTree(node, root, true);
     } else {

@@ -11,7 +11,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { COMMENT_NODE, TEXT_NODE, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
+import { COMMENT_NODE, TEXT_NODE, headingLevel, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
 import { charsUpTo, holdsOnlyText, visibleChars } from './text-stats.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
@@ -51,9 +51,6 @@ function isHidden(element: DomElement): boolean {
   return style !== null && HIDING_STYLE.test(style);
 }
 
-/** A heading element's tag. */
-const HEADING = /^h[1-6]$/;
-
 /**
  * Whether a `<button>` labels content rather than working the page: the toggle of an
  * accordion or FAQ, whose label is the section's heading or the question its panel
@@ -74,7 +71,7 @@ function labelsContent(button: DomElement): boolean {
   for (let level = 0; ancestor !== null && level < MAX_HEADING_DEPTH; level++, ancestor = ancestor.parentElement) {
     // In a heading: the toggle of its section, or a control beside the heading's own words
     // ("Reviews [Write a review]"), which stays out.
-    if (HEADING.test(tagOf(ancestor))) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), MAX_LABEL_NODES);
+    if (headingLevel(ancestor) > 0) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), MAX_LABEL_NODES);
   }
   return disclosure && label.text.endsWith('?');
 }
@@ -94,7 +91,7 @@ function readLabel(button: DomElement): { text: string; heading: boolean } | nul
     if (node.nodeType === TEXT_NODE) {
       text += node.textContent ?? '';
       if (text.length > 4 * MAX_BUTTON_LABEL_CHARS) return null;
-    } else if (isElement(node) && HEADING.test(tagOf(node))) {
+    } else if (isElement(node) && headingLevel(node) > 0) {
       heading = true;
     }
   }

@@ -100,7 +100,10 @@ export function charsUpTo(root: DomNode, limit: number): number {
   return n;
 }
 
-/** Elements that show something without text: a label beside one is not all its parent shows (SVG is left out: next to a label it is an icon, a chevron or a spinner). */
+/**
+ * Elements that show something without text: a label beside one is not all its parent
+ * shows (SVG is left out: next to a label it is an icon, a chevron or a spinner).
+ */
 const SHOWS_WITHOUT_TEXT: ReadonlySet<string> = new Set(['img', 'picture', 'video', 'audio', 'canvas', 'iframe', 'object', 'embed', 'table', 'input', 'select', 'textarea']);
 
 /**
