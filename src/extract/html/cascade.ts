@@ -39,6 +39,7 @@ import { elementToMarkdown, HEADING_LEVEL_ATTRIBUTE } from './markdown.js';
 import { largestItemRun } from './listing-items.js';
 import { plainText } from './plain-text.js';
 import { productDescription } from './product-page.js';
+import { lightenReadability } from './readability-tests.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
 /** Below this many characters Readability has found a fragment (a caption, a teaser). */
@@ -130,6 +131,7 @@ function readabilityCandidate(doc: DomDocument, clean: boolean): Candidate | nul
   const reader = new Readability<DomElement>(clone as never, {
     serializer: (node) => node as unknown as DomElement,
   });
+  lightenReadability(reader);
   const article = reader.parse();
   const root = article?.content;
   return root ? measure('readability', clone, root) : null;
