@@ -5,7 +5,8 @@
  *   (product-page.ts) -> base URL -> noise removal, code-language tagging, captions and
  *   words joined by layout (joined-words.ts) -> the
  *   cascade (cascade.ts: product description, Readability, cleaned body, plain text) ->
- *   Markdown (markdown.ts, tidy.ts).
+ *   Markdown (markdown.ts, tidy.ts) -> a product page's declared price when the Markdown
+ *   does not show it (product-offer.ts).
  */
 
 import { removeNoise } from './noise.js';
@@ -17,7 +18,9 @@ import { separateJoinedWords } from './joined-words.js';
 import { metaMap, readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
 import { bodyOf, parseDocument } from './parse.js';
-import { isProductPage } from './product-page.js';
+import { withOffer } from './product-offer.js';
+import type { Offer } from './product-offer.js';
+import { readProductPage } from './product-page.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { documentBaseUrl } from './urls.js';
 
@@ -49,17 +52,21 @@ export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
     const source = typeof html === 'string' ? html : String(html ?? '');
     const doc = parseDocument(source);
     let hints: PageHints = {};
+    let offer: Offer | null = null;
     try {
       const metas = metaMap(doc);
       metadata = readMetadata(doc, metas);
-      hints = { product: isProductPage(doc, source, metas) };
+      const product = readProductPage(doc, source, metas);
+      hints = { product: product !== null };
+      offer = product?.offer ?? null;
     } catch {
       // Metadata and hints are a bonus: a page whose head defeats the reader still has content.
     }
     const body = prepare(doc, source);
     const reparse = (): DomElement => prepare(parseDocument(source), source);
     const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url), reparse, hints);
-    return { markdown, ...metadata, stage };
+    // A product page's declared price, when the content does not show it (product-offer.ts).
+    return { markdown: withOffer(markdown, offer), ...metadata, stage };
   } catch {
     return { markdown: '', ...metadata, stage: 'empty' };
   }

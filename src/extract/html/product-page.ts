@@ -15,8 +15,10 @@
  */
 
 import type { DomDocument, DomElement } from './dom.js';
-import { classAndId } from './dom.js';
+import { classAndId, normalizeSpace } from './dom.js';
 import { jsonLdValues } from './metadata.js';
+import type { Offer } from './product-offer.js';
+import { itemValue, jsonLdOffer, microdataOffer, openGraphOffer } from './product-offer.js';
 import type { TextStats } from './text-stats.js';
 
 /**
@@ -39,38 +41,95 @@ function isProductType(type: unknown): boolean {
   return Array.isArray(type) && type.some(isProductType);
 }
 
-/** A top-level JSON-LD node (or one in `@graph`) typed Product. */
-function jsonLdProduct(data: unknown): boolean {
+/** The top-level JSON-LD node (or one in `@graph`) typed Product, if any. */
+function jsonLdProduct(data: unknown): Record<string, unknown> | null {
   const nodes = Array.isArray(data) ? data : [data];
   for (const node of nodes) {
     if (node === null || typeof node !== 'object') continue;
     const record = node as Record<string, unknown>;
-    if (isProductType(record['@type'])) return true;
+    if (isProductType(record['@type'])) return record;
     const graph = record['@graph'];
-    if (Array.isArray(graph) && graph.some((item) => item !== null && typeof item === 'object' && isProductType((item as Record<string, unknown>)['@type']))) {
-      return true;
+    if (!Array.isArray(graph)) continue;
+    for (const item of graph) {
+      if (item !== null && typeof item === 'object' && isProductType((item as Record<string, unknown>)['@type'])) return item as Record<string, unknown>;
     }
   }
-  return false;
+  return null;
+}
+
+/** What the cascade learns from a product page's metadata. */
+export interface ProductFacts {
+  /**
+   * The declared price (product-offer.ts), when there is one and the page is about the
+   * product that declares it (namesTheProduct).
+   */
+  offer: Offer | null;
+}
+
+/** Lower-case words of a name, for comparing names written in different ways. */
+function nameKey(text: string): string {
+  return normalizeSpace(text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '));
+}
+
+/** Shorter names than this are too common to tell one page from another. */
+const MIN_NAME_CHARS = 4;
+
+/**
+ * Whether the page is about the product named `name`: a heading `<h1>` or the document's
+ * title holds the name (or the name holds the heading: titles get cut short). A category
+ * page that declares one product of many (or an aggregate of them for search engines) is
+ * headed by the category: its declared price is not the page's.
+ */
+function namesTheProduct(doc: DomDocument, name: string | undefined): boolean {
+  const key = nameKey(name ?? '');
+  if (key.length < MIN_NAME_CHARS) return false;
+  const titles = [...Array.from(doc.querySelectorAll('h1')).map((h1) => h1.textContent ?? ''), doc.querySelector('title')?.textContent ?? ''];
+  return titles.some((title) => {
+    const heading = nameKey(title);
+    return heading.length >= MIN_NAME_CHARS && (` ${heading} `.includes(` ${key} `) || ` ${key} `.includes(` ${heading} `));
+  });
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**
- * Whether the document declares itself a product page (see the module comment). `html` is
- * its source: each declaration is looked for in the tree only when its words occur in the
- * source at all (a string search is far cheaper than a walk of the tree); `metas` is its
- * metaMap (metadata.ts).
+ * The product facts of a page that declares itself a product page (see the module
+ * comment), else null. `html` is its source: each declaration is looked for in the tree
+ * only when its words occur in the source at all (a string search is far cheaper than a
+ * walk of the tree); `metas` is its metaMap (metadata.ts).
  */
-export function isProductPage(doc: DomDocument, html: string, metas: Map<string, string>): boolean {
-  if (!html.includes('roduct')) return false;
+export function readProductPage(doc: DomDocument, html: string, metas: Map<string, string>): ProductFacts | null {
+  if (!html.includes('roduct')) return null;
   const ogType = metas.get('og:type')?.toLowerCase() ?? '';
-  if (ogType === 'product' || ogType === 'og:product' || ogType.startsWith('product.')) return true;
-  const microdata = html.includes('schema.org/Product') ? Array.from(doc.querySelectorAll('[itemtype]')) : [];
-  for (const element of microdata) {
-    if ((element.getAttribute('itemtype') ?? '').split(/\s+/).some((t) => SCHEMA_PRODUCT.test(t))) return true;
+  const openGraph = ogType === 'product' || ogType === 'og:product' || ogType.startsWith('product.');
+  let item: DomElement | null = null;
+  if (html.includes('schema.org/Product')) {
+    for (const element of Array.from(doc.querySelectorAll('[itemtype]'))) {
+      if ((element.getAttribute('itemtype') ?? '').split(/\s+/).some((t) => SCHEMA_PRODUCT.test(t))) {
+        item = element;
+        break;
+      }
+    }
   }
-  if (!/ld\+json/i.test(html)) return false;
-  for (const data of jsonLdValues(doc, 'Product')) if (jsonLdProduct(data)) return true;
-  return false;
+  let product: Record<string, unknown> | null = null;
+  if (/ld\+json/i.test(html)) {
+    for (const data of jsonLdValues(doc, 'Product')) {
+      product = jsonLdProduct(data);
+      if (product !== null) break;
+    }
+  }
+  if (!openGraph && item === null && product === null) return null;
+  const offer = (product === null ? null : jsonLdOffer(product.offers)) ?? (item === null ? null : microdataOffer(item)) ?? openGraphOffer(metas);
+  if (offer === null) return { offer };
+  const name = stringOf(product?.name) ?? (item === null ? undefined : itemValue(item, 'name')) ?? metas.get('og:title');
+  return { offer: namesTheProduct(doc, name) ? offer : null };
+}
+
+/** Whether the document declares itself a product page (see readProductPage). */
+export function isProductPage(doc: DomDocument, html: string, metas: Map<string, string>): boolean {
+  return readProductPage(doc, html, metas) !== null;
 }
 
 function describes(element: DomElement): boolean {
