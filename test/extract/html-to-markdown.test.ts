@@ -311,6 +311,15 @@ describe('page controls', () => {
     expect(markdown).toContain('## Reviews\n');
     expect(markdown).toContain('### Details\n');
   });
+
+  it('keeps a question button apart from an answer written inline after it', () => {
+    const faq =
+      '<h2>Questions</h2><div class="faq"><button aria-expanded="false">Is it free?</button>Yes, for personal use.</div>' +
+      '<p><button aria-controls="q2"><b>Can I cancel?</b></button> <span id="q2">At any time.</span></p>';
+    const { markdown } = htmlToMarkdown(article(faq), URL_);
+    expect(markdown).toContain('Is it free?\n\nYes, for personal use.');
+    expect(markdown).toContain('**Can I cancel?**\n\nAt any time.');
+  });
 });
 
 describe('tables', () => {

@@ -61,19 +61,23 @@ function isHidden(element: DomElement): boolean {
  * dropping it, as other buttons are dropped, left the answers without their questions.
  * Measured on the WCXB dev split: 64 of the 309 disclosure buttons of four words or more
  * are in the ground truth (FAQ questions), against 22 of the 867 other buttons.
+ *
+ * Returns how to keep it: `unwrap` (its children take its place: it holds a heading, or
+ * sits in one), `block` (a question: it becomes a block of its own, so that an answer
+ * written inline after it does not run into it, "Is it free?Yes"), or null (dropped).
  */
-function labelsContent(button: DomElement): boolean {
+function labelsContent(button: DomElement): 'unwrap' | 'block' | null {
   const label = readLabel(button);
-  if (label === null || label.text === '') return false;
-  if (label.heading) return true;
+  if (label === null || label.text === '') return null;
+  if (label.heading) return 'unwrap';
   const disclosure = button.hasAttribute('aria-expanded') || button.hasAttribute('aria-controls');
   let ancestor = button.parentElement;
   for (let level = 0; ancestor !== null && level < MAX_HEADING_DEPTH; level++, ancestor = ancestor.parentElement) {
     // In a heading: the toggle of its section, or a control beside the heading's own words
     // ("Reviews [Write a review]"), which stays out.
-    if (headingLevel(ancestor) > 0) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), MAX_LABEL_NODES);
+    if (headingLevel(ancestor) > 0) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), MAX_LABEL_NODES) ? 'unwrap' : null;
   }
-  return disclosure && label.text.endsWith('?');
+  return disclosure && label.text.endsWith('?') ? 'block' : null;
 }
 
 /**
@@ -172,7 +176,14 @@ export function removeNoise(root: DomElement, source?: string): void {
       if (child.nodeType === COMMENT_NODE) child.remove();
       else if (isElement(child)) {
         const tag = tagOf(child);
-        if ((tag === 'noscript' && textLength(child) >= MIN_NOSCRIPT_CHARS) || (tag === 'button' && !isHidden(child) && labelsContent(child))) {
+        const kept = tag === 'noscript' ? (textLength(child) >= MIN_NOSCRIPT_CHARS ? 'unwrap' : null) : tag === 'button' && !isHidden(child) ? labelsContent(child) : null;
+        if (kept === 'block' && child.ownerDocument !== null) {
+          // A block of its own: a <div> takes its place and children, and is visited next.
+          const block = child.ownerDocument.createElement('div');
+          while (child.firstChild !== null) block.appendChild(child.firstChild);
+          child.replaceWith(block);
+          next = block;
+        } else if (kept !== null) {
           // Unwrap: its children take its place and are visited in turn.
           next = child.firstChild ?? next;
           while (child.firstChild !== null) child.parentNode?.insertBefore(child.firstChild, child);
