@@ -9,7 +9,8 @@ import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
 import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
-import { charsUpTo, computeTextStats } from '../../src/extract/html/text-stats.js';
+import { charsUpTo, computeTextStats, textLengthMemo } from '../../src/extract/html/text-stats.js';
+import { textLength } from '../../src/extract/html/dom.js';
 import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 
@@ -555,7 +556,10 @@ describe('robustness', () => {
     const terms = `<main><h1>Terms</h1><p>${prose(60)}</p><dl><dt>Term</dt>${'<dd>x</dd>'.repeat(5_000)}</dl><p><b>a${'&nbsp;'.repeat(20_000)}b</b></p></main>`;
     // Readability's cost grows with depth times size: 1,000 nested divs took 5.6 s before the depth limits.
     const divs = `<main><h1>Deep</h1><p>${prose(60)}</p>${'<div>'.repeat(3_000)}bottom words${'</div>'.repeat(3_000)}</main>`;
-    for (const html of [page(buttons), page(many), page(divs), page(terms)]) {
+    // Hidden elements and noscripts are measured: once per subtree, not once per level (29 s and 23 s before).
+    const hidden = `<main><h1>Hidden</h1><p>${prose(60)}</p>${'<div hidden>x '.repeat(20_000)}${'</div>'.repeat(20_000)}</main>`;
+    const noscripts = `<main><h1>Noscripts</h1><p>${prose(60)}</p>${'<noscript>x '.repeat(20_000)}${'</noscript>'.repeat(20_000)}</main>`;
+    for (const html of [page(buttons), page(many), page(divs), page(terms), page(hidden), page(noscripts)]) {
       const started = performance.now();
       const { markdown } = htmlToMarkdown(html, URL_);
       expect(performance.now() - started).toBeLessThan(5_000);
@@ -732,5 +736,20 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(intro.textContent).toContain('The intro keeps');
     const twoTitles = parseHTML(`<html><body><p>Promo</p><h1>One</h1><p>${prose(60)}</p><h1>Two</h1></body></html>`).document.body as unknown as DomElement;
     expect(dropBeforeTitle(twoTitles, computeTextStats(twoTitles))).toBe(false);
+  });
+});
+
+describe('text lengths remembered per subtree', () => {
+  it('agrees with textLength on every element, however the white space falls', () => {
+    const html =
+      '<div id="r"> <p>  a  b </p><span>c</span><span> </span><b>d<i>e </i></b>\u00a0<em></em>f<!-- g --><div>\n\t</div><p><![CDATA[h i]]></p>' +
+      '<ul><li> one</li><li>two </li><li> </li></ul>x<span>y</span> z</div>';
+    const { document } = parseHTML(`<html><body>${html}${html.replace('id="r"', 'id="s"')}</body></html>`);
+    const measure = textLengthMemo();
+    const elements = Array.from(document.querySelectorAll('*')) as unknown as DomElement[];
+    // Inner elements first for one tree (each measured alone), outer first for the other (from memory).
+    for (const element of [...elements].reverse()) if (element.closest('#r')) expect(measure(element), element.outerHTML).toBe(textLength(element));
+    for (const element of elements) if (element.closest('#s')) expect(measure(element), element.outerHTML).toBe(textLength(element));
+    expect(textLength(document.querySelector('#r') as unknown as DomElement)).toBeGreaterThan(20);
   });
 });

@@ -11,8 +11,8 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { COMMENT_NODE, TEXT_NODE, headingLevel, isElement, nextInTree, normalizeSpace, tagOf, textLength } from './dom.js';
-import { charsUpTo, holdsOnlyText, visibleChars } from './text-stats.js';
+import { COMMENT_NODE, TEXT_NODE, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import { charsUpTo, holdsOnlyText, textLengthMemo, visibleChars } from './text-stats.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
   'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
@@ -166,6 +166,8 @@ export function removeNoise(root: DomElement, source?: string): void {
   // Avatars are looked for only where the source names one (a string search is far
   // cheaper than a class test on every element).
   const avatars = source === undefined || /avatar/i.test(source);
+  // Text lengths of hidden elements and noscripts, each subtree read once (text-stats.ts).
+  const textLength = textLengthMemo();
   const stack: DomNode[] = [root];
   const depths: number[] = [0];
   while (stack.length > 0) {
