@@ -11,6 +11,7 @@ import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
 import { charsUpTo, computeTextStats, textLengthMemo } from '../../src/extract/html/text-stats.js';
 import { textLength } from '../../src/extract/html/dom.js';
+import { MAX_VERBATIM_RUN, boundWhiteSpaceRuns } from '../../src/extract/html/white-space-runs.js';
 import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 
@@ -559,7 +560,9 @@ describe('robustness', () => {
     // Hidden elements and noscripts are measured: once per subtree, not once per level (29 s and 23 s before).
     const hidden = `<main><h1>Hidden</h1><p>${prose(60)}</p>${'<div hidden>x '.repeat(20_000)}${'</div>'.repeat(20_000)}</main>`;
     const noscripts = `<main><h1>Noscripts</h1><p>${prose(60)}</p>${'<noscript>x '.repeat(20_000)}${'</noscript>'.repeat(20_000)}</main>`;
-    for (const html of [page(buttons), page(many), page(divs), page(terms), page(hidden), page(noscripts)]) {
+    // Runs of white space Turndown does not collapse: its final trim is quadratic in them.
+    const spaces = `<main><h1>Spaces</h1><p>${prose(60)}</p><pre>a${' '.repeat(50_000)}b</pre><p>x${'<i>&nbsp;</i>'.repeat(20_000)}y</p><p>c${'&nbsp;'.repeat(100_000)}d</p></main>`;
+    for (const html of [page(buttons), page(many), page(divs), page(terms), page(hidden), page(noscripts), page(spaces)]) {
       const started = performance.now();
       const { markdown } = htmlToMarkdown(html, URL_);
       expect(performance.now() - started).toBeLessThan(5_000);
@@ -751,5 +754,25 @@ describe('text lengths remembered per subtree', () => {
     for (const element of [...elements].reverse()) if (element.closest('#r')) expect(measure(element), element.outerHTML).toBe(textLength(element));
     for (const element of elements) if (element.closest('#s')) expect(measure(element), element.outerHTML).toBe(textLength(element));
     expect(textLength(document.querySelector('#r') as unknown as DomElement)).toBeGreaterThan(20);
+  });
+});
+
+describe('runs of white space', () => {
+  it('become one space outside code when they hold a no-break space, and are cut short in code', () => {
+    const html =
+      `<main><h1>Spaces</h1><p>${prose(60)}</p><p>10&nbsp;km, then&nbsp;&nbsp;&nbsp;a gap, then <i>&nbsp;</i><i>&nbsp;</i>two</p>` +
+      `<pre><code>def f():\n    return  1${' '.repeat(400)}# far</code></pre></main>`;
+    const { markdown } = htmlToMarkdown(page(html), URL_);
+    expect(markdown).toContain('10\u00a0km, then a gap, then two');
+    expect(markdown).toContain(`    return  1${' '.repeat(MAX_VERBATIM_RUN)}# far`);
+    expect(markdown).not.toMatch(/\s{257}/);
+  });
+
+  it('leaves text without them untouched', () => {
+    const { document } = parseHTML('<div><p>a  b\n\tc</p><pre>  x\n    y</pre></div>');
+    const root = document.querySelector('div') as unknown as DomElement;
+    const before = root.innerHTML;
+    boundWhiteSpaceRuns(root);
+    expect(root.innerHTML).toBe(before);
   });
 });

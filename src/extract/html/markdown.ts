@@ -17,6 +17,7 @@ import TurndownService from 'turndown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import { removeControlLabels } from './control-labels.js';
+import { boundWhiteSpaceRuns } from './white-space-runs.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -285,6 +286,7 @@ export function elementToMarkdown(doc: DomDocument, root: DomElement, base: stri
   removeControlLabels(root);
   dropEmptyInlines(root, base);
   normalizeTables(doc, root);
+  boundWhiteSpaceRuns(root);
   // Turndown deep-copies a DOM input before working on it; `root` is already a private
   // copy, so it is handed over as is (linkedom nodes are costly to create, see cascade.ts).
   Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
