@@ -142,7 +142,7 @@ describe('the price of a product page, end to end', () => {
     const category = productPage(ld({ '@type': 'Product', name: 'Stovetop Kettle', offers }), '', 'Kitchen appliances');
     expect(htmlToMarkdown(category, URL_).markdown).not.toContain('Price:');
     const doc = parseHTML(category).document as never;
-    expect(readProductPage(doc, category, metaMap(doc))).toEqual({ offer: null });
+    expect(readProductPage(doc, category, metaMap(doc))).toEqual({ offer: null, description: null });
     const plain = productPage('');
     expect(htmlToMarkdown(plain, URL_).markdown).not.toContain('Price:');
   });

@@ -38,6 +38,7 @@ import type { DomDocument, DomElement } from './dom.js';
 import { elementToMarkdown, HEADING_LEVEL_ATTRIBUTE } from './markdown.js';
 import { largestItemRun } from './listing-items.js';
 import { plainText } from './plain-text.js';
+import { findDeclared, mentions } from './declared-description.js';
 import { productDescription } from './product-page.js';
 import { lightenReadability } from './readability-tests.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
@@ -95,6 +96,8 @@ export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'pl
 export interface PageHints {
   /** The page declares a schema.org Product (product-page.ts). */
   product?: boolean;
+  /** Its declared description (JSON-LD), when long enough to anchor on (declared-description.ts). */
+  declaredDescription?: string | null;
 }
 
 export interface CascadeOutcome {
@@ -138,7 +141,7 @@ function readabilityCandidate(doc: DomDocument, clean: boolean): Candidate | nul
 }
 
 /** Stage 2 works on the document itself (stage 1 had its clone): no copy to make. */
-function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHints): Candidate {
+function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHints, freshBody: () => DomElement): Candidate {
   const stats = computeTextStats(body);
   let root = body;
   const mains = Array.from(body.querySelectorAll('main, [role="main"]'));
@@ -151,6 +154,13 @@ function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHin
   if (hints.product === true) {
     const element = productDescription(root, computeTextStats(root));
     if (element !== null) candidate.description = measure('product-description', doc, withTitle(doc, root, element));
+    else if (hints.declaredDescription && !mentions(root, hints.declaredDescription)) {
+      // The declared description is not in what the chrome removal left: look for it in
+      // the de-noised page (declared-description.ts).
+      const fresh = freshBody();
+      const declared = fresh.ownerDocument === null ? null : findDeclared(fresh, hints.declaredDescription);
+      if (declared !== null) candidate.description = measure('product-description', fresh.ownerDocument!, withTitle(fresh.ownerDocument!, fresh, declared));
+    }
   }
   return candidate;
 }
@@ -234,7 +244,7 @@ export function runCascade(
     return true;
   }) ?? false;
   const readability = tooBig ? null : separate ? early : cleanable ? attempt(() => readabilityCandidate(doc, false)) : null;
-  const cleaned = cleanable ? attempt(() => cleanedBodyCandidate(doc, body, hints)) : null;
+  const cleaned = cleanable ? attempt(() => cleanedBodyCandidate(doc, body, hints, freshBody)) : null;
   const ranked = rank(readability, cleaned);
   // A product page's named description comes first (product-page.ts).
   for (const candidate of cleaned?.description ? [cleaned.description, ...ranked] : ranked) {

@@ -57,7 +57,7 @@ export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
       const metas = metaMap(doc);
       metadata = readMetadata(doc, metas);
       const product = readProductPage(doc, source, metas);
-      hints = { product: product !== null };
+      hints = { product: product !== null, declaredDescription: product?.description ?? null };
       offer = product?.offer ?? null;
     } catch {
       // Metadata and hints are a bonus: a page whose head defeats the reader still has content.

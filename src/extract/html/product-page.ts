@@ -16,6 +16,7 @@
 
 import type { DomDocument, DomElement } from './dom.js';
 import { classAndId, normalizeSpace } from './dom.js';
+import { declaredText } from './declared-description.js';
 import { jsonLdValues } from './metadata.js';
 import type { Offer } from './product-offer.js';
 import { itemValue, jsonLdOffer, microdataOffer, openGraphOffer } from './product-offer.js';
@@ -64,6 +65,8 @@ export interface ProductFacts {
    * product that declares it (namesTheProduct).
    */
   offer: Offer | null;
+  /** The JSON-LD Product's description as plain text, when it is long enough to anchor on (declared-description.ts). */
+  description: string | null;
 }
 
 /** Lower-case words of a name, for comparing names written in different ways. */
@@ -121,10 +124,11 @@ export function readProductPage(doc: DomDocument, html: string, metas: Map<strin
     }
   }
   if (!openGraph && item === null && product === null) return null;
+  const description = product === null ? null : declaredText(product.description);
   const offer = (product === null ? null : jsonLdOffer(product.offers)) ?? (item === null ? null : microdataOffer(item)) ?? openGraphOffer(metas);
-  if (offer === null) return { offer };
+  if (offer === null) return { offer, description };
   const name = stringOf(product?.name) ?? (item === null ? undefined : itemValue(item, 'name')) ?? metas.get('og:title');
-  return { offer: namesTheProduct(doc, name) ? offer : null };
+  return { offer: namesTheProduct(doc, name) ? offer : null, description };
 }
 
 /** Whether the document declares itself a product page (see readProductPage). */
