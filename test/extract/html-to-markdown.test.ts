@@ -427,6 +427,19 @@ describe('the cascade', () => {
     expect(markdown).not.toMatch(/enable JavaScript|Hidden menu|Secret tooltip/);
   });
 
+  it('keeps visible text that is only hidden from screen readers (aria-hidden), and drops a lone "Close"', () => {
+    const cards = Array.from(
+      { length: 5 },
+      (_, i) =>
+        `<article class="card"><header><h2><a href="/story/${i}">Story ${i} about the river works</a></h2>` +
+        `<p class="teaser"><a href="/story/${i}" aria-hidden="true" tabindex="-1">Teaser ${i}: the new weir opens to boats next spring.</a></p></header></article>`,
+    ).join('');
+    const html = page(`<main><h1>River news</h1>${cards}<div class="panel"><span aria-hidden="true">Close</span></div></main>`);
+    const { markdown } = htmlToMarkdown(html, URL_);
+    for (let i = 0; i < 5; i++) expect(markdown).toContain(`Teaser ${i}: the new weir opens`);
+    expect(markdown).not.toMatch(/Close/);
+  });
+
   it('reports plain text for a text-only page and empty for an empty one', () => {
     expect(htmlToMarkdown('just some words', URL_)).toMatchObject({ markdown: 'just some words' });
     expect(htmlToMarkdown('', URL_)).toEqual({ markdown: '', stage: 'empty' });

@@ -2,7 +2,7 @@
  * Labels of page controls and placeholders, which are never content: a spinner's
  * "Loading...", a quote's "Click to expand...", a card's "Read more", a "Back to top" link,
  * an ad slot's "Sponsored", a share bar's "Share", "Tweet" and "Print", an account strip's
- * "Sign in" and "Subscribe". Written as text in ordinary elements (not `<button>`s, which
+ * "Sign in" and "Subscribe", a panel's "Close". Written as text in ordinary elements (not `<button>`s, which
  * noise.ts removes), they survive every stage and end up as lines of their own in the
  * Markdown: on the WCXB dev split such lines stood in the output of some 35 pages and in
  * the ground truth of two.
@@ -27,7 +27,7 @@ import { holdsOnlyText, visibleChars } from './text-stats.js';
 const CONTROL_LABEL = new RegExp(
   '^(?:loading|working|please wait|click to expand|click to shrink|read more|read less|read more less|show more|show less|' +
     'see more|see less|load more|view more|back to top|top of page|sponsored|advertisement|' +
-    'subscribe|subscribe now|sign up|sign in|log in|login|share|share this|print|copy link|tweet|pin it)' +
+    'subscribe|subscribe now|sign up|sign in|log in|login|share|share this|print|copy link|tweet|pin it|close|dismiss)' +
     '\\s*(?:\\.{1,3}|…)?\\s*[›»→↑]?$',
   'i',
 );

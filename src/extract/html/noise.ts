@@ -6,8 +6,13 @@
  *  - skip links ("Skip to main content", see isSkipLink) and the initials of default
  *    avatars (see isAvatarInitials);
  *  - `<noscript>`, unless it holds a page's worth of text (see MIN_NOSCRIPT_CHARS);
- *  - elements the page hides (`hidden`, `aria-hidden="true"`, inline `display: none` or
- *    `visibility: hidden`) while they hold little text (see MAX_HIDDEN_CHARS).
+ *  - elements the page hides (`hidden`, inline `display: none` or `visibility: hidden`)
+ *    while they hold little text (see MAX_HIDDEN_CHARS). Not `aria-hidden="true"`: it takes
+ *    an element out of the accessibility tree, not off the screen (WAI-ARIA 1.2), and pages
+ *    put it on visible text that a screen reader would hear twice: the teaser link of a
+ *    news card beside its headline link, a price drawn beside its spoken form. Dropping it
+ *    as hidden took those texts out (WCXB dev: collections 0.710 -> 0.727 when they were
+ *    kept; Readability, stage 1, still leaves them out by its own rule).
  */
 
 import type { DomElement, DomNode } from './dom.js';
@@ -45,8 +50,9 @@ const MAX_HEADING_DEPTH = 6;
 
 const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
+/** Hidden from view: the `hidden` attribute, or an inline style that hides it. */
 function isHidden(element: DomElement): boolean {
-  if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') return true;
+  if (element.hasAttribute('hidden')) return true;
   const style = element.getAttribute('style');
   return style !== null && HIDING_STYLE.test(style);
 }
