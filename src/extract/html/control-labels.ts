@@ -27,7 +27,10 @@ import { holdsOnlyText, visibleChars } from './text-stats.js';
 const CONTROL_LABEL = new RegExp(
   '^(?:loading|working|please wait|click to expand|click to shrink|read more|read less|read more less|show more|show less|' +
     'see more|see less|load more|view more|back to top|top of page|sponsored|advertisement|' +
-    'subscribe|subscribe now|sign up|sign in|log in|login|share|share this|print|copy link|tweet|pin it|close|dismiss)' +
+    'subscribe|subscribe now|sign up|sign in|log in|login|share|share this|print|copy link|tweet|pin it|close|dismiss|' +
+    // "Loading" and "Read more" in the other languages of the web's largest shares.
+    'chargement|chargement en cours|cargando|carregando|caricamento|caricamento in corso|wird geladen|laden|lädt|ładowanie|загрузка|' +
+    'lire la suite|en savoir plus|leer más|ver más|leia mais|saiba mais|continua a leggere|leggi tutto|weiterlesen|mehr lesen|mehr anzeigen|czytaj dalej|читать далее)' +
     '\\s*(?:\\.{1,3}|…)?\\s*[›»→↑]?$',
   'i',
 );
