@@ -32,14 +32,14 @@ function sheetPage(head: string, sheet = `<p><strong>Made to move</strong></p><p
 
 describe('the declared description', () => {
   it('reads the declared text without markup, and only when it is long enough to anchor on', () => {
-    expect(declaredText(`<p>${SUMMARY}</p>&amp;`)).toBe(SUMMARY);
+    expect(declaredText(`<p>${SUMMARY}</p>`)).toBe(SUMMARY);
     expect(declaredText('A tee.')).toBeNull();
     expect(declaredText(42)).toBeNull();
   });
 
   it('finds the element around the declared words, across inline markup, grown to the whole description', () => {
     const { document } = parseHTML(
-      `<html><body><div id="page"><div id="text"><p>The <b>Arrival</b> tee is cut for <i>training</i>: a light, quick-drying knit that moves</p><ul><li>Slim fit</li></ul></div><p>${'Other text. '.repeat(80)}</p></div></body></html>`,
+      `<html><body><div id="page"><div id="text"><p>The <b>Arrival</b> tee is cut for <i>training</i>: a light, quick-drying knit${SUMMARY.slice(SUMMARY.indexOf(' that moves'))}</p><ul><li>Slim fit</li></ul></div><p>${'Other text. '.repeat(80)}</p></div></body></html>`,
     );
     const body = document.body as unknown as DomElement;
     expect(findDeclared(body, SUMMARY)?.getAttribute('id')).toBe('text');
@@ -61,6 +61,19 @@ describe('the declared description', () => {
     expect(htmlToMarkdown(elsewhere, URL_).stage).not.toBe('product-description');
     expect(htmlToMarkdown(sheetPage(''), URL_).stage).not.toBe('product-description');
     expect(htmlToMarkdown(sheetPage(ld('A light training tee.')), URL_).stage).not.toBe('product-description');
+  });
+
+  it('does not take a card that only quotes the opening words', () => {
+    const teaser = `<aside class="recent"><h3>Recently viewed</h3><p>${SUMMARY.split(' ').slice(0, 15).join(' ')}...</p></aside>`;
+    const html = sheetPage(ld(SUMMARY), '<p>Ask in store.</p>').replace('<section><h2>Reviews</h2>', `<div class="recently">${teaser}</div><section><h2>Reviews</h2>`);
+    expect(htmlToMarkdown(html, URL_).stage).not.toBe('product-description');
+  });
+
+  it('reads entities and markup in the declared text, in linear time', () => {
+    expect(declaredText(`&lt;p&gt;${SUMMARY}&lt;/p&gt; &amp;amp; more`)).toBe(`${SUMMARY} & more`);
+    const started = performance.now();
+    expect(declaredText(`${'a<'.repeat(100_000)}`)).not.toBeNull();
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('changes nothing when the declared text is already in the content', () => {

@@ -574,7 +574,7 @@ describe('robustness', () => {
     const hidden = `<main><h1>Hidden</h1><p>${prose(60)}</p>${'<div hidden>x '.repeat(20_000)}${'</div>'.repeat(20_000)}</main>`;
     const noscripts = `<main><h1>Noscripts</h1><p>${prose(60)}</p>${'<noscript>x '.repeat(20_000)}${'</noscript>'.repeat(20_000)}</main>`;
     // Runs of white space Turndown does not collapse: its final trim is quadratic in them.
-    const spaces = `<main><h1>Spaces</h1><p>${prose(60)}</p><pre>a${' '.repeat(50_000)}b</pre><p>x${'<i>&nbsp;</i>'.repeat(20_000)}y</p><p>c${'&nbsp;'.repeat(100_000)}d</p></main>`;
+    const spaces = `<main><h1>Spaces</h1><p>${prose(60)}</p><pre>a${' '.repeat(50_000)}b</pre><pre><code>a${'<span> </span>'.repeat(20_000)}b</code></pre><p>x${'<i>&nbsp;</i>'.repeat(20_000)}y</p><p>c${'&nbsp;'.repeat(100_000)}d</p></main>`;
     for (const html of [page(buttons), page(many), page(divs), page(terms), page(hidden), page(noscripts), page(spaces)]) {
       const started = performance.now();
       const { markdown } = htmlToMarkdown(html, URL_);
@@ -777,6 +777,9 @@ describe('runs of white space', () => {
       `<pre><code>def f():\n    return  1${' '.repeat(400)}# far</code></pre></main>`;
     const { markdown } = htmlToMarkdown(page(html), URL_);
     expect(markdown).toContain('10\u00a0km, then a gap, then two');
+    // Line breaks are bounded too, and the indentation after them is kept.
+    const breaks = htmlToMarkdown(page(`<main><h1>Code</h1><p>${prose(60)}</p><pre><code>def f():${'\n'.repeat(300)}        return 1</code></pre></main>`), URL_).markdown;
+    expect(breaks).toContain(`def f():${'\n'.repeat(MAX_VERBATIM_RUN)}        return 1`);
     expect(markdown).toContain(`    return  1${' '.repeat(MAX_VERBATIM_RUN)}# far`);
     expect(markdown).not.toMatch(/\s{257}/);
   });

@@ -61,7 +61,15 @@ describe('reading the declared offer', () => {
       currency: 'GBP',
       availability: 'available to pre-order',
     });
+    expect(jsonLdOffer([{ price: 30, priceCurrency: 'USD', availability: 'OutOfStock' }, { price: 20, priceCurrency: 'USD', availability: 'InStock' }])).toMatchObject({
+      low: 20,
+      high: 30,
+      availability: 'in stock',
+    });
+    expect(jsonLdOffer(Array.from({ length: 200_000 }, (_, i) => ({ price: i + 1, priceCurrency: 'USD' })))).toMatchObject({ low: 1, high: 200_000 });
     expect(jsonLdOffer({ price: 0, priceCurrency: 'USD' })).toBeNull();
+    expect(jsonLdOffer({ price: 1e21, priceCurrency: 'USD' })).toBeNull();
+    expect(jsonLdOffer({ price: '1000000000000000000000', priceCurrency: 'USD' })).toBeNull();
     expect(jsonLdOffer({ price: 'See store' })).toBeNull();
     expect(jsonLdOffer('35')).toBeNull();
   });
@@ -136,6 +144,20 @@ describe('the price of a product page, end to end', () => {
     expect(htmlToMarkdown(microdata, URL_).markdown).toContain('Price: £52.50');
     const openGraph = productPage('<meta property="og:type" content="product"><meta property="og:title" content="Stovetop Kettle"><meta property="product:price:amount" content="60"><meta property="product:price:currency" content="EUR">');
     expect(htmlToMarkdown(openGraph, URL_).markdown).toContain('Price: €60.00');
+  });
+
+  it('reads a heading cut short as the product name, and a category heading inside the name as a category', () => {
+    const name = 'Stovetop Kettle 1.8 L Enamel, Induction Ready';
+    const cut = productPage(ld({ '@type': 'Product', name, offers }), '', 'Stovetop Kettle 1.8 L Enamel');
+    expect(htmlToMarkdown(cut, URL_).markdown).toContain('Price: $49.00');
+    const category = productPage(ld({ '@type': 'Product', name: 'Nike Pegasus Running Shoes', offers }), '', 'Running Shoes');
+    expect(htmlToMarkdown(category, URL_).markdown).not.toContain('Price:');
+  });
+
+  it('keeps the content when the declared amount is absurd', () => {
+    const { markdown } = htmlToMarkdown(productPage(ld({ '@type': 'Product', name: 'Stovetop Kettle', offers: { price: 1e21, priceCurrency: 'USD' } })), URL_);
+    expect(markdown).toContain('The kettle heats');
+    expect(markdown).not.toContain('Price:');
   });
 
   it('adds nothing on a category page that declares a product of another name, or a page without a product', () => {

@@ -141,7 +141,11 @@ function readabilityCandidate(doc: DomDocument, clean: boolean): Candidate | nul
 }
 
 /** Stage 2 works on the document itself (stage 1 had its clone): no copy to make. */
-function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHints, freshBody: () => DomElement): Candidate {
+/**
+ * Stage 2. `declaredInPage`: the de-noised page holds the product's declared description
+ * (looked for before the chrome removal, so that a page without it is not read again).
+ */
+function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHints, declaredInPage: boolean, freshBody: () => DomElement): Candidate {
   const stats = computeTextStats(body);
   let root = body;
   const mains = Array.from(body.querySelectorAll('main, [role="main"]'));
@@ -154,7 +158,7 @@ function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHin
   if (hints.product === true) {
     const element = productDescription(root, computeTextStats(root));
     if (element !== null) candidate.description = measure('product-description', doc, withTitle(doc, root, element));
-    else if (hints.declaredDescription && !mentions(root, hints.declaredDescription)) {
+    else if (declaredInPage && hints.declaredDescription && !mentions(root, hints.declaredDescription)) {
       // The declared description is not in what the chrome removal left: look for it in
       // the de-noised page (declared-description.ts).
       const fresh = freshBody();
@@ -239,12 +243,14 @@ export function runCascade(
   // (one removal instead of two, and less to copy: about 5 % of the time per page).
   const separate = !tooBig && attempt(() => hasSectionHeader(body)) !== false;
   const early = separate ? attempt(() => readabilityCandidate(doc, true)) : null;
+  const declared = hints.product === true ? hints.declaredDescription : null;
+  const declaredInPage = declared ? attempt(() => mentions(body, declared)) === true : false;
   const cleanable = attempt(() => {
     removeBoilerplate(body, { keepSectionHeaders: true });
     return true;
   }) ?? false;
   const readability = tooBig ? null : separate ? early : cleanable ? attempt(() => readabilityCandidate(doc, false)) : null;
-  const cleaned = cleanable ? attempt(() => cleanedBodyCandidate(doc, body, hints, freshBody)) : null;
+  const cleaned = cleanable ? attempt(() => cleanedBodyCandidate(doc, body, hints, declaredInPage, freshBody)) : null;
   const ranked = rank(readability, cleaned);
   // A product page's named description comes first (product-page.ts).
   for (const candidate of cleaned?.description ? [cleaned.description, ...ranked] : ranked) {

@@ -28,54 +28,51 @@ const PROBE_WORDS = 12;
  * declared text (the description's paragraphs and lists, not the page around them).
  */
 export const MAX_DECLARED_GROWTH = 1.5;
+/** The element must hold at least this share of the declared text's characters. */
+export const MIN_DECLARED_SHARE = 0.6;
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** The few entities shops leave in JSON-LD text, decoded before markup is stripped. */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
-/** The declared description as plain text (markup and entities some shops leave in it removed). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? ' ';
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+  });
+}
+
+/** The declared description as plain text (entities and markup some shops leave in it removed). */
 export function declaredText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const text = value
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&[a-z]+;|&#x?[0-9a-f]+;/gi, ' ')
+  // Entities twice (`&amp;lt;p&amp;gt;`), then tags: `[^<>]` keeps the pattern linear on "<<<<".
+  const text = decodeEntities(decodeEntities(value))
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   return visibleChars(text) >= MIN_DECLARED_CHARS ? text : null;
 }
 
-/**
- * `text` as lower-case words separated by single spaces, and for each character of that
- * the index of the character of `text` it comes from.
- */
-function words(text: string): { words: string; from: number[] } {
-  let out = '';
-  const from: number[] = [];
-  let gap = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (WORD_CHAR.test(char)) {
-      if (gap && out !== '') {
-        out += ' ';
-        from.push(i);
-      }
-      gap = false;
-      const lower = char.toLowerCase();
-      out += lower;
-      for (let k = 0; k < lower.length; k++) from.push(i);
-    } else {
-      gap = true;
-    }
-  }
-  return { words: out, from };
+/** The words of `text` (letters and digits), lower case. */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
 }
 
-/** The first words of the declared text, as they are looked for. */
-function probeOf(declared: string): string {
-  return words(declared).words.split(' ').slice(0, PROBE_WORDS).join(' ');
+/**
+ * A pattern for the declared description's opening words, as they appear in a page's
+ * text: anything but letters and digits between them, case aside (no word boundaries at
+ * the ends: the text of adjacent blocks is joined without a space, "$22The Arrival").
+ * One native search, linear in the text.
+ */
+function probeOf(declared: string): RegExp | null {
+  const words = wordsOf(declared).slice(0, PROBE_WORDS);
+  if (words.length === 0) return null;
+  return new RegExp(words.join('[^\\p{L}\\p{N}]+'), 'iu');
 }
 
 /** Whether the text under `root` has the declared description's opening words. */
 export function mentions(root: DomElement, declared: string): boolean {
-  return words(root.textContent ?? '').words.includes(probeOf(declared));
+  return probeOf(declared)?.test(root.textContent ?? '') ?? false;
 }
 
 /**
@@ -84,6 +81,8 @@ export function mentions(root: DomElement, declared: string): boolean {
  * times the declared text; null when the words are not there.
  */
 export function findDeclared(body: DomElement, declared: string): DomElement | null {
+  const probe = probeOf(declared);
+  if (probe === null) return null;
   const nodes: DomNode[] = [];
   const starts: number[] = [];
   let text = '';
@@ -93,10 +92,8 @@ export function findDeclared(body: DomElement, declared: string): DomElement | n
     starts.push(text.length);
     text += node.textContent ?? '';
   }
-  const probe = probeOf(declared);
-  const { words: all, from } = words(text);
-  const at = all.indexOf(probe);
-  if (probe === '' || at === -1) return null;
+  const match = probe.exec(text);
+  if (match === null) return null;
   const nodeAt = (offset: number): DomNode => {
     let low = 0;
     let high = starts.length - 1;
@@ -107,8 +104,8 @@ export function findDeclared(body: DomElement, declared: string): DomElement | n
     }
     return nodes[low]!;
   };
-  const first = nodeAt(from[at]!);
-  const last = nodeAt(from[at + probe.length - 1]!);
+  const first = nodeAt(match.index);
+  const last = nodeAt(match.index + match[0].length - 1);
   const around = new Set<DomNode>();
   for (let node: DomNode | null = first; node !== null; node = node.parentNode) around.add(node);
   let element: DomElement | null = null;
@@ -119,9 +116,13 @@ export function findDeclared(body: DomElement, declared: string): DomElement | n
     }
   }
   if (element === null || element === body) return null;
-  const limit = MAX_DECLARED_GROWTH * visibleChars(declared);
+  const declaredChars = visibleChars(declared);
+  const limit = MAX_DECLARED_GROWTH * declaredChars;
   while (element.parentElement !== null && element.parentElement !== body && charsUpTo(element.parentElement, limit) <= limit) {
     element = element.parentElement;
   }
-  return element;
+  // A card or teaser that quotes the opening words is not the description: the element
+  // must hold most of the declared text, and no more than its growth allows.
+  const chars = charsUpTo(element, limit);
+  return chars >= MIN_DECLARED_SHARE * declaredChars && chars <= limit ? element : null;
 }

@@ -66,7 +66,13 @@ export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
     const reparse = (): DomElement => prepare(parseDocument(source), source);
     const { markdown, stage } = runCascade(doc, body, documentBaseUrl(doc, url), reparse, hints);
     // A product page's declared price, when the content does not show it (product-offer.ts).
-    return { markdown: withOffer(markdown, offer), ...metadata, stage };
+    let withPrice = markdown;
+    try {
+      withPrice = withOffer(markdown, offer);
+    } catch {
+      // The price is a bonus: the content stands without it.
+    }
+    return { markdown: withPrice, ...metadata, stage };
   } catch {
     return { markdown: '', ...metadata, stage: 'empty' };
   }

@@ -12,10 +12,10 @@
  * - Open Graph product tags (`product:price:amount` / `:currency`, `og:price:*`).
  *
  * Amounts follow schema.org's advice (a number, `.` as decimal mark); a value that is not
- * one ("Call for price"), or zero (a placeholder), gives no line. The currency, when it is
+ * one ("Call for price"), zero (a placeholder) or absurdly large gives no line. The currency, when it is
  * an ISO 4217 code, is written the way an English reader knows it ("$35.00", "€12.50",
  * "CA$10.00"). The line is added only when the Markdown does not already show the amount
- * (cascade.ts), under the page's title.
+ * (html-to-markdown.ts), under the page's title.
  */
 
 import type { DomElement } from './dom.js';
@@ -46,12 +46,18 @@ const AVAILABILITY: Record<string, string> = {
 
 const MAX_DEPTH = 4;
 
+/** Amounts from this on are not prices (and their digits would not read as one). */
+const MAX_AMOUNT = 1e12;
+
 /** A schema.org amount: a number, or a string of one ("1299.00", "1,299.00"); else NaN. */
 export function parseAmount(value: unknown): number {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : Number.NaN;
-  if (typeof value !== 'string') return Number.NaN;
-  const text = value.trim().replace(/^(\d{1,3}(?:,\d{3})+)(\.\d+)?$/, (_, whole: string, fraction = '') => whole.replaceAll(',', '') + fraction);
-  return /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  let amount = Number.NaN;
+  if (typeof value === 'number') amount = value;
+  else if (typeof value === 'string') {
+    const text = value.trim().replace(/^(\d{1,3}(?:,\d{3})+)(\.\d+)?$/, (_, whole: string, fraction = '') => whole.replaceAll(',', '') + fraction);
+    if (/^\d+(?:\.\d+)?$/.test(text)) amount = Number(text);
+  }
+  return Number.isFinite(amount) && amount < MAX_AMOUNT ? amount : Number.NaN;
 }
 
 function text(value: unknown): string | undefined {
@@ -68,17 +74,21 @@ function single(amount: number, currency: unknown, availability: unknown): Offer
   return { low: amount, high: amount, currency: text(currency)?.toUpperCase(), availability: availabilityOf(availability) };
 }
 
-/** Merges offers: the lowest and highest amounts of those in the first offer's currency. */
+/**
+ * Merges offers: the lowest and highest amounts of those in the first offer's currency,
+ * in stock when any of them is.
+ */
 function merge(offers: Offer[]): Offer | null {
   const first = offers[0];
   if (first === undefined) return null;
-  const same = offers.filter((offer) => offer.currency === first.currency);
-  return {
-    low: Math.min(...same.map((offer) => offer.low)),
-    high: Math.max(...same.map((offer) => offer.high)),
-    currency: first.currency,
-    availability: same.find((offer) => offer.availability !== undefined)?.availability,
-  };
+  const merged: Offer = { ...first };
+  for (const offer of offers) {
+    if (offer.currency !== first.currency) continue;
+    merged.low = Math.min(merged.low, offer.low);
+    merged.high = Math.max(merged.high, offer.high);
+    if (merged.availability === undefined || offer.availability === AVAILABILITY.instock) merged.availability = offer.availability ?? merged.availability;
+  }
+  return merged;
 }
 
 /** The offer in a JSON-LD `offers` value (an Offer, an AggregateOffer, or a list of them). */

@@ -76,12 +76,21 @@ function nameKey(text: string): string {
 
 /** Shorter names than this are too common to tell one page from another. */
 const MIN_NAME_CHARS = 4;
+/** A heading cut short still covers this share of the product's name ... */
+const MIN_TITLE_SHARE = 0.6;
+/**
+ * ... and a heading inside a longer declared name ("L'atelier: Warrior Princess Diamond
+ * Drop Necklace - small, 18K gold ...") names the product when it is this long: category
+ * headings are short ("Running Shoes", "Men's Running Shoes").
+ */
+const MIN_SPECIFIC_NAME_CHARS = 25;
 
 /**
  * Whether the page is about the product named `name`: a heading `<h1>` or the document's
- * title holds the name (or the name holds the heading: titles get cut short). A category
- * page that declares one product of many (or an aggregate of them for search engines) is
- * headed by the category: its declared price is not the page's.
+ * title holds the name, or the name holds a heading that opens it and covers most of it
+ * (a title cut short) or that is long enough to be specific. A category page that declares one product of many (or an aggregate of
+ * them for search engines) is headed by the category ("Running Shoes" over "Nike Pegasus
+ * Running Shoes"): its declared price is not the page's.
  */
 function namesTheProduct(doc: DomDocument, name: string | undefined): boolean {
   const key = nameKey(name ?? '');
@@ -89,7 +98,11 @@ function namesTheProduct(doc: DomDocument, name: string | undefined): boolean {
   const titles = [...Array.from(doc.querySelectorAll('h1')).map((h1) => h1.textContent ?? ''), doc.querySelector('title')?.textContent ?? ''];
   return titles.some((title) => {
     const heading = nameKey(title);
-    return heading.length >= MIN_NAME_CHARS && (` ${heading} `.includes(` ${key} `) || ` ${key} `.includes(` ${heading} `));
+    if (heading.length < MIN_NAME_CHARS) return false;
+    if (` ${heading} `.includes(` ${key} `)) return true;
+    if (!` ${key} `.includes(` ${heading} `)) return false;
+    // The name holds the heading: a title cut short, or a specific name inside a longer one.
+    return (`${key} `.startsWith(`${heading} `) && heading.length >= MIN_TITLE_SHARE * key.length) || heading.length >= MIN_SPECIFIC_NAME_CHARS;
   });
 }
 

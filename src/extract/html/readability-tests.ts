@@ -1,6 +1,7 @@
 /**
  * Three of Readability 0.6's per-node tests, reordered so that they stop doing work whose
- * result they do not need; each gives the same answer as the original for every node.
+ * result they do not need; each gives the same answer as the original for every node (as
+ * a condition: where the original returns '' or undefined, these return false).
  *
  * - `_isValidByline(node, matchString)` joins the whole text of every node its walk visits
  *   (`node.textContent.trim().length`) before asking whether the node looks like a byline
@@ -68,7 +69,10 @@ export function lightenReadability(reader: object): void {
     if (!isElement(node) || node.getAttribute('style') !== null) return probablyVisible.call(reader, node);
     return (
       !node.hasAttribute('hidden') &&
-      (!node.hasAttribute('aria-hidden') || node.getAttribute('aria-hidden') !== 'true' || node.className.includes('fallback-image'))
+      (!node.hasAttribute('aria-hidden') ||
+        node.getAttribute('aria-hidden') !== 'true' ||
+        // (An SVG or MathML element's className is no string: the original's test is then falsy.)
+        (typeof node.className === 'string' && node.className.includes('fallback-image')))
     );
   };
 }

@@ -9,54 +9,94 @@
  *
  * - outside verbatim elements, a run of two or more white-space characters that holds a
  *   no-break or other Unicode space becomes one space, and a text of white space alone
- *   that holds one (adjacent text nodes read as one) becomes a plain space (which Turndown then collapses with its
- *   neighbours: `<i>&nbsp;</i>` repeated 50,000 times). A single `&nbsp;` between two
- *   words ("10&nbsp;km") stays;
+ *   that holds one becomes a plain space, which Turndown then collapses with its
+ *   neighbours (`<i>&nbsp;</i>` repeated 50,000 times). A single `&nbsp;` between two words
+ *   ("10&nbsp;km") stays;
  * - inside verbatim elements (`<pre>`, `<code>`, ...), where white space is the layout of
- *   code, a run longer than MAX_VERBATIM_RUN characters is cut to that length.
+ *   code, a run of more than MAX_VERBATIM_RUN characters keeps at most that many line
+ *   breaks and that many characters of the indentation that follows the last one.
  *
  * A reader loses nothing: a browser shows such runs as blank space.
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, VERBATIM_TAGS, isElement, tagOf } from './dom.js';
+import { TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, tagOf } from './dom.js';
 
-/** Longest run of white space kept inside code (indentation never comes near it). */
-export const MAX_VERBATIM_RUN = 256;
+const CDATA_SECTION_NODE = 4;
+
+/**
+ * Inside code a run of white space keeps at most this many line breaks, and at most this
+ * many characters of the indentation after the last one. Turndown's trim costs the run's
+ * length for every character of it, so the bound is what a page of such runs costs: at
+ * 64, 10 MB of them take about half a second (at 256, two).
+ */
+export const MAX_VERBATIM_RUN = 64;
 
 /** White space other than the space, tab and line breaks that Turndown collapses. */
 const OTHER_SPACE = /[^\S \t\r\n]/;
 const RUN = /\s{2,}/g;
-const LONG_RUN = new RegExp(`\\s{${MAX_VERBATIM_RUN + 1},}`, 'g');
+// From the start of a run only (the look-behind): tried at every character of a run, the
+// pattern would cost the bound at each of them.
+const LONG_RUN = new RegExp(`(?<!\\s)\\s{${MAX_VERBATIM_RUN + 1},}`, 'g');
+const ANY_LONG_RUN = new RegExp(`(?<!\\s)\\s{${MAX_VERBATIM_RUN + 1}}`);
 const ONLY_SPACE = /^\s+$/;
-const ANY_LONG_RUN = new RegExp(`\\s{${MAX_VERBATIM_RUN + 1}}`);
 
-function bounded(text: string, verbatim: boolean): string {
-  if (verbatim) return text.length > MAX_VERBATIM_RUN ? text.replace(LONG_RUN, (run) => run.slice(0, MAX_VERBATIM_RUN)) : text;
+/** A run of white space in code, bounded: its line breaks, then the last line's indentation. */
+function boundedRun(run: string): string {
+  const lastBreak = run.lastIndexOf('\n');
+  const breaks = lastBreak === -1 ? 0 : (run.slice(0, lastBreak + 1).match(/\n/g)?.length ?? 0);
+  const indentation = run.slice(lastBreak + 1);
+  return '\n'.repeat(Math.min(breaks, MAX_VERBATIM_RUN)) + indentation.slice(0, MAX_VERBATIM_RUN);
+}
+
+/** Text outside code with its runs that hold other white space made one space. */
+function boundedProse(text: string): string {
   if (!OTHER_SPACE.test(text)) return text;
   if (ONLY_SPACE.test(text)) return ' ';
   return text.replace(RUN, (run) => (OTHER_SPACE.test(run) ? ' ' : run));
 }
 
-/** Bounds the runs of white space in the text under `root` (see the module comment). */
+/** `text` as the text of `element`, in its first text node (its elements stay, emptied). */
+function keepText(element: DomElement, text: string): void {
+  let first: DomNode | null = null;
+  for (let node = nextInTree(element, element, false); node !== null; node = nextInTree(node, element, false)) {
+    if (node.nodeType !== TEXT_NODE && node.nodeType !== CDATA_SECTION_NODE) continue;
+    if (first === null) first = node;
+    else node.textContent = '';
+  }
+  if (first !== null) first.textContent = text;
+}
+
+/**
+ * Bounds the runs of white space in the text under `root` (see the module comment). Text
+ * is read a run of adjacent text nodes at a time (the parser splits text at each
+ * `&nbsp;`); a `<pre>` is read whole (Turndown takes a code block's text whole, across
+ * the spans of a highlighter) and, when it holds a long run, keeps its text in one node.
+ * Inline code (`<code>`, `<kbd>` outside a `<pre>`) keeps its markup: links in it stay.
+ */
 export function boundWhiteSpaceRuns(root: DomElement): void {
   // Most pages have neither kind of run: one look at the whole text decides.
   const all = root.textContent ?? '';
   if (!OTHER_SPACE.test(all) && !ANY_LONG_RUN.test(all)) return;
-  const stack: [DomNode, boolean][] = [[root, VERBATIM_TAGS.has(tagOf(root))]];
+  const stack: [DomNode, boolean][] = [[root, false]];
   while (stack.length > 0) {
     const [node, verbatim] = stack.pop()!;
+    if (isElement(node) && tagOf(node) === 'pre') {
+      const code = node.textContent ?? '';
+      if (ANY_LONG_RUN.test(code)) keepText(node, code.replace(LONG_RUN, boundedRun));
+      continue;
+    }
+    const inCode = verbatim || (isElement(node) && VERBATIM_TAGS.has(tagOf(node)));
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
       if (isElement(child)) {
-        stack.push([child, verbatim || VERBATIM_TAGS.has(tagOf(child))]);
+        stack.push([child, inCode]);
         continue;
       }
       if (child.nodeType !== TEXT_NODE) continue;
-      // Adjacent text nodes read as one (the parser splits text at each `&nbsp;`).
       const run: DomNode[] = [child];
       while (child.nextSibling !== null && child.nextSibling.nodeType === TEXT_NODE) run.push((child = child.nextSibling));
       const text = run.map((part) => part.textContent ?? '').join('');
-      const next = bounded(text, verbatim);
+      const next = inCode ? text.replace(LONG_RUN, boundedRun) : boundedProse(text);
       if (next === text) continue;
       run[0]!.textContent = next;
       for (const part of run.slice(1)) part.remove();
