@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRODUCT_DESCRIPTION_TEXT } from '../helpers/fixture-pages.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
 import { startTestApi } from '../helpers/test-server.js';
@@ -46,6 +47,15 @@ describe('supported content types', () => {
     expect(metadata).toMatchObject({ total_urls: 1, processed_urls: 1, successful_crawls: 1, failed_crawls: 0, credits_used: 1, cached_free: 0 });
     expect(typeof metadata.response_time).toBe('number');
     expect(new Date(metadata.timestamp).toISOString()).toBe(metadata.timestamp);
+  });
+
+  it('extracts a product page: its name, declared price and the description a sheet hid, not the reviews', async () => {
+    const { result } = await crawlOne('/product');
+    expect(result.success).toBe(true);
+    expect(result.markdown).toMatch(/^# Harbour Oilskin Jacket\n\nPrice: €189\.00 \(in stock\)\n/);
+    expect(result.markdown).toContain(PRODUCT_DESCRIPTION_TEXT);
+    expect(result.markdown).toContain('- Brass two-way zip');
+    expect(result.markdown).not.toMatch(/Review 0|Filter 0|Add to bag|Imprint/);
   });
 
   it.each([

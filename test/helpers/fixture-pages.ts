@@ -70,6 +70,36 @@ sector light on the hill behind the town marks the safe line in: stay in the whi
 </html>
 `;
 
+/**
+ * A shop's product page built as a script app: the description sits in a sheet a
+ * "Description" button opens (a dialog, chrome on any other page), the price only in the
+ * buy box and the JSON-LD the page declares for search engines.
+ */
+export const PRODUCT_DESCRIPTION_TEXT =
+  'The Harbour oilskin is waxed cotton cut long enough to sit on a wet thwart, with a storm flap over a brass zip, ' +
+  'a corduroy collar that turns up against spray, and two deep pockets that drain through eyelets when a wave comes over the bow. ' +
+  'Rewax it once a season and it keeps the weather out for years.';
+
+export const PRODUCT_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Harbour Oilskin Jacket | Quayside Outfitters</title>
+<script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'Product',
+  name: 'Harbour Oilskin Jacket',
+  description: PRODUCT_DESCRIPTION_TEXT,
+  offers: { '@type': 'Offer', price: '189.00', priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
+})}</script></head>
+<body><header><nav><a href="/">Quayside Outfitters</a> <a href="/jackets">Jackets</a> <a href="/cart">Cart</a></nav></header>
+<main><h1>Harbour Oilskin Jacket</h1>
+<div class="buy-box"><span class="price-tag">One hundred eighty-nine euros</span><button>Add to bag</button></div>
+<section class="accordion"><button aria-expanded="false">Description</button>
+<div role="dialog" aria-modal="false"><aside><h5>Description</h5><div class="sheet-body">
+<p>${PRODUCT_DESCRIPTION_TEXT}</p><ul><li>Waxed cotton shell</li><li>Corduroy collar</li><li>Brass two-way zip</li></ul>
+</div></aside></div></section>
+<section><h2>Reviews</h2><ul class="filters">${Array.from({ length: 10 }, (_, i) => `<li>Filter ${i}: sailing, walking, fishing, cycling</li>`).join('')}</ul>
+${Array.from({ length: 4 }, (_, i) => `<div class="review"><p>Review ${i}: warm and dry on the ferry, though the sleeves run a little long.</p></div>`).join('')}</section>
+</main><footer><a href="/imprint">Imprint</a></footer></body></html>`;
+
 export const TEXT_PAGE = `Harbour office notes
 ====================
 
