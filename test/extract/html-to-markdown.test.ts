@@ -242,6 +242,10 @@ describe('emphasis and definition lists', () => {
     expect(markdown).not.toMatch(/^\s*(?:\*\*|_)\s*$/m);
     const code = htmlToMarkdown(article('<b><pre><code>x = 1\n\ny = 2</code></pre></b><p>After the code.</p>'), URL_).markdown;
     expect(code).toContain('```\nx = 1\n\ny = 2\n```\n\nAfter the code.');
+    // An invisible character after the <br> (which the Markdown loses anyway) does not hide it.
+    const joiner = htmlToMarkdown(article('<p><strong>Faster builds<br>&zwj;</strong>Tools do the rest.</p><p>Kind<b>&#8203;</b>ly.</p>'), URL_).markdown;
+    expect(joiner).toContain('**Faster builds**\nTools do the rest.');
+    expect(joiner).not.toContain('****');
   });
 
   it('keeps each term with its definitions, and leaves a definition without a term as a paragraph', () => {

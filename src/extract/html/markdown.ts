@@ -21,7 +21,7 @@ import { boundWhiteSpaceRuns } from './white-space-runs.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
-import { tidyMarkdown } from './tidy.js';
+import { INVISIBLE, tidyMarkdown } from './tidy.js';
 import { absoluteImage, absoluteLink } from './urls.js';
 
 /** Attributes that lazy-loading scripts read the real image address from, best first. */
@@ -84,7 +84,10 @@ const BLOCK_START = /^(?:#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|>|```|~~~|\|)/;
  * each paragraph of the content is wrapped on its own, its edge white space (a `<br>`'s
  * newline) outside the delimiters; a block inside (a list, a heading) is left unmarked.
  */
-function delimit(content: string, delimiter: string): string {
+function delimit(raw: string, delimiter: string): string {
+  // Invisible characters (which tidy.ts removes later) would hide a `<br>` at the edge:
+  // `<strong>Faster builds<br>&zwj;</strong>` came out as `**Faster builds` and `**Tools`.
+  const content = raw.replace(INVISIBLE, '');
   if (content.trim() === '') return '';
   // A code block inside bold or italics stays as it is: its blank lines are the code's.
   if (/^ {0,3}(?:```|~~~)/m.test(content)) return content;

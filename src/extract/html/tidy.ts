@@ -7,7 +7,7 @@
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
 // An alternation, not a class: a class holding U+200D reads as one joined character.
-const INVISIBLE = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u00ad/g;
+export const INVISIBLE = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u00ad/g;
 
 export function tidyMarkdown(markdown: string): string {
   const out: string[] = [];
