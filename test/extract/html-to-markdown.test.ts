@@ -248,6 +248,11 @@ describe('emphasis and definition lists', () => {
     expect(joiner).not.toContain('****');
   });
 
+  it('writes an underscore inside a word as it is, and escapes the ones that could mark emphasis', () => {
+    const { markdown } = htmlToMarkdown(article('<p>Set MAX_VALUE and search_label, not _this_, a_ b or x*y*z.</p>'), URL_);
+    expect(markdown).toContain('Set MAX_VALUE and search_label, not \\_this\\_, a\\_ b or x\\*y\\*z.');
+  });
+
   it('keeps each term with its definitions, and leaves a definition without a term as a paragraph', () => {
     const html = article(
       '<dl><dt>Latency</dt><dd>Time to the first byte.</dd><dt>Throughput</dt><dt><b>Bandwidth</b></dt><dd>Data per second.</dd><dd>Counted in bits.</dd>' +

@@ -130,6 +130,9 @@ function definesTerm(dd: DomElement, known: WeakMap<DomElement, boolean>): boole
   return answer;
 }
 
+/** An escaped `_` between two letters or digits. */
+const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
+
 function buildService(base: string | null): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -146,6 +149,11 @@ function buildService(base: string | null): TurndownService {
   // and its tables need a DOM API linkedom lacks (see tables.ts).
   service.use([gfm.strikethrough, gfm.taskListItems]);
   addTableRules(service);
+  // Turndown escapes every `_`; one between two letters or digits cannot open or close
+  // emphasis (CommonMark 6.2: an intraword `_` run neither opens nor closes), so
+  // `search_label` and `MAX_VALUE` are written as they read.
+  const escape = service.escape.bind(service);
+  service.escape = (text: string) => escape(text).replace(INTRAWORD_UNDERSCORE, '_');
 
   // Rules added later take precedence over the plugin's and Turndown's own.
   service.addRule('heading', {
