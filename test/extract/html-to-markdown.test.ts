@@ -11,7 +11,6 @@ import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
 import { charsUpTo, computeTextStats, textLengthMemo } from '../../src/extract/html/text-stats.js';
 import { textLength } from '../../src/extract/html/dom.js';
-import { tidyMarkdown } from '../../src/extract/html/tidy.js';
 import { MAX_VERBATIM_RUN, boundWhiteSpaceRuns } from '../../src/extract/html/white-space-runs.js';
 import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
@@ -800,45 +799,5 @@ describe('runs of white space', () => {
     const before = root.innerHTML;
     boundWhiteSpaceRuns(root);
     expect(root.innerHTML).toBe(before);
-  });
-});
-
-describe('escapes of line-start characters', () => {
-  it('keeps them where a line starts and drops them mid-line, outside code', () => {
-    const markdown = tidyMarkdown(
-      [
-        '\\- not a list',
-        '#### **1\\. High-protein meals**',
-        'Change (\\-0.17%) $\\-0.07, **\\# of heads**, a \\+ b, x \\= y',
-        'Zoom \\> Extents `grep \\-e x` done',
-        '## Title \\#',
-        '<Tale of Noksu\\> stays',
-        '> \\- quoted, \\- mid',
-        '12\\. not a list item',
-        '```',
-        'code \\- stays',
-        '```',
-      ].join('\n'),
-    );
-    expect(markdown.split('\n')).toEqual([
-      '\\- not a list',
-      '#### **1. High-protein meals**',
-      'Change (-0.17%) $-0.07, **# of heads**, a + b, x = y',
-      'Zoom > Extents `grep \\-e x` done',
-      '## Title \\#',
-      '<Tale of Noksu\\> stays',
-      '> \\- quoted, - mid',
-      '12\\. not a list item',
-      '```',
-      'code \\- stays',
-      '```',
-    ]);
-  });
-
-  it('are dropped beside code spans, and left as they are on a line of very many', () => {
-    expect(tidyMarkdown(`x ${'`a` \\- '.repeat(400)}`)).not.toContain('\\-');
-    const started = performance.now();
-    expect(tidyMarkdown(`x ${'`a` \\- '.repeat(50_000)}`)).toContain('`a` \\-');
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
