@@ -447,6 +447,15 @@ describe('the cascade', () => {
     const { markdown } = htmlToMarkdown(html, URL_);
     for (let i = 0; i < 5; i++) expect(markdown).toContain(`Teaser ${i}: the new weir opens`);
     expect(markdown).not.toMatch(/Close/);
+    // An icon font's glyph marked aria-hidden is no text: its ligature name goes.
+    const icons = page(
+      `<main><h1>Hoses</h1>${cards}<p>Durable hose <span class="material-icons" aria-hidden="true">arrow_forward</span></p>` +
+        `<p><i aria-hidden="true">shopping_cart</i> Add to basket <span class="fa fa-star" aria-hidden="true">★</span></p></main>`,
+    );
+    const shown = htmlToMarkdown(icons, URL_).markdown;
+    expect(shown).toContain('Durable hose\n');
+    expect(shown).toContain('Add to basket');
+    expect(shown).not.toMatch(/arrow_forward|shopping_cart|★/);
   });
 
   it('reports plain text for a text-only page and empty for an empty one', () => {
@@ -583,7 +592,7 @@ describe('robustness', () => {
     const hidden = `<main><h1>Hidden</h1><p>${prose(60)}</p>${'<div hidden>x '.repeat(20_000)}${'</div>'.repeat(20_000)}</main>`;
     const noscripts = `<main><h1>Noscripts</h1><p>${prose(60)}</p>${'<noscript>x '.repeat(20_000)}${'</noscript>'.repeat(20_000)}</main>`;
     // Runs of white space Turndown does not collapse: its final trim is quadratic in them.
-    const spaces = `<main><h1>Spaces</h1><p>${prose(60)}</p><pre>a${' '.repeat(50_000)}b</pre><pre><code>a${'<span> </span>'.repeat(20_000)}b</code></pre><p>x${'<i>&nbsp;</i>'.repeat(20_000)}y</p><p>c${'&nbsp;'.repeat(100_000)}d</p></main>`;
+    const spaces = `<main><h1>Spaces</h1><p>${prose(60)}</p><pre>a${' '.repeat(50_000)}b</pre><pre><code>a${'<span> </span>'.repeat(20_000)}b</code></pre><p><code>c${'<span>&#x2003;</span>'.repeat(20_000)}d</code></p><p>x${'<i>&nbsp;</i>'.repeat(20_000)}y</p><p>c${'&nbsp;'.repeat(100_000)}d</p></main>`;
     for (const html of [page(buttons), page(many), page(divs), page(terms), page(hidden), page(noscripts), page(spaces)]) {
       const started = performance.now();
       const { markdown } = htmlToMarkdown(html, URL_);

@@ -12,7 +12,8 @@
  *    put it on visible text that a screen reader would hear twice: the teaser link of a
  *    news card beside its headline link, a price drawn beside its spoken form. Dropping it
  *    as hidden took those texts out (WCXB dev: collections 0.710 -> 0.727 when they were
- *    kept; Readability, stage 1, still leaves them out by its own rule).
+ *    kept; Readability, stage 1, still leaves them out by its own rule). An icon font's
+ *    glyph marked so goes (see isFontIcon).
  */
 
 import type { DomElement, DomNode } from './dom.js';
@@ -109,6 +110,27 @@ function readLabel(button: DomElement): { text: string; heading: boolean } | nul
   return text.length > MAX_BUTTON_LABEL_CHARS ? null : { text, heading };
 }
 
+/** An icon font's class word: Material Icons / Symbols, Font Awesome, Glyphicons, `icon`. */
+const ICON_CLASS = /(?:^|[\s_-])(?:material-icons(?:-[a-z]+)?|material-symbols(?:-[a-z]+)?|glyphicon|fa|fas|far|fab|icon|icons)(?=$|[\s_-])/i;
+/** The name an icon font draws as a ligature: one lower-case word or snake_case name. */
+const LIGATURE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+/** An icon holds no more text than this (a ligature's name). */
+const MAX_ICON_CHARS = 40;
+
+/**
+ * An icon drawn by an icon font, hidden from screen readers: `aria-hidden="true"` (which
+ * noise removal does not take for hidden: see the module comment) on an element whose
+ * class names an icon font, or whose text is one lower-case name (Material Icons draws
+ * `arrow_forward`, `expand_more`, `shopping_cart` from those words). As text it is a stray
+ * word beside every button and link: "Durable hose arrow_forward".
+ */
+function isFontIcon(element: DomElement): boolean {
+  if (element.getAttribute('aria-hidden')?.trim().toLowerCase() !== 'true') return false;
+  const chars = charsUpTo(element, MAX_ICON_CHARS);
+  if (chars === 0 || chars > MAX_ICON_CHARS) return false;
+  return ICON_CLASS.test(element.getAttribute('class') ?? '') || LIGATURE.test(normalizeSpace(element.textContent));
+}
+
 /** `avatar` as a word of a class (`avatar`, `avatar--m`, `user-avatar`, `AvatarBox`). */
 const AVATAR_WORD = /(?:^|[-_\s])avatar(?=$|[-_\s])|[a-z]Avatar|^Avatar/;
 
@@ -196,7 +218,7 @@ export function removeNoise(root: DomElement, source?: string): void {
           next = child.firstChild ?? next;
           while (child.firstChild !== null) child.parentNode?.insertBefore(child.firstChild, child);
           child.remove();
-        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || (avatars && isAvatarInitials(child)) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
+        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || (avatars && isAvatarInitials(child)) || isFontIcon(child) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
           child.remove();
         } else if (depth > MAX_TREE_DEPTH) {
           // Too deep: its children move out after it and are visited next, at this depth,

@@ -40,6 +40,7 @@ const RUN = /\s{2,}/g;
 const LONG_RUN = new RegExp(`(?<!\\s)\\s{${MAX_VERBATIM_RUN + 1},}`, 'g');
 const ANY_LONG_RUN = new RegExp(`(?<!\\s)\\s{${MAX_VERBATIM_RUN + 1}}`);
 const ONLY_SPACE = /^\s+$/;
+const WHITE_SPACE_CHAR = /\s/;
 
 /** A run of white space in code, bounded: its line breaks, then the last line's indentation. */
 function boundedRun(run: string): string {
@@ -68,35 +69,64 @@ function keepText(element: DomElement, text: string): void {
 }
 
 /**
+ * Inline code (`<code>`, `<kbd>` outside a `<pre>`): each run of white space cut to
+ * MAX_VERBATIM_RUN characters across the text nodes it spans (a highlighter's spans, a
+ * hostile page's thousands of one-space `<span>`s), its markup (links) left in place.
+ */
+function boundAcross(element: DomElement): void {
+  let run = 0;
+  for (let node = nextInTree(element, element, false); node !== null; node = nextInTree(node, element, false)) {
+    if (node.nodeType !== TEXT_NODE && node.nodeType !== CDATA_SECTION_NODE) continue;
+    const text = node.textContent ?? '';
+    let out = '';
+    let cut = false;
+    for (const char of text) {
+      if (!WHITE_SPACE_CHAR.test(char)) {
+        run = 0;
+        out += char;
+      } else if (run++ < MAX_VERBATIM_RUN) {
+        out += char;
+      } else {
+        cut = true;
+      }
+    }
+    if (cut) node.textContent = out;
+  }
+}
+
+/**
  * Bounds the runs of white space in the text under `root` (see the module comment). Text
  * is read a run of adjacent text nodes at a time (the parser splits text at each
  * `&nbsp;`); a `<pre>` is read whole (Turndown takes a code block's text whole, across
- * the spans of a highlighter) and, when it holds a long run, keeps its text in one node.
- * Inline code (`<code>`, `<kbd>` outside a `<pre>`) keeps its markup: links in it stay.
+ * the spans of a highlighter) and, when it holds a long run, keeps its text in one node;
+ * inline code is bounded across its text nodes and keeps its markup (boundAcross).
  */
 export function boundWhiteSpaceRuns(root: DomElement): void {
   // Most pages have neither kind of run: one look at the whole text decides.
   const all = root.textContent ?? '';
   if (!OTHER_SPACE.test(all) && !ANY_LONG_RUN.test(all)) return;
-  const stack: [DomNode, boolean][] = [[root, false]];
+  const stack: DomNode[] = [root];
   while (stack.length > 0) {
-    const [node, verbatim] = stack.pop()!;
+    const node = stack.pop()!;
     if (isElement(node) && tagOf(node) === 'pre') {
       const code = node.textContent ?? '';
       if (ANY_LONG_RUN.test(code)) keepText(node, code.replace(LONG_RUN, boundedRun));
       continue;
     }
-    const inCode = verbatim || (isElement(node) && VERBATIM_TAGS.has(tagOf(node)));
+    if (isElement(node) && VERBATIM_TAGS.has(tagOf(node))) {
+      if (ANY_LONG_RUN.test(node.textContent ?? '')) boundAcross(node);
+      continue;
+    }
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
       if (isElement(child)) {
-        stack.push([child, inCode]);
+        stack.push(child);
         continue;
       }
       if (child.nodeType !== TEXT_NODE) continue;
       const run: DomNode[] = [child];
       while (child.nextSibling !== null && child.nextSibling.nodeType === TEXT_NODE) run.push((child = child.nextSibling));
       const text = run.map((part) => part.textContent ?? '').join('');
-      const next = inCode ? text.replace(LONG_RUN, boundedRun) : boundedProse(text);
+      const next = boundedProse(text);
       if (next === text) continue;
       run[0]!.textContent = next;
       for (const part of run.slice(1)) part.remove();
