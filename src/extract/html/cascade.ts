@@ -140,10 +140,10 @@ function readabilityCandidate(doc: DomDocument, clean: boolean): Candidate | nul
   return root ? measure('readability', clone, root) : null;
 }
 
-/** Stage 2 works on the document itself (stage 1 had its clone): no copy to make. */
 /**
- * Stage 2. `declaredInPage`: the de-noised page holds the product's declared description
- * (looked for before the chrome removal, so that a page without it is not read again).
+ * Stage 2 works on the document itself (stage 1 had its clone): no copy to make.
+ * `declaredInPage`: the de-noised page holds the product's declared description (looked
+ * for before the chrome removal, so that a page without it is not read again).
  */
 function cleanedBodyCandidate(doc: DomDocument, body: DomElement, hints: PageHints, declaredInPage: boolean, freshBody: () => DomElement): Candidate {
   const stats = computeTextStats(body);
