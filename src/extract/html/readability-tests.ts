@@ -23,9 +23,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { isElement, nextInTree, TEXT_NODE } from './dom.js';
-
-const CDATA_SECTION_NODE = 4;
+import { CDATA_SECTION_NODE, TEXT_NODE, isElement, nextInTree } from './dom.js';
 
 interface ReadabilityInternals {
   REGEXPS?: { byline?: RegExp };

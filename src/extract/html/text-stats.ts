@@ -5,7 +5,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
+import { CDATA_SECTION_NODE, TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
 
 export interface TextStats {
   /** Non-white-space characters of text. */
@@ -137,8 +137,6 @@ function joinRuns(a: TextRun, b: TextRun): TextRun {
   if (b.empty) return { ...a, trailing: a.trailing || b.leading };
   return { visible: a.visible + b.visible, gaps: a.gaps + b.gaps + (a.trailing || b.leading ? 1 : 0), empty: false, leading: a.leading, trailing: b.trailing };
 }
-
-const CDATA_SECTION_NODE = 4;
 
 /**
  * dom.ts's `textLength` for elements of one tree walked from the top down (noise.ts),

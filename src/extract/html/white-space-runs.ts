@@ -20,9 +20,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, tagOf } from './dom.js';
-
-const CDATA_SECTION_NODE = 4;
+import { CDATA_SECTION_NODE, TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, tagOf } from './dom.js';
 
 /**
  * Inside code a run of white space keeps at most this many line breaks, and at most this
