@@ -9,7 +9,9 @@
  *     (captions.ts), the caption as the image's title;
  *   - bold and italics closed on the line they open, definition lists as `**term**` and
  *     `: definition`, labels of page controls dropped (control-labels.ts);
- *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text.
+ *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text;
+ *   - block markers escaped only where a line starts (line-starts.ts), and a `<` that
+ *     could open a tag or an autolink escaped everywhere.
  */
 
 import gfm from '@joplin/turndown-plugin-gfm';
@@ -18,6 +20,7 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import { removeControlLabels } from './control-labels.js';
 import { boundWhiteSpaceRuns } from './white-space-runs.js';
+import { markMidLineStarts, unmark } from './line-starts.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -130,6 +133,14 @@ function definesTerm(dd: DomElement, known: WeakMap<DomElement, boolean>): boole
   return answer;
 }
 
+/**
+ * A `<` that could open raw HTML or an autolink (CommonMark 6.5, 6.6): before a letter,
+ * `/`, `!` or `?`, or at the end of a text node (an inline element's text may follow).
+ * Turndown leaves `<` as it is, so page text such as `&lt;div&gt;` or `x <y` came out as
+ * markup a renderer would swallow. With every such `<` escaped, no `>` can close a tag.
+ */
+const TAG_OPEN = /<(?=[A-Za-z/!?]|$)/g;
+
 /** An escaped `_` between two letters or digits. */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
 
@@ -153,7 +164,7 @@ function buildService(base: string | null): TurndownService {
   // emphasis (CommonMark 6.2: an intraword `_` run neither opens nor closes), so
   // `search_label` and `MAX_VALUE` are written as they read.
   const escape = service.escape.bind(service);
-  service.escape = (text: string) => escape(text).replace(INTRAWORD_UNDERSCORE, '_');
+  service.escape = (text: string) => escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<');
 
   // Rules added later take precedence over the plugin's and Turndown's own.
   service.addRule('heading', {
@@ -298,11 +309,12 @@ export function elementToMarkdown(doc: DomDocument, root: DomElement, base: stri
   dropEmptyInlines(root, base);
   normalizeTables(doc, root);
   boundWhiteSpaceRuns(root);
+  markMidLineStarts(root);
   // Turndown deep-copies a DOM input before working on it; `root` is already a private
   // copy, so it is handed over as is (linkedom nodes are costly to create, see cascade.ts).
   Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
   try {
-    return tidyMarkdown(buildService(base).turndown(root as never));
+    return tidyMarkdown(unmark(buildService(base).turndown(root as never)));
   } finally {
     delete (root as { cloneNode?: unknown }).cloneNode;
   }
