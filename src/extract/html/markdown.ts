@@ -9,6 +9,8 @@
  *     (captions.ts), the caption as the image's title;
  *   - bold and italics closed on the line they open, definition lists as `**term**` and
  *     `: definition`, labels of page controls dropped (control-labels.ts);
+ *   - a block shown twice in a row (a responsive page's two copies) written once
+ *     (repeated-blocks.ts);
  *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text;
  *   - block markers escaped only where a line starts (line-starts.ts), and a `<` that
  *     could open a tag or an autolink escaped everywhere.
@@ -21,6 +23,7 @@ import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import { removeControlLabels } from './control-labels.js';
 import { boundWhiteSpaceRuns } from './white-space-runs.js';
 import { markMidLineStarts, unmark } from './line-starts.js';
+import { dropRepeatedBlocks } from './repeated-blocks.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -306,6 +309,7 @@ function dropEmptyInlines(root: DomElement, base: string | null): void {
 /** Markdown of `root`, which this consumes (tables are rewritten, white space collapsed). */
 export function elementToMarkdown(doc: DomDocument, root: DomElement, base: string | null): string {
   removeControlLabels(root);
+  dropRepeatedBlocks(root);
   dropEmptyInlines(root, base);
   normalizeTables(doc, root);
   boundWhiteSpaceRuns(root);
