@@ -4,43 +4,85 @@
  * line starts. Most text nodes start mid-line, after a link or bold text in the same
  * paragraph, where those characters open nothing (CommonMark 4 and 5: block markers count
  * only at the start of a line, after the container prefixes), so the Markdown read
- * `$\-0.07`, `see **this**\- or that`.
+ * `$\-0.07`, `see **this**\- or that`, `Zoom \> Window`.
  *
- * Before conversion, each text node that starts mid-line and with one of those characters
+ * Before conversion, each text node that starts mid-line with one of those characters
  * gets MID_LINE_MARK in front of that character: Turndown's patterns, anchored at the
- * start of the node's text, then do not match, and the escape step (markdown.ts) takes the
- * mark out again. A text node starts mid-line when visible text comes before it in the
- * same line: earlier in its block, with no block boundary and no `<br>` in between, and
- * only inline elements (whose Turndown output is their text, with delimiters) around.
- * Anything else counts as a line break, so that an escape is only ever left out where it
- * is certainly not needed; a needless escape is harmless, a missing one changes what the
+ * start of the node's text, then do not match, and markdown.ts takes the mark out of the
+ * output. A text node starts mid-line when the line so far is SAFE: what is written on it
+ * already holds a character no block marker or container prefix is made of (a letter,
+ * say), or it opens with an emphasis delimiter (`**`, `_`), with no block boundary and no
+ * `<br>` since, and only inline elements around. Text of digits and punctuation alone does
+ * not make a line safe: `2` then `1. j` would read `21. j`, `1) ` then `- x` a list inside
+ * a list item, `:` then `--` a table's delimiter row. Any element not known to be written
+ * inline counts as a line break, so that an escape is only ever left out where it is
+ * certainly not needed: a needless escape is harmless, a missing one changes what the
  * Markdown says.
+ *
+ * The same walk joins runs of adjacent text nodes (the parser leaves one wherever the
+ * source has a character reference, and Turndown escapes each node on its own) and takes
+ * out the invisible characters tidy.ts would remove afterwards (before, a zero-width space
+ * hid a `- ` or a `<` from every escape, and tidy.ts then put it at the line's start).
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, VERBATIM_TAGS, isElement, tagOf } from './dom.js';
+import { ELEMENT_NODE, TEXT_NODE, tagOf } from './dom.js';
 import { INVISIBLE } from './tidy.js';
 
 /** A Unicode noncharacter (never text a page means to show) marking a mid-line start. */
 export const MID_LINE_MARK = '\uFDD0';
-const MARKS = /\uFDD0/g;
+/** Another, standing for a backslash that escapes the marker after it (see LINE_START_MARKER). */
+export const ESCAPE_MARK = '\uFDD1';
+const MARKS = /[\uFDD0\uFDD1]/g;
+
+/**
+ * A block marker at the start of a text node on a line not yet safe, where Turndown's own
+ * patterns miss it: after white space (`+` then ` > x` reads `+ > x`, a quote in a list
+ * item), or with the space that completes it in the next node (`<span>#</span> Title`,
+ * `1.` then ` - x`). Group 1 is what precedes the escape's place. `1.5` and `-5` are not
+ * markers; Turndown's own escape still takes the latter.
+ */
+const LINE_START_MARKER = /^([ \t\r\n]*(?:\d{1,9}(?=[.)](?:[ \t\r\n]|$)))?)(?:[.)]|-(?=[ \t\r\n-]|$)|\+(?=[ \t\r\n]|$)|=+[ \t\r\n]*$|#{1,6}(?=[ \t\r\n]|$)|>|~~~)/;
 
 /**
  * Elements Turndown writes inline, as their content (with delimiters at most): the text
- * around them stays on one line. Every other element is taken for a line break.
+ * around them stays on one line. Every other element is taken for a line break. (`kbd`
+ * and `samp` are ordinary inline elements to Turndown: their text is escaped as any.)
  */
 const INLINE_TAGS: ReadonlySet<string> = new Set([
-  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins',
-  'label', 'mark', 'nobr', 'q', 's', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
+  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
+  'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
 ]);
 
-/** The starts Turndown escapes (its patterns, after the white space it collapses away). */
-const ESCAPED_START = /^[ \t\r\n]*(?:-|\+ |=|#{1,6} |>|\d+\. )/;
+/**
+ * The starts Turndown escapes (its patterns, after the white space it collapses away),
+ * and `1) `, which markdown.ts escapes where Turndown does not. Not `~~~`: beside GFM
+ * strikethrough's `~~` a bare run changes what the tildes pair with.
+ */
+const ESCAPED_START = /^[ \t\r\n]*(?:-|\+ |=|#{1,6} |>|\d+\. |\d{1,9}\) )/;
 
-/** Text that shows: anything but white space and the invisible characters tidy.ts removes. */
-function shows(text: string): boolean {
-  return text.replace(INVISIBLE, '').trim() !== '';
-}
+/**
+ * A character that makes a line safe: not white space, not a digit, not ASCII
+ * punctuation (which block markers, container prefixes and table rows are made of).
+ */
+const SAFE_CHARACTER = /[^\s\d!-/:-@[-`{-~\uFDD0\uFDD1]/u;
+
+const INVISIBLE_ONE = new RegExp(INVISIBLE.source);
+
+/** Elements markdown.ts writes between emphasis delimiters (`delimit`), by delimiter. */
+export const EMPHASIS_KIND: ReadonlyMap<string, string> = new Map([
+  ['b', '**'],
+  ['strong', '**'],
+  ['em', '_'],
+  ['i', '_'],
+]);
+
+/**
+ * Inside these, `delimit` may write emphasis without its delimiters: content with a line
+ * that starts a fence (a code span of three backticks, `~~~` from strikethrough beside a
+ * `~`), or a code block.
+ */
+const UNDELIMITING_TAGS: ReadonlySet<string> = new Set(['pre', 'textarea', 'code', 'kbd', 'samp', 's', 'del', 'strike']);
 
 /**
  * A link Turndown drops though it has text: a symbol-only permalink (markdown.ts's link
@@ -51,25 +93,76 @@ function isDroppedLink(element: DomElement): boolean {
   return href !== undefined && href.startsWith('#') && !/[\p{L}\p{N}]/u.test(element.textContent ?? '');
 }
 
-/** Elements markdown.ts writes between emphasis delimiters (`delimit`). */
-const EMPHASIS_TAGS: ReadonlySet<string> = new Set(['b', 'strong', 'em', 'i']);
+/** What an emphasis element's delimiter depends on, per element, computed once. */
+interface DelimiterFacts {
+  /** A letter or digit in its text (outside dropped permalinks). */
+  wordy: boolean;
+  /** An element inside that can make `delimit` leave the delimiters out. */
+  undelimiting: boolean;
+}
 
-/**
- * Whether `delimit` (markdown.ts) writes a delimiter before the element's first text: it
- * shows text and holds no code block (content with a fence is written undelimited).
- */
-function writesDelimiter(element: DomElement): boolean {
-  return shows(element.textContent ?? '') && element.querySelector('pre, textarea') === null;
+/** Facts of every element under `root` (and of `root`), in one post-order walk. */
+function delimiterFacts(root: DomElement): Map<DomElement, DelimiterFacts> {
+  const facts = new Map<DomElement, DelimiterFacts>();
+  const stack: { element: DomElement; next: DomNode | null; own: DelimiterFacts }[] = [
+    { element: root, next: root.firstChild, own: { wordy: false, undelimiting: false } },
+  ];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const child = frame.next;
+    if (child !== null) {
+      frame.next = child.nextSibling;
+      if (child.nodeType === TEXT_NODE) {
+        if (!frame.own.wordy && /[\p{L}\p{N}]/u.test(child.textContent ?? '')) frame.own.wordy = true;
+      } else if (child.nodeType === ELEMENT_NODE) {
+        const element = child as DomElement;
+        if (tagOf(element) === 'a' && isDroppedLink(element)) continue;
+        stack.push({ element, next: element.firstChild, own: { wordy: false, undelimiting: UNDELIMITING_TAGS.has(tagOf(element)) } });
+      }
+      continue;
+    }
+    stack.pop();
+    facts.set(frame.element, frame.own);
+    const parent = stack[stack.length - 1];
+    if (parent !== undefined) {
+      parent.own.wordy ||= frame.own.wordy;
+      parent.own.undelimiting ||= frame.own.undelimiting;
+    }
+  }
+  return facts;
 }
 
 /**
- * Marks the text nodes under `root` that start mid-line with a block marker (see above),
- * after joining runs of adjacent text nodes. `mark` false only joins them, leaving
- * Turndown's escaping as it is (the tests compare the two).
+ * Whether markdown.ts writes this emphasis element's delimiter before its first text: its
+ * text shows a letter or digit, nothing inside can make `delimit` leave the delimiters
+ * out, and no emphasis of its kind is around it (that one's delimiter counts).
+ */
+function opensWithDelimiter(element: DomElement, kind: string, root: DomElement, facts: Map<DomElement, DelimiterFacts>): boolean {
+  const own = facts.get(element);
+  return own !== undefined && own.wordy && !own.undelimiting && !insideEmphasis(element, kind, root);
+}
+
+/**
+ * Whether emphasis of the same `kind` (its delimiter) encloses `element` below `root`:
+ * markdown.ts then writes no delimiters of its own for it (`**a **b** c**` would not read
+ * back as bold).
+ */
+export function insideEmphasis(element: DomElement, kind: string, root: DomElement): boolean {
+  for (let up = element.parentElement; up !== null && up !== root; up = up.parentElement) {
+    if (EMPHASIS_KIND.get(tagOf(up)) === kind) return true;
+  }
+  return root !== element && EMPHASIS_KIND.get(tagOf(root)) === kind;
+}
+
+/**
+ * Joins the text runs, takes out invisible characters, and marks the text nodes under
+ * `root` that start mid-line with a block marker (see above). `mark` false does all but
+ * the marking, leaving Turndown's escaping as it is (the tests compare the two).
  */
 export function markMidLineStarts(root: DomElement, mark = true): void {
-  let lineHasText = false;
-  // Iterative document-order walk; `exiting` frames reset the line after a block element.
+  const facts = delimiterFacts(root);
+  let lineSafe = false;
+  // Iterative document-order walk; `exiting` frames break the line after a block element.
   const stack: { node: DomNode; exiting: boolean }[] = [];
   const pushChildren = (parent: DomElement): void => {
     mergeTextRuns(parent);
@@ -79,42 +172,58 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
   while (stack.length > 0) {
     const { node, exiting } = stack.pop()!;
     if (exiting) {
-      lineHasText = false;
+      lineSafe = false;
       continue;
     }
     if (node.nodeType === TEXT_NODE) {
-      const text = node.textContent ?? '';
-      if (text.includes(MID_LINE_MARK)) node.textContent = text.replace(MARKS, '');
-      const value = node.textContent ?? '';
-      if (!shows(value)) continue;
-      if (lineHasText && mark) {
+      let value = node.textContent ?? '';
+      if (value.includes(MID_LINE_MARK) || value.includes(ESCAPE_MARK) || INVISIBLE_ONE.test(value)) {
+        value = value.replace(MARKS, '').replace(INVISIBLE, '');
+        node.textContent = value;
+      }
+      if (mark && lineSafe) {
         const start = ESCAPED_START.exec(value);
         if (start !== null) {
           const at = start[0].length - start[0].trimStart().length;
           node.textContent = value.slice(0, at) + MID_LINE_MARK + value.slice(at);
         }
+      } else if (mark) {
+        const start = LINE_START_MARKER.exec(value);
+        if (start !== null) {
+          const at = start[1]!.length;
+          node.textContent = value.slice(0, at) + ESCAPE_MARK + value.slice(at);
+        }
       }
-      lineHasText = true;
+      if (!lineSafe && SAFE_CHARACTER.test(value)) lineSafe = true;
       continue;
     }
-    if (!isElement(node)) continue;
-    const tag = tagOf(node);
-    if (VERBATIM_TAGS.has(tag)) {
-      // Code is written as it is (never escaped); inline code is text on the line, a block breaks it.
-      if (tag === 'pre' || tag === 'textarea') lineHasText = false;
-      else if (shows(node.textContent ?? '')) lineHasText = true;
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const element = node as DomElement;
+    const tag = tagOf(element);
+    if (tag === 'code') {
+      // Written as a code span (`x`), never escaped, on the line. A span opening the line
+      // makes it safe unless its text holds a backtick: then the span's delimiter can be
+      // three backticks, a fence.
+      const code = element.textContent ?? '';
+      if (!lineSafe && code.replace(INVISIBLE, '').trim() !== '' && !code.includes('`') && element.querySelector('a') === null) lineSafe = true;
       continue;
     }
-    if (tag === 'a' && isDroppedLink(node)) continue;
-    const inline = INLINE_TAGS.has(tag);
-    if (!inline) {
-      lineHasText = false;
+    if (tag === 'a' && isDroppedLink(element)) continue;
+    if (tag === 'pre' || tag === 'textarea') {
+      // Verbatim: read whole by its rule, never escaped; a block of its own.
+      lineSafe = false;
       stack.push({ node, exiting: true });
-    } else if (!lineHasText && EMPHASIS_TAGS.has(tag) && writesDelimiter(node)) {
-      // Bold or italics opening the line: its delimiter comes first (`**1. Step**`).
-      lineHasText = true;
+      continue;
     }
-    pushChildren(node);
+    if (!INLINE_TAGS.has(tag)) {
+      lineSafe = false;
+      stack.push({ node, exiting: true });
+    } else if (!lineSafe) {
+      // Bold or italics opening the line: its delimiter comes first (`**1. Step**`).
+      const kind = EMPHASIS_KIND.get(tag);
+      if (kind !== undefined && opensWithDelimiter(element, kind, root, facts)) lineSafe = true;
+    }
+    pushChildren(element);
   }
 }
 
@@ -140,7 +249,15 @@ function mergeTextRuns(parent: DomElement): void {
   }
 }
 
-/** Takes the marks out of Turndown's output (escaped text, and any text a rule read itself). */
+/**
+ * Takes the marks out of Turndown's output (escaped text, and any text a rule read
+ * itself): an escape mark becomes the backslash it stands for.
+ */
 export function unmark(text: string): string {
-  return text.includes(MID_LINE_MARK) ? text.replace(MARKS, '') : text;
+  return text.includes(MID_LINE_MARK) || text.includes(ESCAPE_MARK) ? text.replace(MARKS, (mark) => (mark === ESCAPE_MARK ? '\\' : '')) : text;
+}
+
+/** Takes the marks out of text written as it is (code, an image's alt before escaping). */
+export function withoutMarks(text: string): string {
+  return text.replace(MARKS, '');
 }

@@ -1,6 +1,5 @@
 /**
- * The chosen content element -> Markdown, with Turndown, the GFM plugin's strikethrough
- * and task lists, GFM tables (tables.ts) and our rules:
+ * The chosen content element -> Markdown, with Turndown, the GFM plugin's task lists, GFM tables (tables.ts) and our rules:
  *   - ATX headings on one line, `-` bullets (one space after the marker), `---` rules;
  *   - fenced code blocks carrying the language found by code-blocks.ts;
  *   - links and images absolute against the document base; a link with no text is
@@ -22,7 +21,7 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import { removeControlLabels } from './control-labels.js';
 import { boundWhiteSpaceRuns } from './white-space-runs.js';
-import { markMidLineStarts, unmark } from './line-starts.js';
+import { insideEmphasis, markMidLineStarts, unmark, withoutMarks } from './line-starts.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
@@ -137,17 +136,28 @@ function definesTerm(dd: DomElement, known: WeakMap<DomElement, boolean>): boole
 }
 
 /**
- * A `<` that could open raw HTML or an autolink (CommonMark 6.5, 6.6): before a letter,
- * `/`, `!` or `?`, or at the end of a text node (an inline element's text may follow).
- * Turndown leaves `<` as it is, so page text such as `&lt;div&gt;` or `x <y` came out as
- * markup a renderer would swallow. With every such `<` escaped, no `>` can close a tag.
+ * A `<` that could open raw HTML or an autolink (CommonMark 6.5, 6.6): any but one
+ * before white space (an email autolink may start with a digit or most punctuation, and
+ * an inline element's text may follow one that ends a text node). Turndown leaves `<` as
+ * it is, so page text such as `&lt;div&gt;`, `x &lt;y` or a message id
+ * `&lt;1234@example.org&gt;` came out as markup or a mail link. With every such `<`
+ * escaped, no `>` can close a tag.
  */
-const TAG_OPEN = /<(?=[A-Za-z/!?]|$)/g;
+const TAG_OPEN = /<(?!\s)/g;
+
+/**
+ * `1) ` opens an ordered list as `1. ` does (CommonMark 5.2); Turndown escapes only the
+ * latter. At a text node's start (line-starts.ts marks the ones that start mid-line).
+ */
+const PAREN_LIST_START = /^(\d{1,9})\)(?= )/;
+
+/** A `~` opening or closing a paragraph (of strikethrough content). */
+const TILDE_AT_EDGE = /(?<=^|\n[ \t]*\n\s*)~|(?<!\\)~(?=\s*(?:\n[ \t]*\n|$))/g;
 
 /** An escaped `_` between two letters or digits. */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
 
-function buildService(base: string | null): TurndownService {
+function buildService(base: string | null, root: DomElement): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
     bulletListMarker: '-',
@@ -160,14 +170,16 @@ function buildService(base: string | null): TurndownService {
     linkStyle: 'inlined',
   });
   // Not `gfm.gfm`: its highlightedCodeBlock rule is covered (with more class names) below,
-  // and its tables need a DOM API linkedom lacks (see tables.ts).
-  service.use([gfm.strikethrough, gfm.taskListItems]);
+  // its tables need a DOM API linkedom lacks (see tables.ts), and its strikethrough is
+  // written below with its edges escaped.
+  service.use([gfm.taskListItems]);
   addTableRules(service);
   // Turndown escapes every `_`; one between two letters or digits cannot open or close
   // emphasis (CommonMark 6.2: an intraword `_` run neither opens nor closes), so
   // `search_label` and `MAX_VALUE` are written as they read.
   const escape = service.escape.bind(service);
-  service.escape = (text: string) => escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<');
+  service.escape = (text: string) =>
+    escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<').replace(PAREN_LIST_START, '$1\\)');
 
   // Rules added later take precedence over the plugin's and Turndown's own.
   service.addRule('heading', {
@@ -183,8 +195,24 @@ function buildService(base: string | null): TurndownService {
     },
   });
 
-  service.addRule('emphasis', { filter: ['em', 'i'], replacement: (content) => delimit(content, '_') });
-  service.addRule('strong', { filter: ['strong', 'b'], replacement: (content) => delimit(content, '**') });
+  // Emphasis inside emphasis of its kind is written without delimiters of its own: the
+  // enclosing ones cover it, and `**a **b** c**` does not read back as bold.
+  service.addRule('emphasis', {
+    filter: ['em', 'i'],
+    replacement: (content, node) => (insideEmphasis(node as unknown as DomElement, '_', root) ? content : delimit(content, '_')),
+  });
+  service.addRule('strong', {
+    filter: ['strong', 'b'],
+    replacement: (content, node) => (insideEmphasis(node as unknown as DomElement, '**', root) ? content : delimit(content, '**')),
+  });
+  // GFM strikethrough, delimited as bold and italics are (each paragraph on its own, a
+  // block inside left unmarked), with a `~` at a paragraph's edge escaped: the plugin's
+  // `~~` round the whole content put a closing `~~` at a line's start after a block, and
+  // beside a `~` of the text or the next strikethrough's `~~` that line opened a fence.
+  service.addRule('strikethrough', {
+    filter: ['del', 's', 'strike'],
+    replacement: (content) => delimit(content.replace(TILDE_AT_EDGE, '\\~'), '~~'),
+  });
 
   // Definition lists: GFM has none. Each term is a bold line and each definition follows
   // it on the next line after `: ` (the definition-list syntax of PHP Markdown Extra,
@@ -283,7 +311,7 @@ function buildService(base: string | null): TurndownService {
       const src = absoluteImage(imageSource(img), base);
       if (src === null) return '';
       const title = caption !== '' && caption !== alt ? ` "${caption.replace(/(["\\])/g, '\\$1')}"` : '';
-      return `![${service.escape(alt)}](${escapeDestination(src)}${title})`;
+      return `![${service.escape(withoutMarks(alt))}](${escapeDestination(src)}${title})`;
     },
   });
 
@@ -318,7 +346,7 @@ export function elementToMarkdown(doc: DomDocument, root: DomElement, base: stri
   // copy, so it is handed over as is (linkedom nodes are costly to create, see cascade.ts).
   Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
   try {
-    return tidyMarkdown(unmark(buildService(base).turndown(root as never)));
+    return tidyMarkdown(unmark(buildService(base, root).turndown(root as never)));
   } finally {
     delete (root as { cloneNode?: unknown }).cloneNode;
   }

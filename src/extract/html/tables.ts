@@ -248,7 +248,7 @@ export function addTableRules(service: TurndownService): void {
   service.addRule('table', {
     filter: 'table',
     replacement: (content, node) => {
-      const caption = normalizeCaption((node as unknown as DomElement).querySelector('caption')?.textContent);
+      const caption = service.escape(normalizeCaption((node as unknown as DomElement).querySelector('caption')?.textContent));
       const rows = content.replace(/\n+/g, '\n').trim();
       if (rows === '') return caption ? `\n\n${caption}\n\n` : '';
       return `\n\n${caption ? `${caption}\n\n` : ''}${rows}\n\n`;

@@ -28,7 +28,8 @@ export function tidyMarkdown(markdown: string): string {
       continue;
     }
     blank = 0;
-    if (line.startsWith('|')) line = line.replace(/(?:\s*<br>\s*)+/g, ' ').trimEnd();
+    // (Not an escaped `\<br>`: that is page text.)
+    if (line.startsWith('|')) line = line.replace(/(?:\s*(?<!\\)<br>\s*)+/g, ' ').trimEnd();
     out.push(line);
   }
   while (out.length > 0 && out[out.length - 1] === '') out.pop();
