@@ -88,6 +88,18 @@ describe('where the line so far could still open a block', () => {
     ['<p>+<span> &gt; x</span></p>', '\\+ \\> x'],
     ['<p>Name | Value<br>:<span>--</span> | :<span>--</span></p>', 'Name | Value\n:\\-- | :\\--'],
     ['<p>1) Preheat the oven</p>', '1\\) Preheat the oven'],
+    // Bold that `delimit` would have written without delimiters.
+    ['<p><b>- x<br><span>~</span>~~</b></p><p>More text</p>', '**- x\n\\~\\~~**\n\nMore text'],
+    ['<p>a | b<br><b>|<span>---</span>|<span>---</span>|<br>x</b></p>', 'a | b\n|\\---|\\---|\nx'],
+    ['<p><strong>1.<br>Introduction</strong></p>', '**1\\.\nIntroduction**'],
+    ['<p><b>#<br>Title</b></p>', '**\\#\nTitle**'],
+    // Strikethrough beside a ~, and a no-break space the rules trim away.
+    ['<p>Weight: <s><br>~5 kg</s> 4 kg</p><p>Next</p>', 'Weight:\n~~\\~5 kg~~ 4 kg\n\nNext'],
+    ['<p>~<del>45 min</del> 30 min</p>', '\\~~~45 min~~ 30 min'],
+    ['<p>Score<br>#&nbsp;</p>', 'Score\n\\#'],
+    ['<p>1.&nbsp;</p>', '1\\.'],
+    ['<dl><dt>&nbsp;1. Scope</dt><dd>x</dd></dl>', '**1\\. Scope**\n: x'],
+    ['<dl><dt>T</dt><dd>&nbsp;# x</dd></dl>', '**T**\n: \\# x'],
   ];
   it.each(cases)('%s', (html, expected) => {
     const markdown = md(html);
@@ -113,7 +125,18 @@ describe('where the line so far could still open a block', () => {
     expect(md('<s><div>a</div></s><del><br>#</del>')).toBe('~~a~~\n\n~~\\#~~');
   });
 
-  it('escapes a table caption, and keeps page text <br> in a table row', () => {
+  it('keeps a minus after a line break in a link, nested strikethrough once, and noncharacters out of code', () => {
+    expect(md('<a href="/x">Price<br>&nbsp;- 20 %</a>')).toBe('[Price \\- 20 %](https://example.com/x)');
+    expect(md('<del><s>$20</s></del>')).toBe('~~$20~~');
+    expect(md('<pre>a\uFDD1b\uFDD0c</pre> <p><code>d\uFDD1e</code></p>')).toBe('```\nabc\n```\n\n`de`');
+  });
+
+  it('escapes an & that would read as a character reference', () => {
+    expect(md('<p>Use &amp;nbsp; or &amp;#160; for AT&amp;T</p>')).toBe('Use \\&nbsp; or \\&#160; for AT&T');
+  });
+
+  it('escapes a table caption, and keeps page text <br> in a table row, in code too', () => {
+    expect(md('<table><tr><td><code>&lt;br&gt;</code></td><td>b</td></tr></table>')).toBe('| `<br>` | b |\n| --- | --- |');
     expect(md('<table><caption>- cap &lt;b&gt;</caption><tr><td>1</td></tr></table>')).toBe('\\- cap \\<b>\n\n1');
     expect(md('<table><tr><td>a &lt;br&gt; b</td><td>b</td></tr></table>')).toBe('| a \\<br> b | b |\n| --- | --- |');
   });

@@ -1,35 +1,57 @@
 /**
- * Blocks a page shows twice in a row (repeated-blocks.ts): the second copy goes, data and
- * words split into spans stay.
+ * Blocks a page shows twice in a row (repeated-blocks.ts): the second copy of a section
+ * goes; lines, data, words split into spans and copies that lead elsewhere stay.
  */
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/extract/html/parse.js';
 import { elementToMarkdown } from '../../src/extract/html/markdown.js';
-import { dropRepeatedBlocks } from '../../src/extract/html/repeated-blocks.js';
+import { MIN_LONE_CHARS, dropRepeatedBlocks } from '../../src/extract/html/repeated-blocks.js';
 
 function md(fragment: string): string {
   const doc = parseDocument(`<html><body><div id="r">${fragment}</div></body></html>`);
   return elementToMarkdown(doc, doc.querySelector('#r')!, 'https://example.com/');
 }
 
+const LONG = 'Create a bed that is beautiful and sets a new standard for softness, with sheets woven from long-staple cotton and finished by hand in a small mill that has made linen for four generations of sleepers. Each set is washed twice before it ships.';
+
 describe('repeated blocks', () => {
-  it('writes a responsive page\'s second copy of a section once', () => {
+  it("writes a responsive page's second copy of a section once", () => {
     const section = '<h2>Built to last</h2><p>Anodized aluminium, 86 x 54 mm.</p>';
     expect(md(`<div class="desktop">${section}</div>\n  <div class="mobile">${section}</div><p>After.</p>`)).toBe(
       '## Built to last\n\nAnodized aluminium, 86 x 54 mm.\n\nAfter.',
     );
-    // Three slides cloned by a slider, and white space in different places.
-    expect(md('<p>Free  shipping over $50</p><p> Free shipping\nover $50</p><p>Free shipping over $50</p>')).toBe('Free shipping over $50');
-    // A phrase in an inline element counts too.
-    expect(md('<span>The makings of your space</span><span>The makings of your space</span>')).toBe('The makings of your space');
+    // A long run of text on its own, cloned by a slider, white space aside.
+    expect(LONG.replace(/\s/g, '').length).toBeGreaterThanOrEqual(MIN_LONE_CHARS);
+    expect(md(`<p>${LONG}</p><p> ${LONG.replace(/ /g, '\n')}</p><p>${LONG}</p>`)).toBe(LONG);
+    expect(md(`<span>${LONG}</span><span>${LONG}</span>`)).toBe(LONG);
+  });
+
+  it('keeps a repeated line: a poem, a song, a grid cell', () => {
+    expect(md('<p>And miles to go before I sleep,</p><p>And miles to go before I sleep.</p>')).toBe(
+      'And miles to go before I sleep,\n\nAnd miles to go before I sleep.',
+    );
+    expect(md('<div>And miles to go before I sleep</div><div>And miles to go before I sleep</div>')).toBe(
+      'And miles to go before I sleep\n\nAnd miles to go before I sleep',
+    );
+    const grid = md('<div class="row"><div>Unlimited projects</div><div>No</div><div>Yes</div><div>Yes</div></div>');
+    expect(grid.match(/Yes/g)).toHaveLength(2);
+  });
+
+  it('keeps copies that lead elsewhere or show other images', () => {
+    const buttons = md(
+      '<div><a href="/x64.exe"><img alt="Windows" src="/w.png"> Download installer</a><p>Version 2</p></div>' +
+        '<div><a href="/app.dmg"><img alt="macOS" src="/m.png"> Download installer</a><p>Version 2</p></div>',
+    );
+    expect(buttons).toContain('/x64.exe');
+    expect(buttons).toContain('/app.dmg');
+    expect(md('<a href="/a">Read the full story</a> <a href="/b">Read the full story</a>')).toContain('/b');
   });
 
   it('keeps copies that are not adjacent, differ, or are set apart by text', () => {
-    expect(md('<p>Chorus line</p><p>Verse</p><p>Chorus line</p>')).toBe('Chorus line\n\nVerse\n\nChorus line');
-    expect(md('<p>Same text</p>and<p>Same text</p>')).toBe('Same text\n\nand\n\nSame text');
-    expect(md('<h3>Same text</h3><p>Same text</p>')).toBe('### Same text\n\nSame text');
-    expect(md('<p>Same text</p><p>Same text.</p>')).toBe('Same text\n\nSame text.');
-    expect(md('<div>12345</div><div>12345</div>')).toBe('12345\n\n12345');
+    const block = (text: string): string => `<div><h3>Plan</h3><p>${text}</p></div>`;
+    expect(md(block('Same text') + block('Verse') + block('Same text'))).toBe('### Plan\n\nSame text\n\n### Plan\n\nVerse\n\n### Plan\n\nSame text');
+    expect(md(`${block('Same text')}and${block('Same text')}`)).toBe('### Plan\n\nSame text\n\nand\n\n### Plan\n\nSame text');
+    expect(md(`${block('Same text')}${block('Same text.')}`)).toBe('### Plan\n\nSame text\n\n### Plan\n\nSame text.');
   });
 
   it('keeps words split into spans, and repeated data', () => {
@@ -41,9 +63,9 @@ describe('repeated blocks', () => {
   });
 
   it('compares the copies whole, inner repeats included', () => {
-    const doc = parseDocument('<html><body><div id="r"><div><p>A a</p><p>A a</p></div><div><p>A a</p><p>A a</p></div></div></body></html>');
+    const doc = parseDocument('<html><body><div id="r"><div><p>A a</p><p>B b</p></div><div><p>A a</p><p>B b</p></div></div></body></html>');
     const root = doc.querySelector('#r')!;
     dropRepeatedBlocks(root);
-    expect(root.innerHTML).toBe('<div><p>A a</p></div>');
+    expect(root.innerHTML).toBe('<div><p>A a</p><p>B b</p></div>');
   });
 });

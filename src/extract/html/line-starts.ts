@@ -39,10 +39,12 @@ const MARKS = /[\uFDD0\uFDD1]/g;
  * A block marker at the start of a text node on a line not yet safe, where Turndown's own
  * patterns miss it: after white space (`+` then ` > x` reads `+ > x`, a quote in a list
  * item), or with the space that completes it in the next node (`<span>#</span> Title`,
- * `1.` then ` - x`). Group 1 is what precedes the escape's place. `1.5` and `-5` are not
- * markers; Turndown's own escape still takes the latter.
+ * `1.` then ` - x`); also a `~` (`~` then `~~` open a fence). White space includes the
+ * no-break space, which the rules' trimming takes away (`#&nbsp;` alone read as an empty
+ * heading). Group 1 is what precedes the escape's place. `1.5` and `-5` are not markers;
+ * Turndown's own escape still takes the latter.
  */
-const LINE_START_MARKER = /^([ \t\r\n]*(?:\d{1,9}(?=[.)](?:[ \t\r\n]|$)))?)(?:[.)]|-(?=[ \t\r\n-]|$)|\+(?=[ \t\r\n]|$)|=+[ \t\r\n]*$|#{1,6}(?=[ \t\r\n]|$)|>|~~~)/;
+const LINE_START_MARKER = /^(\s*(?:\d{1,9}(?=[.)](?:\s|$)))?)(?:[.)]|-(?=[\s-]|$)|\+(?=\s|$)|=+\s*$|#{1,6}(?=\s|$)|>|~)/;
 
 /**
  * Elements Turndown writes inline, as their content (with delimiters at most): the text
@@ -85,6 +87,12 @@ export const EMPHASIS_KIND: ReadonlyMap<string, string> = new Map([
 const UNDELIMITING_TAGS: ReadonlySet<string> = new Set(['pre', 'textarea', 'code', 'kbd', 'samp', 's', 'del', 'strike']);
 
 /**
+ * First characters of emphasis content that `delimit` may take for a block and leave
+ * undelimited (a table row's `|`, a fence's `~`), or that need their escape anyway.
+ */
+const UNDELIMITING_FIRST: ReadonlySet<string> = new Set(['|', '~', '`']);
+
+/**
  * A link Turndown drops though it has text: a symbol-only permalink (markdown.ts's link
  * rule). Its text is not on the line.
  */
@@ -97,6 +105,8 @@ function isDroppedLink(element: DomElement): boolean {
 interface DelimiterFacts {
   /** A letter or digit in its text (outside dropped permalinks). */
   wordy: boolean;
+  /** The first character of its text that is not white space ('' when none). */
+  first: string;
   /** An element inside that can make `delimit` leave the delimiters out. */
   undelimiting: boolean;
 }
@@ -105,7 +115,7 @@ interface DelimiterFacts {
 function delimiterFacts(root: DomElement): Map<DomElement, DelimiterFacts> {
   const facts = new Map<DomElement, DelimiterFacts>();
   const stack: { element: DomElement; next: DomNode | null; own: DelimiterFacts }[] = [
-    { element: root, next: root.firstChild, own: { wordy: false, undelimiting: false } },
+    { element: root, next: root.firstChild, own: { wordy: false, first: '', undelimiting: false } },
   ];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
@@ -113,11 +123,13 @@ function delimiterFacts(root: DomElement): Map<DomElement, DelimiterFacts> {
     if (child !== null) {
       frame.next = child.nextSibling;
       if (child.nodeType === TEXT_NODE) {
-        if (!frame.own.wordy && /[\p{L}\p{N}]/u.test(child.textContent ?? '')) frame.own.wordy = true;
+        const text = child.textContent ?? '';
+        if (!frame.own.wordy && /[\p{L}\p{N}]/u.test(text)) frame.own.wordy = true;
+        if (frame.own.first === '') frame.own.first = text.replace(INVISIBLE, '').trimStart().charAt(0);
       } else if (child.nodeType === ELEMENT_NODE) {
         const element = child as DomElement;
         if (tagOf(element) === 'a' && isDroppedLink(element)) continue;
-        stack.push({ element, next: element.firstChild, own: { wordy: false, undelimiting: UNDELIMITING_TAGS.has(tagOf(element)) } });
+        stack.push({ element, next: element.firstChild, own: { wordy: false, first: '', undelimiting: UNDELIMITING_TAGS.has(tagOf(element)) } });
       }
       continue;
     }
@@ -127,6 +139,7 @@ function delimiterFacts(root: DomElement): Map<DomElement, DelimiterFacts> {
     if (parent !== undefined) {
       parent.own.wordy ||= frame.own.wordy;
       parent.own.undelimiting ||= frame.own.undelimiting;
+      if (parent.own.first === '') parent.own.first = frame.own.first;
     }
   }
   return facts;
@@ -134,12 +147,13 @@ function delimiterFacts(root: DomElement): Map<DomElement, DelimiterFacts> {
 
 /**
  * Whether markdown.ts writes this emphasis element's delimiter before its first text: its
- * text shows a letter or digit, nothing inside can make `delimit` leave the delimiters
- * out, and no emphasis of its kind is around it (that one's delimiter counts).
+ * text shows a letter or digit, does not start with what `delimit` takes for a block,
+ * nothing inside can make `delimit` leave the delimiters out, and no emphasis of its kind
+ * is around it (that one's delimiter counts).
  */
 function opensWithDelimiter(element: DomElement, kind: string, root: DomElement, facts: Map<DomElement, DelimiterFacts>): boolean {
   const own = facts.get(element);
-  return own !== undefined && own.wordy && !own.undelimiting && !insideEmphasis(element, kind, root);
+  return own !== undefined && own.wordy && !own.undelimiting && !UNDELIMITING_FIRST.has(own.first) && !insideEmphasis(element, kind, root);
 }
 
 /**
@@ -162,6 +176,8 @@ export function insideEmphasis(element: DomElement, kind: string, root: DomEleme
 export function markMidLineStarts(root: DomElement, mark = true): void {
   const facts = delimiterFacts(root);
   let lineSafe = false;
+  // Safe only by an opening delimiter so far (no safe character yet).
+  let afterDelimiter = false;
   // Iterative document-order walk; `exiting` frames break the line after a block element.
   const stack: { node: DomNode; exiting: boolean }[] = [];
   const pushChildren = (parent: DomElement): void => {
@@ -172,7 +188,7 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
   while (stack.length > 0) {
     const { node, exiting } = stack.pop()!;
     if (exiting) {
-      lineSafe = false;
+      lineSafe = afterDelimiter = false;
       continue;
     }
     if (node.nodeType === TEXT_NODE) {
@@ -181,20 +197,23 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
         value = value.replace(MARKS, '').replace(INVISIBLE, '');
         node.textContent = value;
       }
-      if (mark && lineSafe) {
-        const start = ESCAPED_START.exec(value);
-        if (start !== null) {
-          const at = start[0].length - start[0].trimStart().length;
-          node.textContent = value.slice(0, at) + MID_LINE_MARK + value.slice(at);
-        }
-      } else if (mark) {
+      const midLine = mark && lineSafe ? ESCAPED_START.exec(value) : null;
+      if (midLine !== null) {
+        const at = midLine[0].length - midLine[0].trimStart().length;
+        node.textContent = value.slice(0, at) + MID_LINE_MARK + value.slice(at);
+      } else if (mark && (!lineSafe || afterDelimiter)) {
+        // After an opening delimiter, what Turndown would leave unescaped (`1.` before a
+        // line break) would make `delimit` take the content for a block and drop it.
         const start = LINE_START_MARKER.exec(value);
         if (start !== null) {
           const at = start[1]!.length;
           node.textContent = value.slice(0, at) + ESCAPE_MARK + value.slice(at);
         }
       }
-      if (!lineSafe && SAFE_CHARACTER.test(value)) lineSafe = true;
+      if (SAFE_CHARACTER.test(value)) {
+        lineSafe = true;
+        afterDelimiter = false;
+      }
       continue;
     }
     if (node.nodeType !== ELEMENT_NODE) continue;
@@ -204,6 +223,7 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
       // Written as a code span (`x`), never escaped, on the line. A span opening the line
       // makes it safe unless its text holds a backtick: then the span's delimiter can be
       // three backticks, a fence.
+      stripMarks(element);
       const code = element.textContent ?? '';
       if (!lineSafe && code.replace(INVISIBLE, '').trim() !== '' && !code.includes('`') && element.querySelector('a') === null) lineSafe = true;
       continue;
@@ -211,19 +231,34 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
     if (tag === 'a' && isDroppedLink(element)) continue;
     if (tag === 'pre' || tag === 'textarea') {
       // Verbatim: read whole by its rule, never escaped; a block of its own.
-      lineSafe = false;
+      stripMarks(element);
+      lineSafe = afterDelimiter = false;
       stack.push({ node, exiting: true });
       continue;
     }
     if (!INLINE_TAGS.has(tag)) {
-      lineSafe = false;
+      lineSafe = afterDelimiter = false;
       stack.push({ node, exiting: true });
     } else if (!lineSafe) {
       // Bold or italics opening the line: its delimiter comes first (`**1. Step**`).
       const kind = EMPHASIS_KIND.get(tag);
-      if (kind !== undefined && opensWithDelimiter(element, kind, root, facts)) lineSafe = true;
+      if (kind !== undefined && opensWithDelimiter(element, kind, root, facts)) lineSafe = afterDelimiter = true;
     }
     pushChildren(element);
+  }
+}
+
+/** Takes noncharacters the page itself carries out of verbatim text (unmark would turn them into marks' meaning). */
+function stripMarks(element: DomElement): void {
+  const text = element.textContent ?? '';
+  if (!text.includes(MID_LINE_MARK) && !text.includes(ESCAPE_MARK)) return;
+  const stack: DomNode[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) child.textContent = (child.textContent ?? '').replace(MARKS, '');
+      else if (child.nodeType === ELEMENT_NODE) stack.push(child);
+    }
   }
 }
 

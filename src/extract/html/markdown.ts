@@ -151,8 +151,21 @@ const TAG_OPEN = /<(?!\s)/g;
  */
 const PAREN_LIST_START = /^(\d{1,9})\)(?= )/;
 
+const STRIKETHROUGH_TAGS: ReadonlySet<string> = new Set(['del', 's', 'strike']);
+
+/** Whether strikethrough encloses `element` below `root` (its `~~` covers this one). */
+function insideStrikethrough(element: DomElement, root: DomElement): boolean {
+  for (let up = element.parentElement; up !== null && up !== root; up = up.parentElement) {
+    if (STRIKETHROUGH_TAGS.has(tagOf(up))) return true;
+  }
+  return root !== element && STRIKETHROUGH_TAGS.has(tagOf(root));
+}
+
 /** A `~` opening or closing a paragraph (of strikethrough content). */
-const TILDE_AT_EDGE = /(?<=^|\n[ \t]*\n\s*)~|(?<!\\)~(?=\s*(?:\n[ \t]*\n|$))/g;
+const TILDE_AT_EDGE = /(?<=^\s*|\n[ \t]*\n\s*)~|(?<!\\)~(?=\s*(?:\n[ \t]*\n|$))/g;
+
+/** `&` before what reads as a character reference (`&amp;nbsp;` shows `&nbsp;`, not a space). */
+const ENTITY_LIKE = /&(?=#?[A-Za-z0-9]+;)/g;
 
 /** An escaped `_` between two letters or digits. */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
@@ -179,7 +192,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   // `search_label` and `MAX_VALUE` are written as they read.
   const escape = service.escape.bind(service);
   service.escape = (text: string) =>
-    escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<').replace(PAREN_LIST_START, '$1\\)');
+    escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<').replace(ENTITY_LIKE, '\\&').replace(PAREN_LIST_START, '$1\\)');
 
   // Rules added later take precedence over the plugin's and Turndown's own.
   service.addRule('heading', {
@@ -211,7 +224,8 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   // beside a `~` of the text or the next strikethrough's `~~` that line opened a fence.
   service.addRule('strikethrough', {
     filter: ['del', 's', 'strike'],
-    replacement: (content) => delimit(content.replace(TILDE_AT_EDGE, '\\~'), '~~'),
+    replacement: (content, node) =>
+      insideStrikethrough(node as unknown as DomElement, root) ? content : delimit(content.replace(TILDE_AT_EDGE, '\\~'), '~~'),
   });
 
   // Definition lists: GFM has none. Each term is a bold line and each definition follows

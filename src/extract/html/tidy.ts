@@ -1,8 +1,8 @@
 /**
  * Last pass over the Markdown text: no trailing white space, no more than one blank line
- * in a row (outside fenced code, whose blank lines are the code's), no `<br>` left in table
- * rows (the GFM plugin writes one for a line break in a cell), no zero-width characters,
- * no blank lines at either end.
+ * in a row (outside fenced code, whose blank lines are the code's), no zero-width
+ * characters, no blank lines at either end. (Table rows hold no `<br>`: tables.ts writes
+ * a cell's line breaks as spaces, so a `<br>` there is the page's text, in code or not.)
  */
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
@@ -14,7 +14,7 @@ export function tidyMarkdown(markdown: string): string {
   let fence: string | null = null;
   let blank = 0;
   for (const rawLine of markdown.replace(/\r\n?/g, '\n').replace(INVISIBLE, '').split('\n')) {
-    let line = rawLine.trimEnd();
+    const line = rawLine.trimEnd();
     const marker = FENCE.exec(line)?.[1];
     if (fence !== null) {
       if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
@@ -28,8 +28,6 @@ export function tidyMarkdown(markdown: string): string {
       continue;
     }
     blank = 0;
-    // (Not an escaped `\<br>`: that is page text.)
-    if (line.startsWith('|')) line = line.replace(/(?:\s*(?<!\\)<br>\s*)+/g, ' ').trimEnd();
     out.push(line);
   }
   while (out.length > 0 && out[out.length - 1] === '') out.pop();
