@@ -84,7 +84,7 @@ export const EMPHASIS_KIND: ReadonlyMap<string, string> = new Map([
  * that starts a fence (a code span of three backticks, `~~~` from strikethrough beside a
  * `~`), or a code block.
  */
-const UNDELIMITING_TAGS: ReadonlySet<string> = new Set(['pre', 'textarea', 'code', 'kbd', 'samp', 's', 'del', 'strike']);
+const UNDELIMITING_TAGS: ReadonlySet<string> = new Set(['pre', 'textarea', 'code', 's', 'del', 'strike']);
 
 /**
  * First characters of emphasis content that `delimit` may take for a block and leave
@@ -162,10 +162,17 @@ function opensWithDelimiter(element: DomElement, kind: string, root: DomElement,
  * back as bold).
  */
 export function insideEmphasis(element: DomElement, kind: string, root: DomElement): boolean {
-  for (let up = element.parentElement; up !== null && up !== root; up = up.parentElement) {
-    if (EMPHASIS_KIND.get(tagOf(up)) === kind) return true;
+  return enclosedBy(element, root, (tag) => EMPHASIS_KIND.get(tag) === kind);
+}
+
+/** Whether an element whose tag `matches` encloses `element`, up to `root` (included). */
+export function enclosedBy(element: DomElement, root: DomElement, matches: (tag: string) => boolean): boolean {
+  if (element === root) return false;
+  for (let up = element.parentElement; up !== null; up = up.parentElement) {
+    if (matches(tagOf(up))) return true;
+    if (up === root) return false;
   }
-  return root !== element && EMPHASIS_KIND.get(tagOf(root)) === kind;
+  return false;
 }
 
 /**
@@ -248,7 +255,10 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
   }
 }
 
-/** Takes noncharacters the page itself carries out of verbatim text (unmark would turn them into marks' meaning). */
+/**
+ * Takes the noncharacters a page itself carries out of verbatim text, which the walk does
+ * not otherwise visit: `unmark`, run over the whole output, would turn one into a backslash.
+ */
 function stripMarks(element: DomElement): void {
   const text = element.textContent ?? '';
   if (!text.includes(MID_LINE_MARK) && !text.includes(ESCAPE_MARK)) return;

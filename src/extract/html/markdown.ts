@@ -1,5 +1,6 @@
 /**
- * The chosen content element -> Markdown, with Turndown, the GFM plugin's task lists, GFM tables (tables.ts) and our rules:
+ * The chosen content element -> Markdown, with Turndown, the GFM plugin's task lists,
+ * GFM tables (tables.ts) and our rules:
  *   - ATX headings on one line, `-` bullets (one space after the marker), `---` rules;
  *   - fenced code blocks carrying the language found by code-blocks.ts;
  *   - links and images absolute against the document base; a link with no text is
@@ -8,7 +9,7 @@
  *     (captions.ts), the caption as the image's title;
  *   - bold and italics closed on the line they open, definition lists as `**term**` and
  *     `: definition`, labels of page controls dropped (control-labels.ts);
- *   - a block shown twice in a row (a responsive page's two copies) written once
+ *   - a section shown twice in a row (a responsive page's two copies) written once
  *     (repeated-blocks.ts);
  *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text;
  *   - block markers escaped only where a line starts (line-starts.ts), and a `<` that
@@ -21,7 +22,7 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
 import { removeControlLabels } from './control-labels.js';
 import { boundWhiteSpaceRuns } from './white-space-runs.js';
-import { insideEmphasis, markMidLineStarts, unmark, withoutMarks } from './line-starts.js';
+import { enclosedBy, insideEmphasis, markMidLineStarts, unmark, withoutMarks } from './line-starts.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
@@ -153,14 +154,6 @@ const PAREN_LIST_START = /^(\d{1,9})\)(?= )/;
 
 const STRIKETHROUGH_TAGS: ReadonlySet<string> = new Set(['del', 's', 'strike']);
 
-/** Whether strikethrough encloses `element` below `root` (its `~~` covers this one). */
-function insideStrikethrough(element: DomElement, root: DomElement): boolean {
-  for (let up = element.parentElement; up !== null && up !== root; up = up.parentElement) {
-    if (STRIKETHROUGH_TAGS.has(tagOf(up))) return true;
-  }
-  return root !== element && STRIKETHROUGH_TAGS.has(tagOf(root));
-}
-
 /** A `~` opening or closing a paragraph (of strikethrough content). */
 const TILDE_AT_EDGE = /(?<=^\s*|\n[ \t]*\n\s*)~|(?<!\\)~(?=\s*(?:\n[ \t]*\n|$))/g;
 
@@ -225,7 +218,9 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   service.addRule('strikethrough', {
     filter: ['del', 's', 'strike'],
     replacement: (content, node) =>
-      insideStrikethrough(node as unknown as DomElement, root) ? content : delimit(content.replace(TILDE_AT_EDGE, '\\~'), '~~'),
+      enclosedBy(node as unknown as DomElement, root, (tag) => STRIKETHROUGH_TAGS.has(tag))
+        ? content
+        : delimit(content.replace(TILDE_AT_EDGE, '\\~'), '~~'),
   });
 
   // Definition lists: GFM has none. Each term is a bold line and each definition follows

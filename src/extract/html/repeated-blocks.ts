@@ -25,7 +25,7 @@ import type { DomElement } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, normalizeSpace, tagOf } from './dom.js';
 import { computeTextStats } from './text-stats.js';
 
-/** Blocks compared whatever their length. */
+/** Blocks: compared whatever their number of words. */
 const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'div', 'section', 'article', 'aside', 'main', 'header', 'footer', 'p', 'ul', 'ol', 'dl', 'figure', 'blockquote', 'details',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
