@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseDocument } from '../../src/extract/html/parse.js';
 import { elementToMarkdown } from '../../src/extract/html/markdown.js';
 import { MID_LINE_MARK } from '../../src/extract/html/line-starts.js';
+import { CAPTION_ATTRIBUTE } from '../../src/extract/html/captions.js';
 import type * as LineStarts from '../../src/extract/html/line-starts.js';
 
 /** Markdown of a fragment, converted as the cascade converts its pick. */
@@ -129,6 +130,8 @@ describe('where the line so far could still open a block', () => {
     expect(md('<a href="/x">Price<br>&nbsp;- 20 %</a>')).toBe('[Price \\- 20 %](https://example.com/x)');
     expect(md('<del><s>$20</s></del>')).toBe('~~$20~~');
     expect(md('<pre>a\uFDD1b\uFDD0c</pre> <p><code>d\uFDD1e</code></p>')).toBe('```\nabc\n```\n\n`de`');
+    // Nor out of attributes written as text (a backslash there would escape the title's quote).
+    expect(md(`<p><img src="/a.png" alt="a\uFDD1" ${CAPTION_ATTRIBUTE}="Cap\uFDD1"></p>`)).toBe('![a](https://example.com/a.png "Cap")');
   });
 
   it('escapes an & that would read as a character reference', () => {

@@ -314,7 +314,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
     filter: 'img',
     replacement: (_content, node) => {
       const img = node as unknown as DomElement;
-      const caption = normalizeSpace(img.getAttribute(CAPTION_ATTRIBUTE));
+      const caption = normalizeSpace(withoutMarks(img.getAttribute(CAPTION_ATTRIBUTE) ?? ''));
       const alt = normalizeSpace(img.getAttribute('alt')) || caption;
       if (alt === '') return '';
       const src = absoluteImage(imageSource(img), base);
