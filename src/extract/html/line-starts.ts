@@ -28,6 +28,7 @@
 import type { DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, tagOf } from './dom.js';
 import { INVISIBLE } from './tidy.js';
+import { isPermalinkSign } from './urls.js';
 
 /** A Unicode noncharacter (never text a page means to show) marking a mid-line start. */
 export const MID_LINE_MARK = '\uFDD0';
@@ -98,7 +99,7 @@ const UNDELIMITING_FIRST: ReadonlySet<string> = new Set(['|', '~', '`']);
  */
 function isDroppedLink(element: DomElement): boolean {
   const href = element.getAttribute('href')?.trim();
-  return href !== undefined && href.startsWith('#') && !/[\p{L}\p{N}]/u.test(element.textContent ?? '');
+  return href !== undefined && isPermalinkSign(href, element.textContent ?? '');
 }
 
 /** What an emphasis element's delimiter depends on, per element, computed once. */
@@ -201,7 +202,7 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
     if (node.nodeType === TEXT_NODE) {
       let value = node.textContent ?? '';
       if (value.includes(MID_LINE_MARK) || value.includes(ESCAPE_MARK) || INVISIBLE_ONE.test(value)) {
-        value = value.replace(MARKS, '').replace(INVISIBLE, '');
+        value = withoutMarks(value).replace(INVISIBLE, '');
         node.textContent = value;
       }
       const midLine = mark && lineSafe ? ESCAPED_START.exec(value) : null;
@@ -266,7 +267,7 @@ function stripMarks(element: DomElement): void {
   while (stack.length > 0) {
     const node = stack.pop()!;
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-      if (child.nodeType === TEXT_NODE) child.textContent = (child.textContent ?? '').replace(MARKS, '');
+      if (child.nodeType === TEXT_NODE) child.textContent = withoutMarks(child.textContent ?? '');
       else if (child.nodeType === ELEMENT_NODE) stack.push(child);
     }
   }

@@ -28,7 +28,7 @@ import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
 import { INVISIBLE, tidyMarkdown } from './tidy.js';
-import { absoluteImage, absoluteLink } from './urls.js';
+import { absoluteImage, absoluteLink, isPermalinkSign } from './urls.js';
 
 /** Attributes that lazy-loading scripts read the real image address from, best first. */
 const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-srcset', 'srcset'];
@@ -303,8 +303,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       if (text === '') return '';
       const rawHref = a.getAttribute('href')?.trim();
       if (!rawHref) return text;
-      // A permalink sign next to a heading (`¶`, `#`, `§`) is not content.
-      if (rawHref.startsWith('#') && !/[\p{L}\p{N}]/u.test(text)) return '';
+      if (isPermalinkSign(rawHref, text)) return '';
       const href = absoluteLink(rawHref, base);
       return href === null ? text : `[${text}](${escapeDestination(href)})`;
     },

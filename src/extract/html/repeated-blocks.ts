@@ -23,6 +23,7 @@
 
 import type { DomElement } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, normalizeSpace, tagOf } from './dom.js';
+import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
 
 /** Blocks: compared whatever their number of words. */
@@ -51,22 +52,22 @@ const LETTER = /\p{L}/u;
  * What two siblings are compared by (their text, the targets of their links and the
  * sources and alt texts of their images), or null when this one is never dropped.
  */
-function comparable(element: DomElement, chars: number): string | null {
+function comparable(element: DomElement, chars: number, stats: Map<DomElement, TextStats>): string | null {
   const tag = tagOf(element);
   if (DATA_TAGS.has(tag)) return null;
   const text = normalizeSpace(element.textContent);
   if (!LETTER.test(text)) return null;
   if (!BLOCK_TAGS.has(tag) && text.split(' ').length < MIN_INLINE_WORDS) return null;
-  if (chars < MIN_LONE_CHARS && textChildren(element) < 2) return null;
+  if (chars < MIN_LONE_CHARS && textChildren(element, stats) < 2) return null;
   const targets = Array.from(element.querySelectorAll('a[href], img'), (e) => `${e.getAttribute('href') ?? ''} ${e.getAttribute('src') ?? ''} ${e.getAttribute('alt') ?? ''}`);
   return `${text}\u0000${targets.join('\u0000')}`;
 }
 
-/** Element children with text: a section of several blocks, not a line. */
-function textChildren(element: DomElement): number {
+/** Element children with text (up to two): a section of several blocks, not a line. */
+function textChildren(element: DomElement, stats: Map<DomElement, TextStats>): number {
   let n = 0;
   for (let child = element.firstElementChild; child !== null && n < 2; child = child.nextElementSibling) {
-    if (normalizeSpace(child.textContent) !== '') n++;
+    if ((stats.get(child)?.chars ?? 0) > 0) n++;
   }
   return n;
 }
@@ -89,8 +90,8 @@ export function dropRepeatedBlocks(root: DomElement): void {
         const chars = stats.get(element)?.chars ?? 0;
         let dropped = false;
         if (previous !== null && chars > 0 && tagOf(previous) === tagOf(element) && (stats.get(previous)?.chars ?? 0) === chars) {
-          if (previousText === undefined) previousText = comparable(previous, chars);
-          dropped = previousText !== null && comparable(element, chars) === previousText;
+          if (previousText === undefined) previousText = comparable(previous, chars, stats);
+          dropped = previousText !== null && comparable(element, chars, stats) === previousText;
         }
         if (dropped) {
           element.remove();

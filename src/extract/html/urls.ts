@@ -48,3 +48,11 @@ export function absoluteLink(href: string | null | undefined, base: string | nul
 export function absoluteImage(src: string | null | undefined, base: string | null): string | null {
   return resolve(src, base, IMAGE_SCHEMES);
 }
+
+/**
+ * A permalink sign (`¶`, `#`, `§` beside a heading): a link to a fragment of the page
+ * whose text holds no letter or digit. It is not content; the Markdown drops it.
+ */
+export function isPermalinkSign(href: string, text: string): boolean {
+  return href.startsWith('#') && !/[\p{L}\p{N}]/u.test(text);
+}
