@@ -12,17 +12,12 @@
 import { HtmlRenderer, Parser } from 'commonmark';
 import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseDocument } from '../../src/extract/html/parse.js';
-import { elementToMarkdown } from '../../src/extract/html/markdown.js';
+import { fragmentMarkdown } from '../helpers/fragment-markdown.js';
 import { MID_LINE_MARK } from '../../src/extract/html/line-starts.js';
 import { CAPTION_ATTRIBUTE } from '../../src/extract/html/captions.js';
 import type * as LineStarts from '../../src/extract/html/line-starts.js';
 
-/** Markdown of a fragment, converted as the cascade converts its pick. */
-function md(fragment: string): string {
-  const doc = parseDocument(`<html><body><div id="r">${fragment}</div></body></html>`);
-  return elementToMarkdown(doc, doc.querySelector('#r')!, 'https://example.com/');
-}
+const md = fragmentMarkdown;
 
 const reader = new Parser();
 const writer = new HtmlRenderer();
@@ -229,12 +224,8 @@ describe('differential check against escaping every text node start', () => {
       const real = await importOriginal<typeof LineStarts>();
       return { ...real, markMidLineStarts: (root: Parameters<typeof real.markMidLineStarts>[0]) => real.markMidLineStarts(root, false) };
     });
-    const markdown = await import('../../src/extract/html/markdown.js');
-    const parse = await import('../../src/extract/html/parse.js');
-    const plain = fragments.map((html) => {
-      const doc = parse.parseDocument(`<html><body><div id="r">${html}</div></body></html>`);
-      return markdown.elementToMarkdown(doc, doc.querySelector('#r')!, 'https://example.com/');
-    });
+    const { fragmentMarkdown: plainMarkdown } = await import('../helpers/fragment-markdown.js');
+    const plain = fragments.map(plainMarkdown);
     const blocks = ['ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'hr', 'pre', 'table', 'tr', 'td', 'th'];
     const structure = (rendered: string): number[] => blocks.map((tag) => rendered.split(new RegExp(`<${tag}[ >/]`)).length - 1);
     const text = (rendered: string): string =>

@@ -4,13 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/extract/html/parse.js';
-import { elementToMarkdown } from '../../src/extract/html/markdown.js';
+import { fragmentMarkdown } from '../helpers/fragment-markdown.js';
 import { MIN_LONE_CHARS, dropRepeatedBlocks } from '../../src/extract/html/repeated-blocks.js';
 
-function md(fragment: string): string {
-  const doc = parseDocument(`<html><body><div id="r">${fragment}</div></body></html>`);
-  return elementToMarkdown(doc, doc.querySelector('#r')!, 'https://example.com/');
-}
+const md = fragmentMarkdown;
 
 const LONG = 'Create a bed that is beautiful and sets a new standard for softness, with sheets woven from long-staple cotton and finished by hand in a small mill that has made linen for four generations of sleepers. Each set is washed twice before it ships.';
 
