@@ -421,6 +421,16 @@ describe('the cascade', () => {
     expect(result.markdown).not.toMatch(/cookies|Home|Share|Tweet|Popular|Copyright/);
   });
 
+  it('drops legal fine print marked as such, not a page whose content it is', () => {
+    const fine = '<div class="product-disclaimer"><p>* Specifications may differ from the actual product and are subject to change without notice.</p></div>' +
+      '<div id="game_area_legal"><p>Trade marks are the property of their owners in this and other countries.</p></div>';
+    const result = htmlToMarkdown(article(fine), URL_);
+    expect(result.markdown).toContain('The road keeps its course');
+    expect(result.markdown).not.toMatch(/Specifications may differ|Trade marks/);
+    const terms = page(`<main><h1>Terms of use</h1><div class="legal-text"><p>${prose(150, 'licence')}</p></div></main>`);
+    expect(htmlToMarkdown(terms, URL_).markdown).toContain('The licence keeps its course');
+  });
+
   it('rescues recall with the cleaned body when Readability keeps one item of many', () => {
     const posts = Array.from({ length: 8 }, (_, i) => `<div class="post"><div class="author">user${i}</div><div class="body"><p>${prose(40, `stream${i}`)}</p></div></div>`).join('');
     const html = page(`<header><nav><a href="/">Forum</a></nav></header><main><h1>Thread</h1>${posts}</main><footer>Powered by software</footer>`);

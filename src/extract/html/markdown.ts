@@ -11,6 +11,8 @@
  *     `: definition`, labels of page controls dropped (control-labels.ts);
  *   - a section shown twice in a row (a responsive page's two copies) written once
  *     (repeated-blocks.ts);
+ *   - inline code as a code span can hold it: its markup flattened, a linked code as a
+ *     link around the code, a `<code>` wrapping blocks unwrapped (inline-code.ts);
  *   - `<br>` is a plain newline (no trailing spaces); tidy.ts finishes the text;
  *   - block markers escaped only where a line starts (line-starts.ts), and a `<` that
  *     could open a tag or an autolink escaped everywhere.
@@ -24,6 +26,7 @@ import { removeControlLabels } from './control-labels.js';
 import { boundWhiteSpaceRuns } from './white-space-runs.js';
 import { enclosedBy, insideEmphasis, markMidLineStarts, unmark, withoutMarks } from './line-starts.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
+import { normalizeInlineCode } from './inline-code.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -346,6 +349,7 @@ function dropEmptyInlines(root: DomElement, base: string | null): void {
 export function elementToMarkdown(doc: DomDocument, root: DomElement, base: string | null): string {
   removeControlLabels(root);
   dropRepeatedBlocks(root);
+  normalizeInlineCode(doc, root);
   dropEmptyInlines(root, base);
   normalizeTables(doc, root);
   boundWhiteSpaceRuns(root);
