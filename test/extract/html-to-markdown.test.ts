@@ -719,6 +719,17 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(result.markdown).not.toMatch(/Reviewer|parcel/);
   });
 
+  it('drops a carousel of other products from a product page, not from other pages', () => {
+    const cards = Array.from({ length: 5 }, (_, i) => `<div class="card"><p>The Enamel Kettle model ${i} comes in sage green, holds one and a half litres and whistles when the water boils, for $${30 + i}.</p></div>`).join('');
+    const body = (head: string) =>
+      page(`<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p><div class="product-carousel"><h2>Complete the look</h2>${cards}</div><p>${prose(60, 'spout')}</p></main>`, head);
+    const product = htmlToMarkdown(body(productLd), URL_).markdown;
+    expect(product).toContain('The kettle keeps');
+    expect(product).not.toMatch(/Enamel Kettle|Complete the look/);
+    const other = htmlToMarkdown(body(''), URL_).markdown;
+    expect(other).toContain('Enamel Kettle model 4');
+  });
+
   it('leaves the cascade alone when the page is no product, or its description is a teaser', () => {
     const notProduct = productBody('product-description').replace(productLd, '');
     expect(htmlToMarkdown(notProduct, URL_).stage).not.toBe('product-description');

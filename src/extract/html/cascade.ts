@@ -126,9 +126,9 @@ function measure(stage: Stage, doc: DomDocument, root: DomElement): Candidate {
  * Stage 1 works on a copy of the document; `clean` removes the chrome from the copy (else
  * the document's body is already rid of it, and has no section header to keep).
  */
-function readabilityCandidate(doc: DomDocument, clean: boolean): Candidate | null {
+function readabilityCandidate(doc: DomDocument, clean: boolean, productPage = false): Candidate | null {
   const clone = doc.cloneNode(true) as DomDocument;
-  if (clean && clone.body) removeBoilerplate(clone.body);
+  if (clean && clone.body) removeBoilerplate(clone.body, { productPage });
   // Readability renames each <h1> of the article to <h2>; the level stays on as an attribute.
   if (clone.body) for (const h1 of Array.from(clone.body.getElementsByTagName('h1'))) h1.setAttribute(HEADING_LEVEL_ATTRIBUTE, '1');
   const reader = new Readability<DomElement>(clone as never, {
@@ -242,11 +242,11 @@ export function runCascade(
   // (kept in stage 2 only): without them the chrome goes once, before the copy is made
   // (one removal instead of two, and less to copy: about 5 % of the time per page).
   const separate = !tooBig && attempt(() => hasSectionHeader(body)) !== false;
-  const early = separate ? attempt(() => readabilityCandidate(doc, true)) : null;
+  const early = separate ? attempt(() => readabilityCandidate(doc, true, hints.product === true)) : null;
   const declared = hints.product === true ? hints.declaredDescription : null;
   const declaredInPage = declared ? attempt(() => mentions(body, declared)) === true : false;
   const cleanable = attempt(() => {
-    removeBoilerplate(body, { keepSectionHeaders: true });
+    removeBoilerplate(body, { keepSectionHeaders: true, productPage: hints.product === true });
     return true;
   }) ?? false;
   const readability = tooBig ? null : separate ? early : cleanable ? attempt(() => readabilityCandidate(doc, false)) : null;
