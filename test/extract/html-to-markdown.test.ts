@@ -421,6 +421,18 @@ describe('the cascade', () => {
     expect(result.markdown).not.toMatch(/cookies|Home|Share|Tweet|Popular|Copyright/);
   });
 
+  it('drops the control groups of a fieldset (a card\'s variant picker), not a fieldset that holds the page', () => {
+    const picker =
+      '<fieldset class="variants"><legend>More options<span class="sr-only">BILLY</span></legend>' +
+      '<label><input type="radio" name="v"><span class="sr-only">Option: BILLY, Bookcase, oak effect, tall</span></label>' +
+      '<label><input type="radio" name="v"><span class="sr-only">Option: BILLY, Bookcase, white, short</span></label></fieldset>';
+    const result = htmlToMarkdown(article(picker), URL_);
+    expect(result.markdown).toContain('The road keeps its course');
+    expect(result.markdown).not.toMatch(/More options|Option: BILLY/);
+    const survey = page(`<main><h1>Survey notes</h1><fieldset><legend>Background</legend><p>${prose(150, 'survey')}</p></fieldset></main>`);
+    expect(htmlToMarkdown(survey, URL_).markdown).toContain('The survey keeps its course');
+  });
+
   it('drops legal fine print marked as such, not a page whose content it is', () => {
     const fine = '<div class="product-disclaimer"><p>* Specifications may differ from the actual product and are subject to change without notice.</p></div>' +
       '<div id="game_area_legal"><p>Trade marks are the property of their owners in this and other countries.</p></div>';
