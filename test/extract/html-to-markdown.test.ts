@@ -433,6 +433,27 @@ describe('the cascade', () => {
     expect(htmlToMarkdown(survey, URL_).markdown).toContain('The survey keeps its course');
   });
 
+  it('keeps a fieldset that labels no controls (content boxed by an older page) and the questions of a form that is the page', () => {
+    const recipe = page(
+      `<div id="main"><h1>Grandma's bread</h1><p>${prose(60, 'dough')}</p>` +
+        '<fieldset><legend>Ingredients</legend><ul><li>500 g of strong white flour</li><li>7 g of dried yeast</li></ul></fieldset>' +
+        `<fieldset><legend>Method</legend><p>${prose(50, 'oven')}</p></fieldset></div>`,
+    );
+    const bread = htmlToMarkdown(recipe, URL_).markdown;
+    expect(bread).toContain('500 g of strong white flour');
+    expect(bread).toContain('The oven keeps its course');
+    const questions = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<fieldset><legend>Question ${i + 1}: what does the round red sign with a white bar across it tell a driver on road number ${i}?</legend>` +
+        `<label><input type="radio" name="q${i}"> That no vehicle may enter the road from this side at any time of day</label>` +
+        `<label><input type="radio" name="q${i}"> That the road ahead is closed to lorries and buses but open to cars</label></fieldset>`,
+    ).join('');
+    const quiz = htmlToMarkdown(page(`<main><h1>Road signs quiz</h1><form>${questions}</form></main>`), URL_).markdown;
+    for (let i = 1; i <= 6; i++) expect(quiz).toContain(`Question ${i}:`);
+    expect(quiz).toContain('That no vehicle may enter');
+  });
+
   it('drops legal fine print marked as such, not a page whose content it is', () => {
     const fine = '<div class="product-disclaimer"><p>* Specifications may differ from the actual product and are subject to change without notice.</p></div>' +
       '<div id="game_area_legal"><p>Trade marks are the property of their owners in this and other countries.</p></div>';
@@ -441,6 +462,17 @@ describe('the cascade', () => {
     expect(result.markdown).not.toMatch(/Specifications may differ|Trade marks/);
     const terms = page(`<main><h1>Terms of use</h1><div class="legal-text"><p>${prose(150, 'licence')}</p></div></main>`);
     expect(htmlToMarkdown(terms, URL_).markdown).toContain('The licence keeps its course');
+  });
+
+  it('keeps a legal text split into marked sections, none of which holds most of it alone', () => {
+    const sections = ['collect', 'share', 'keep', 'erase', 'ask']
+      .map((topic) => `<section class="legal-section"><h2>How we ${topic} data</h2><p>${prose(40, topic)}</p></section>`)
+      .join('');
+    const privacy = htmlToMarkdown(page(`<main><h1>Privacy Policy</h1><p>Last updated 1 May 2024.</p>${sections}</main>`), URL_).markdown;
+    for (const topic of ['collect', 'share', 'keep', 'erase', 'ask']) expect(privacy).toContain(`The ${topic} keeps its course`);
+    const blocks = ['use', 'pay', 'end'].map((topic) => `<div class="disclaimer-section"><p>${prose(50, topic)}</p></div>`).join('');
+    const disclaimer = htmlToMarkdown(page(`<div id="content"><h1>Website disclaimer</h1>${blocks}</div>`), URL_).markdown;
+    for (const topic of ['use', 'pay', 'end']) expect(disclaimer).toContain(`The ${topic} keeps its course`);
   });
 
   it('rescues recall with the cleaned body when Readability keeps one item of many', () => {

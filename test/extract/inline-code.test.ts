@@ -4,6 +4,9 @@
  * stray `**`, `_` and `[text](url)`.
  */
 import { describe, expect, it } from 'vitest';
+import type { DomElement } from '../../src/extract/html/dom.js';
+import { normalizeInlineCode } from '../../src/extract/html/inline-code.js';
+import { parseDocument } from '../../src/extract/html/parse.js';
 import { fragmentMarkdown as md } from '../helpers/fragment-markdown.js';
 
 describe('inline code', () => {
@@ -26,8 +29,29 @@ describe('inline code', () => {
     expect(md('<p><code><a href="/a">a</a>.<a href="/b">b</a></code></p>')).toBe('`a.b`');
   });
 
-  it('reads a line break inside code as a space', () => {
+  it('reads a line break inside code as a space and a superscript as a caret', () => {
     expect(md('<p>x <code>first<br>second</code></p>')).toBe('x `first second`');
+    expect(md('<p><code>2<sup>32</sup> - 1</code>, <code>O(n<sup>2</sup>)</code>, <code>x<sup>a b</sup></code></p>')).toBe('`2^32 - 1`, `O(n^2)`, `x^(a b)`');
+  });
+
+  it('counts only links with an address, and writes no link inside a link', () => {
+    expect(md('<p><code><a name="spawn"></a><a href="/spawn">spawn()</a></code></p>')).toBe('[`spawn()`](https://example.com/spawn)');
+    expect(md('<p>See <a href="/x"><code><a href="/y">y</a></code></a> here.</p>')).toBe('See [`y`](https://example.com/x) here.');
+  });
+
+  it('walks nested codes in time linear in the tree', () => {
+    // Called alone: the page's own depth cap (noise.ts) would flatten these first. A walk
+    // that climbs to the root per code, or scans each code's subtree, takes seconds here.
+    const run = (html: string): DomElement => {
+      const doc = parseDocument(`<html><body><div id="r">${html}</div></body></html>`);
+      const root = doc.querySelector('#r')!;
+      normalizeInlineCode(doc, root);
+      return root;
+    };
+    const started = performance.now();
+    expect(run('<code><b>'.repeat(20000) + 'x' + '</b></code>'.repeat(20000)).textContent).toBe('x');
+    expect(run('<code><div>'.repeat(10000) + 'x' + '</div></code>'.repeat(10000)).getElementsByTagName('code').length).toBe(0);
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('unwraps a code that holds blocks or pictures: it is no code', () => {

@@ -2,22 +2,23 @@
  * Page chrome, removed by stage 2 of the cascade (the cleaned body) and, before stage 1,
  * from Readability's copy of the document (the same removal, done once before the copy is
  * made, when the page has no section header):
- *   1. by tag and ARIA role: nav, header, footer, aside, menu, dialog, form, fieldset; navigation,
- *      banner, contentinfo, complementary, search, dialog roles (unless the element wraps
- *      the main content or holds most of the page's prose; in stage 2 a section's own
- *      header is kept too: see isSectionHeader);
+ *   1. by tag and ARIA role: nav, header, footer, aside, menu, dialog, form, a fieldset
+ *      of labelled controls; navigation, banner, contentinfo, complementary, search,
+ *      dialog roles (unless the element wraps the main content or holds most of the
+ *      page's prose; in stage 2 a section's own header is kept too: see isSectionHeader);
  *   2. by class/id words that mark cookie and consent banners, share bars, newsletters,
  *      related links, comments, ads, breadcrumbs, menus, sidebars, pop-ups, pagination
- *      (unless the element holds much of the page's text or its main heading); on a
- *      product page carousels too (PRODUCT_CHROME_WORDS);
+ *      (unless the element holds much of the page's text or its main heading); legal
+ *      fine print unless the page is a legal text (FINE_PRINT_WORDS); on a product page
+ *      carousels too (PRODUCT_CHROME_WORDS);
  *   3. by heading: a section headed "You may also like", "Related articles", "People who
  *      viewed this item also viewed", "More stories" ... (see RELATED_HEADING);
  *   4. `dropBeforeTitle` (stage 2): what precedes the page's one `<h1>`;
  *   5. `pruneLinkDenseBlocks`: blocks made of short links (menus, tag clouds, pagers).
  */
 
-import type { DomElement } from './dom.js';
-import { childElements, classAndId, descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
+import type { DomElement, DomNode } from './dom.js';
+import { childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
@@ -25,7 +26,10 @@ import { computeTextStats, linkDensity } from './text-stats.js';
  * Tags of page chrome. A `<fieldset>` groups a form's controls (HTML 4.10.15) even
  * outside a `<form>`: shops' variant pickers ("More options" with a radio per colour, each
  * labelled for screen readers), filters and sorters; collection F1 0.742 -> 0.749 (a
- * furniture shop's cards each read out every option), no page lower.
+ * furniture shop's cards each read out every option), no page lower. Only one that labels
+ * controls (noise removal has taken the controls themselves) is chrome, and not inside a
+ * form kept as the page's content (a quiz's questions): older pages box their content in
+ * fieldsets too (a recipe's "Ingredients").
  */
 const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'form', 'fieldset']);
 
@@ -34,13 +38,15 @@ const CHROME_ROLES: ReadonlySet<string> = new Set([
   'tooltip',
 ]);
 
+/** A fieldset is chrome when it labels controls (see CHROME_TAGS). */
+function isControlGroup(element: DomElement): boolean {
+  return tagOf(element) !== 'fieldset' || element.querySelector('label') !== null;
+}
+
 /**
  * Class or id words of page chrome, matched as whole words of a class/id (split at `-`,
  * `_`, spaces), so `ad` matches `ad-slot` but not `header` or `download`. `comment` alone
- * is not one: forums and Q&A sites mark their posts with it. A shop's or a maker's legal
- * fine print (`disclaimer`, `legal`, `fine-print`: "specifications may differ", trade
- * marks, financing terms, licence agreements) is not what the page is about (WCXB dev
- * product F1 0.700 -> 0.714, scrapinghub unchanged). The last line is the byline
+ * is not one: forums and Q&A sites mark their posts with it. The last line is the byline
  * cards of forum and Q&A posts (who asked or edited when, reputation badges, signatures),
  * which no reader of the thread needs (WCXB dev forum F1 0.789 -> 0.795).
  */
@@ -55,7 +61,7 @@ const CHROME_WORDS = new RegExp(
       'ads?', 'advert', 'adverts', 'advertisement', 'adsbygoogle', 'sponsored', 'promo',
       'breadcrumbs?', 'menu', 'navbar', 'nav', 'navigation', 'sidebar', 'skip-link',
       'footer', 'masthead', 'site-header', 'global-header', 'popup', 'modal', 'toolbar',
-      'pagination', 'pager', 'feedback', 'disclaimers?', 'legal', 'fine-?print',
+      'pagination', 'pager', 'feedback',
       'signature', 'flair', 'user-info', 'user-details', 'user-action-time', 'badgecount',
     ].join('|') +
     ')(?=$|[-_\\s])',
@@ -97,7 +103,7 @@ export interface ChromeOptions {
 function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | null {
   const tag = tagOf(element);
   if (options.keepSectionHeaders === true && isSectionHeader(element)) return null;
-  if (CHROME_TAGS.has(tag)) return tag;
+  if (CHROME_TAGS.has(tag)) return isControlGroup(element) ? tag : null;
   const role = element.getAttribute('role')?.trim().toLowerCase();
   return role !== undefined && CHROME_ROLES.has(role) ? role : null;
 }
@@ -105,7 +111,9 @@ function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | 
 /**
  * Class or id words of chrome on a product page only. A carousel there is a rail of other
  * products ("Complete the look", "Customers also bought") whose heading the related-heading
- * rule does not know; the product's own gallery slides have pictures and no text. On other
+ * rule does not know; the product's own gallery slides usually have pictures and no text
+ * (a product whose feature slides, with prose, are marked as a carousel loses them: no
+ * page of the benchmark's does, and rails of other products are on most). On other
  * pages a carousel holds content: a service's slides, a listing's featured items (as a
  * chrome word everywhere: product +0.015, collection +0.009, but service -0.011 and listing
  * -0.024; on product pages alone: product 0.717 -> 0.728, collection 0.732 -> 0.742 from a
@@ -115,16 +123,60 @@ function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | 
  */
 const PRODUCT_CHROME_WORDS = /(?:^|[-_\s])(carousel)(?=$|[-_\s])/i;
 
-/** The class/id word (CHROME_WORDS) that marks `element` as page chrome, or null. */
-function chromeWord(element: DomElement): string | null {
-  const words = classAndId(element);
-  return words === '' ? null : (CHROME_WORDS.exec(words)?.[1]?.toLowerCase() ?? null);
+/**
+ * Class or id words of legal fine print: a shop's or a maker's "specifications may
+ * differ", trade marks, financing terms, licence agreements, which are not what the page is
+ * about (WCXB dev product F1 0.700 -> 0.714, scrapinghub unchanged). Unless they are
+ * the sections of a legal text (see legalText).
+ */
+const FINE_PRINT_WORDS = /(?:^|[-_\s])(disclaimers?|legal|fine-?print)(?=$|[-_\s])/i;
+
+/** Which class/id words count as chrome on a page (see removeBoilerplate). */
+interface ChromeWords {
+  /** Fine-print elements that are content (see legalText). */
+  legal: ReadonlySet<DomElement>;
+  product: boolean;
 }
 
-/** chromeWord, or on a product page a PRODUCT_CHROME_WORDS word. */
-function productChromeWord(element: DomElement): string | null {
-  const word = chromeWord(element);
-  return word ?? PRODUCT_CHROME_WORDS.exec(classAndId(element))?.[1]?.toLowerCase() ?? null;
+/** The class/id word that marks `element` as page chrome, or null. */
+function chromeWord(element: DomElement, words: ChromeWords): string | null {
+  const names = classAndId(element);
+  if (names === '') return null;
+  const word =
+    CHROME_WORDS.exec(names)?.[1] ??
+    (words.legal.has(element) ? undefined : FINE_PRINT_WORDS.exec(names)?.[1]) ??
+    (words.product ? PRODUCT_CHROME_WORDS.exec(names)?.[1] : undefined);
+  return word?.toLowerCase() ?? null;
+}
+
+/**
+ * Fine-print elements that are a legal text's sections: runs of adjacent marked siblings
+ * (outermost ones) that hold more than MAX_CHROME_SHARE of `root`'s text together, as a
+ * privacy policy's `legal-section`s do. Fine print proper is notes scattered under the
+ * content (a tablet's page has one under each feature, together half its text).
+ */
+function legalText(root: DomElement, stats: Map<DomElement, TextStats>): Set<DomElement> {
+  const legal = new Set<DomElement>();
+  const total = stats.get(root)?.chars ?? 0;
+  const isFinePrint = (node: DomNode | null): node is DomElement => isElement(node) && FINE_PRINT_WORDS.test(classAndId(node));
+  let node = nextInTree(root, root, false);
+  while (node !== null) {
+    if (isFinePrint(node) && !isFinePrint(previousElement(node))) {
+      const run: DomElement[] = [];
+      let chars = 0;
+      for (let at: DomElement | null = node; isFinePrint(at); at = at.nextElementSibling) {
+        run.push(at);
+        chars += stats.get(at)?.chars ?? 0;
+      }
+      if (chars > MAX_CHROME_SHARE * total) for (const element of run) legal.add(element);
+    }
+    node = nextInTree(node, root, isFinePrint(node));
+  }
+  return legal;
+}
+
+function previousElement(node: DomNode): DomElement | null {
+  return isElement(node) ? node.previousElementSibling : null;
 }
 
 /** Wrappers of the main content: chrome never holds one, a layout wrapper may. */
@@ -148,21 +200,24 @@ type Keep = (element: DomElement, share: number, stats: TextStats) => boolean;
 const NO_TEXT: TextStats = { chars: 0, linkChars: 0, links: 0, shortLinks: 0 };
 
 /**
- * Marks whose elements nest inside one another as content does: a comment thread's
- * replies are comment lists inside the comment list. Once the outer one is kept (it holds
- * the page's text: a forum topic, a Q&A page), the nested ones are kept with it. On WCXB
- * dev this raised forum F1 from 0.776 to 0.789 (lobste.rs-style threads had lost every
- * reply); sparing nested elements of every kept mark instead cost service pages (a kept
- * promo wrapper then shelters its promo banners).
+ * Marks that a kept element shelters below it. Comment threads nest as content does: a
+ * thread's replies are comment lists inside the comment list. Once the outer one is kept
+ * (it holds the page's text: a forum topic, a Q&A page), the nested ones are kept with it.
+ * On WCXB dev this raised forum F1 from 0.776 to 0.789 (lobste.rs-style threads had lost
+ * every reply); sparing nested elements of every kept mark instead cost service pages (a
+ * kept promo wrapper then shelters its promo banners). A form kept as the page's content
+ * (a quiz, a survey) keeps its fieldsets: they are its questions.
  */
-const NESTING_MARKS: ReadonlySet<string> = new Set(['comments']);
+const SHELTERED: ReadonlyMap<string, readonly string[]> = new Map([
+  ['comments', ['comments']],
+  ['form', ['fieldset']],
+]);
 
 /**
  * Removes, top down, the elements `mark` marks and `keep` does not spare (nor a kept
- * ancestor with the same nesting mark).
+ * ancestor that shelters the mark). `stats` are those of the tree as it is.
  */
-function removeMarked(root: DomElement, mark: (el: DomElement) => string | null, keep: Keep): void {
-  const stats = computeTextStats(root);
+function removeMarked(root: DomElement, mark: (el: DomElement) => string | null, keep: Keep, stats = computeTextStats(root)): void {
   const total = stats.get(root)?.chars ?? 0;
   const stack: Array<[DomElement, ReadonlySet<string>]> = [[root, new Set()]];
   while (stack.length > 0) {
@@ -172,8 +227,10 @@ function removeMarked(root: DomElement, mark: (el: DomElement) => string | null,
       const share = total === 0 ? 0 : s.chars / total;
       const word = mark(child);
       if (word === null || kept.has(word)) stack.push([child, kept]);
-      else if (keep(child, share, s)) stack.push([child, NESTING_MARKS.has(word) ? new Set([...kept, word]) : kept]);
-      else child.remove();
+      else if (keep(child, share, s)) {
+        const sheltered = SHELTERED.get(word);
+        stack.push([child, sheltered === undefined ? kept : new Set([...kept, ...sheltered])]);
+      } else child.remove();
     }
   }
 }
@@ -252,7 +309,9 @@ function removeRelatedSections(root: DomElement): void {
 export function removeBoilerplate(root: DomElement, options: ChromeOptions = {}): void {
   removeMarked(root, (element) => chromeTagOrRole(element, options), keepByTag);
   // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
-  removeMarked(root, options.productPage === true ? productChromeWord : chromeWord, keepByName);
+  const stats = computeTextStats(root);
+  const words: ChromeWords = { legal: legalText(root, stats), product: options.productPage === true };
+  removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
   removeRelatedSections(root);
 }
 

@@ -8,10 +8,14 @@
  * became one code span thousands of characters long. Before conversion:
  *   - a `<code>` holding blocks or embedded media is not code: it gives way to its children;
  *   - a `<code>` whose whole text is one link becomes the link around the code
- *     (`[`spawn()`](…)`, as CommonMark writes a linked code span);
- *   - any other markup inside a `<code>` is flattened to its text (a `<br>` to a space,
- *     as a code span's line ending is one): the words stay, the delimiters that would
- *     have shown literally go.
+ *     (`[`spawn()`](…)`, as CommonMark writes a linked code span), unless it already sits
+ *     in a link (a link in a link is no Markdown);
+ *   - any other markup inside a `<code>` is flattened to its text: a `<br>` to a space (a
+ *     code span's line ending is one), a superscript to `^x` as the superscript rule
+ *     writes it outside code (`2^32`, not `232`); the words stay, the delimiters that
+ *     would have shown literally go.
+ * One walk, top down, after one bottom-up pass that finds the codes holding blocks:
+ * linear in the tree, however deep codes nest.
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -24,44 +28,64 @@ const NOT_INLINE: ReadonlySet<string> = new Set([
   'table', 'ul', 'img', 'picture', 'svg', 'video', 'audio', 'iframe', 'canvas', 'object',
 ]);
 
-const CODE: ReadonlySet<string> = new Set(['code']);
+/** The elements under `root` that hold a NOT_INLINE element (children before parents). */
+function holdingBlocks(root: DomElement): Set<DomElement> {
+  const holding = new Set<DomElement>();
+  const all = descendants(root);
+  for (let i = all.length - 1; i >= 0; i--) {
+    const element = all[i]!;
+    const parent = element.parentElement;
+    if (parent !== null && (NOT_INLINE.has(tagOf(element)) || holding.has(element))) holding.add(parent);
+  }
+  return holding;
+}
 
-/** The link that carries all of `code`'s text, if one does. */
+/** The one link (with an address) that carries all of `code`'s text, if there is one. */
 function wholeLink(code: DomElement): DomElement | null {
-  const links = code.getElementsByTagName('a');
+  const links = code.querySelectorAll('a[href]');
   if (links.length !== 1) return null;
   const link = links[0]!;
-  if (!link.hasAttribute('href')) return null;
   return normalizeSpace(link.textContent) === normalizeSpace(code.textContent) ? link : null;
 }
 
-/** `code`'s text with each `<br>` read as a space. */
+/** `code`'s text, each `<br>` read as a space and each superscript written `^x`. */
 function flatText(doc: DomDocument, code: DomElement): string {
   for (const br of Array.from(code.getElementsByTagName('br'))) br.replaceWith(doc.createTextNode(' '));
+  // Innermost first: a superscript's own superscripts are written before it is read.
+  const sups = Array.from(code.getElementsByTagName('sup'));
+  for (let i = sups.length - 1; i >= 0; i--) {
+    const text = normalizeSpace(sups[i]!.textContent);
+    sups[i]!.replaceWith(doc.createTextNode(text === '' ? '' : /\s/.test(text) ? `^(${text})` : `^${text}`));
+  }
   return code.textContent ?? '';
 }
 
-/** Whether `node` is still in the tree under `root` (a flattened code's inner codes are not). */
-function isUnder(node: DomElement, root: DomElement): boolean {
-  let at: DomElement | null = node;
-  while (at !== null && at !== root) at = at.parentElement;
-  return at === root;
-}
-
 export function normalizeInlineCode(doc: DomDocument, root: DomElement): void {
-  // Document order: an unwrapped code's inner codes are met after it, still in the tree.
-  for (const code of descendants(root, CODE)) {
-    if (childElements(code).length === 0 || !isUnder(code, root) || code.closest('pre') !== null) continue;
-    if (Array.from(code.querySelectorAll('*')).some((el) => NOT_INLINE.has(tagOf(el)))) {
-      code.replaceWith(...Array.from(code.childNodes));
+  const codes = root.getElementsByTagName('code');
+  if (!Array.from(codes).some((code) => code.firstElementChild !== null)) return;
+  const holding = holdingBlocks(root);
+  // [element, inside a <pre>, inside a link]
+  const stack: Array<[DomElement, boolean, boolean]> = childElements(root).map((child) => [child, false, false]);
+  while (stack.length > 0) {
+    const [element, inPre, inLink] = stack.pop()!;
+    const tag = tagOf(element);
+    if (tag === 'code' && !inPre && element.firstElementChild !== null) {
+      if (holding.has(element)) {
+        // No code: its children take its place and are walked as they would have been.
+        const children = childElements(element);
+        element.replaceWith(...Array.from(element.childNodes));
+        for (const child of children) stack.push([child, inPre, inLink]);
+        continue;
+      }
+      const link = inLink ? null : wholeLink(element);
+      element.textContent = flatText(doc, element);
+      if (link !== null) {
+        const anchor = link.cloneNode(false) as DomElement;
+        element.replaceWith(anchor);
+        anchor.appendChild(element);
+      }
       continue;
     }
-    const link = wholeLink(code);
-    code.textContent = flatText(doc, code);
-    if (link !== null) {
-      const anchor = link.cloneNode(false) as DomElement;
-      code.replaceWith(anchor);
-      anchor.appendChild(code);
-    }
+    for (const child of childElements(element)) stack.push([child, inPre || tag === 'pre', inLink || tag === 'a']);
   }
 }
