@@ -490,6 +490,19 @@ describe('the cascade', () => {
     expect(markdown).not.toMatch(/enable JavaScript|Hidden menu|Secret tooltip/);
   });
 
+  it('drops small elements a CSS framework class hides at every width, not those a wider screen shows', () => {
+    const html = article(
+      '<p>Colours:<span class="hidden">Sage green swatch label</span> <span class="swatch d-none">Added to your cart</span> <em class="is-hidden">Sold out</em> <b class="hide">Toast text</b></p>' +
+        '<p><span class="hidden md:block">Shown from medium screens</span> <span class="d-none d-lg-inline-flex">Shown on large screens</span> <span class="hidden group-hover:block">Shown on hover</span> <span class="overflow-hidden">Not a hiding class</span></p>' +
+        `<div class="hidden"><p>${prose(60, 'tab')}</p></div>`,
+    );
+    const { markdown } = htmlToMarkdown(html, URL_);
+    expect(markdown).not.toMatch(/Sage green swatch|Added to your cart|Sold out|Toast text/);
+    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class']) expect(markdown).toContain(shown);
+    // A large hidden block is content a script reveals (a collapsed tab).
+    expect(markdown).toContain('The tab keeps its course');
+  });
+
   it('keeps visible text that is only hidden from screen readers (aria-hidden), and drops a lone "Close"', () => {
     const cards = Array.from(
       { length: 5 },
