@@ -433,25 +433,25 @@ describe('the cascade', () => {
     expect(htmlToMarkdown(survey, URL_).markdown).toContain('The survey keeps its course');
   });
 
-  it('keeps a fieldset that labels no controls (content boxed by an older page) and the questions of a form that is the page', () => {
+  it('keeps a fieldset that labels no controls of its own: content boxed by an older page', () => {
     const recipe = page(
       `<div id="main"><h1>Grandma's bread</h1><p>${prose(60, 'dough')}</p>` +
-        '<fieldset><legend>Ingredients</legend><ul><li>500 g of strong white flour</li><li>7 g of dried yeast</li></ul></fieldset>' +
+        '<fieldset><legend>Ingredients</legend><ul><li>500 g of strong white flour</li><li>7 g of dried yeast</li></ul>' +
+        '<fieldset><legend>Servings</legend><label><input type="radio" name="s"> Four loaves</label></fieldset></fieldset>' +
         `<fieldset><legend>Method</legend><p>${prose(50, 'oven')}</p></fieldset></div>`,
     );
     const bread = htmlToMarkdown(recipe, URL_).markdown;
     expect(bread).toContain('500 g of strong white flour');
     expect(bread).toContain('The oven keeps its course');
-    const questions = Array.from(
-      { length: 6 },
-      (_, i) =>
-        `<fieldset><legend>Question ${i + 1}: what does the round red sign with a white bar across it tell a driver on road number ${i}?</legend>` +
-        `<label><input type="radio" name="q${i}"> That no vehicle may enter the road from this side at any time of day</label>` +
-        `<label><input type="radio" name="q${i}"> That the road ahead is closed to lorries and buses but open to cars</label></fieldset>`,
-    ).join('');
-    const quiz = htmlToMarkdown(page(`<main><h1>Road signs quiz</h1><form>${questions}</form></main>`), URL_).markdown;
-    for (let i = 1; i <= 6; i++) expect(quiz).toContain(`Question ${i}:`);
-    expect(quiz).toContain('That no vehicle may enter');
+    expect(bread).not.toContain('Four loaves');
+    // A page-wide form (ASP.NET wraps every page in one) shelters no picker.
+    const aspnet = page(
+      `<form id="aspnetForm"><main><h1>BILLY</h1><p>${prose(60, 'shelf')}</p>` +
+        '<fieldset><legend>More options</legend><label><input type="radio" name="c"> Colour: oak veneer</label></fieldset></main></form>',
+    );
+    const shop = htmlToMarkdown(aspnet, URL_).markdown;
+    expect(shop).toContain('The shelf keeps its course');
+    expect(shop).not.toMatch(/More options|oak veneer/);
   });
 
   it('drops legal fine print marked as such, not a page whose content it is', () => {
@@ -464,15 +464,25 @@ describe('the cascade', () => {
     expect(htmlToMarkdown(terms, URL_).markdown).toContain('The licence keeps its course');
   });
 
-  it('keeps a legal text split into marked sections, none of which holds most of it alone', () => {
-    const sections = ['collect', 'share', 'keep', 'erase', 'ask']
-      .map((topic) => `<section class="legal-section"><h2>How we ${topic} data</h2><p>${prose(40, topic)}</p></section>`)
-      .join('');
-    const privacy = htmlToMarkdown(page(`<main><h1>Privacy Policy</h1><p>Last updated 1 May 2024.</p>${sections}</main>`), URL_).markdown;
-    for (const topic of ['collect', 'share', 'keep', 'erase', 'ask']) expect(privacy).toContain(`The ${topic} keeps its course`);
+  it('keeps a legal text split into marked sections, however they are separated and wrapped', () => {
+    const topics = ['collect', 'share', 'keep', 'erase', 'ask'];
+    const layouts = [
+      (t: string) => `<section class="legal-section"><h2>How we ${t} data</h2><p>${prose(40, t)}</p></section>`,
+      (t: string) => `<hr><div class="row"><div class="legal-section"><p>${prose(40, t)}</p></div></div>`,
+      (t: string) => `<h2>How we ${t} data</h2><div class="legal-text"><p>${prose(40, t)}</p></div>`,
+    ];
+    for (const layout of layouts) {
+      const privacy = htmlToMarkdown(page(`<main><h1>Privacy Policy</h1><p>Last updated 1 May 2024.</p>${topics.map(layout).join('')}</main>`), URL_).markdown;
+      for (const topic of topics) expect(privacy).toContain(`The ${topic} keeps its course`);
+    }
     const blocks = ['use', 'pay', 'end'].map((topic) => `<div class="disclaimer-section"><p>${prose(50, topic)}</p></div>`).join('');
     const disclaimer = htmlToMarkdown(page(`<div id="content"><h1>Website disclaimer</h1>${blocks}</div>`), URL_).markdown;
     for (const topic of ['use', 'pay', 'end']) expect(disclaimer).toContain(`The ${topic} keeps its course`);
+    // A product's notes, even side by side, are fine print.
+    const notes = Array.from({ length: 3 }, (_, i) => `<p class="disclaimer">* Note ${i}: battery life depends on use and settings, and results vary with the network and the apps in use on the day.</p>`).join('');
+    const product = htmlToMarkdown(page(`<main><h1>Tablet X</h1><p>${prose(120, 'screen')}</p>${notes}</main>`), URL_).markdown;
+    expect(product).toContain('The screen keeps its course');
+    expect(product).not.toContain('battery life depends');
   });
 
   it('rescues recall with the cleaned body when Readability keeps one item of many', () => {
@@ -494,11 +504,14 @@ describe('the cascade', () => {
     const html = article(
       '<p>Colours:<span class="hidden">Sage green swatch label</span> <span class="swatch d-none">Added to your cart</span> <em class="is-hidden">Sold out</em> <b class="hide">Toast text</b></p>' +
         '<p><span class="hidden md:block">Shown from medium screens</span> <span class="d-none d-lg-inline-flex">Shown on large screens</span> <span class="hidden group-hover:block">Shown on hover</span> <span class="overflow-hidden">Not a hiding class</span></p>' +
+        '<p><span class="hidden md:hover:!flex">Shown by a variant chain</span> <span class="hidden md:block!">Shown important</span> <span class="hidden min-[900px]:table-row-group">Shown past a width</span> <span class="hidden-xs">Hidden on phones only</span></p>' +
         `<div class="hidden"><p>${prose(60, 'tab')}</p></div>`,
     );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).not.toMatch(/Sage green swatch|Added to your cart|Sold out|Toast text/);
-    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class']) expect(markdown).toContain(shown);
+    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class', 'Shown by a variant chain', 'Shown important', 'Shown past a width', 'Hidden on phones only']) {
+      expect(markdown).toContain(shown);
+    }
     // A large hidden block is content a script reveals (a collapsed tab).
     expect(markdown).toContain('The tab keeps its course');
   });

@@ -17,7 +17,7 @@
  *   5. `pruneLinkDenseBlocks`: blocks made of short links (menus, tag clouds, pagers).
  */
 
-import type { DomElement, DomNode } from './dom.js';
+import type { DomElement } from './dom.js';
 import { childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
@@ -27,9 +27,10 @@ import { computeTextStats, linkDensity } from './text-stats.js';
  * outside a `<form>`: shops' variant pickers ("More options" with a radio per colour, each
  * labelled for screen readers), filters and sorters; collection F1 0.742 -> 0.749 (a
  * furniture shop's cards each read out every option), no page lower. Only one that labels
- * controls (noise removal has taken the controls themselves) is chrome, and not inside a
- * form kept as the page's content (a quiz's questions): older pages box their content in
- * fieldsets too (a recipe's "Ingredients").
+ * controls (noise removal has taken the controls themselves) is chrome: older pages box
+ * their content in fieldsets too (a recipe's "Ingredients"). A quiz served as a form of
+ * fieldsets loses its questions with it (a form kept as the page's content cannot shelter
+ * them: page-wide ASP.NET forms would shelter every picker).
  */
 const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'form', 'fieldset']);
 
@@ -38,9 +39,13 @@ const CHROME_ROLES: ReadonlySet<string> = new Set([
   'tooltip',
 ]);
 
-/** A fieldset is chrome when it labels controls (see CHROME_TAGS). */
+/**
+ * A fieldset is chrome when it labels controls of its own (see CHROME_TAGS): not one whose
+ * only labels are in a fieldset nested in it (a box of content around a small form).
+ */
 function isControlGroup(element: DomElement): boolean {
-  return tagOf(element) !== 'fieldset' || element.querySelector('label') !== null;
+  if (tagOf(element) !== 'fieldset') return true;
+  return Array.from(element.getElementsByTagName('label')).some((label) => label.parentElement?.closest('fieldset') === element);
 }
 
 /**
@@ -127,14 +132,13 @@ const PRODUCT_CHROME_WORDS = /(?:^|[-_\s])(carousel)(?=$|[-_\s])/i;
  * Class or id words of legal fine print: a shop's or a maker's "specifications may
  * differ", trade marks, financing terms, licence agreements, which are not what the page is
  * about (WCXB dev product F1 0.700 -> 0.714, scrapinghub unchanged). Unless they are
- * the sections of a legal text (see legalText).
+ * the page (see MIN_LEGAL_TEXT_SHARE).
  */
 const FINE_PRINT_WORDS = /(?:^|[-_\s])(disclaimers?|legal|fine-?print)(?=$|[-_\s])/i;
 
 /** Which class/id words count as chrome on a page (see removeBoilerplate). */
 interface ChromeWords {
-  /** Fine-print elements that are content (see legalText). */
-  legal: ReadonlySet<DomElement>;
+  finePrint: boolean;
   product: boolean;
 }
 
@@ -144,39 +148,32 @@ function chromeWord(element: DomElement, words: ChromeWords): string | null {
   if (names === '') return null;
   const word =
     CHROME_WORDS.exec(names)?.[1] ??
-    (words.legal.has(element) ? undefined : FINE_PRINT_WORDS.exec(names)?.[1]) ??
+    (words.finePrint ? FINE_PRINT_WORDS.exec(names)?.[1] : undefined) ??
     (words.product ? PRODUCT_CHROME_WORDS.exec(names)?.[1] : undefined);
   return word?.toLowerCase() ?? null;
 }
 
 /**
- * Fine-print elements that are a legal text's sections: runs of adjacent marked siblings
- * (outermost ones) that hold more than MAX_CHROME_SHARE of `root`'s text together, as a
- * privacy policy's `legal-section`s do. Fine print proper is notes scattered under the
- * content (a tablet's page has one under each feature, together half its text).
+ * Fine print that holds more than this share of the page's text (its outermost marked
+ * elements together) is the page: terms, a privacy policy, a law firm's services, however
+ * they are sectioned and wrapped. Fine print proper is notes under the content: the most
+ * on the dev pages is a tablet maker's, one under each feature, 0.50 of its page; the next
+ * is 0.18.
  */
-function legalText(root: DomElement, stats: Map<DomElement, TextStats>): Set<DomElement> {
-  const legal = new Set<DomElement>();
+export const MIN_LEGAL_TEXT_SHARE = 0.6;
+
+/** The share of `root`'s text in its outermost elements marked as fine print. */
+function finePrintShare(root: DomElement, stats: Map<DomElement, TextStats>): number {
   const total = stats.get(root)?.chars ?? 0;
-  const isFinePrint = (node: DomNode | null): node is DomElement => isElement(node) && FINE_PRINT_WORDS.test(classAndId(node));
+  if (total === 0) return 0;
+  let chars = 0;
   let node = nextInTree(root, root, false);
   while (node !== null) {
-    if (isFinePrint(node) && !isFinePrint(previousElement(node))) {
-      const run: DomElement[] = [];
-      let chars = 0;
-      for (let at: DomElement | null = node; isFinePrint(at); at = at.nextElementSibling) {
-        run.push(at);
-        chars += stats.get(at)?.chars ?? 0;
-      }
-      if (chars > MAX_CHROME_SHARE * total) for (const element of run) legal.add(element);
-    }
-    node = nextInTree(node, root, isFinePrint(node));
+    const marked = isElement(node) && FINE_PRINT_WORDS.test(classAndId(node));
+    if (marked) chars += stats.get(node as DomElement)?.chars ?? 0;
+    node = nextInTree(node, root, marked);
   }
-  return legal;
-}
-
-function previousElement(node: DomNode): DomElement | null {
-  return isElement(node) ? node.previousElementSibling : null;
+  return chars / total;
 }
 
 /** Wrappers of the main content: chrome never holds one, a layout wrapper may. */
@@ -200,22 +197,18 @@ type Keep = (element: DomElement, share: number, stats: TextStats) => boolean;
 const NO_TEXT: TextStats = { chars: 0, linkChars: 0, links: 0, shortLinks: 0 };
 
 /**
- * Marks that a kept element shelters below it. Comment threads nest as content does: a
- * thread's replies are comment lists inside the comment list. Once the outer one is kept
- * (it holds the page's text: a forum topic, a Q&A page), the nested ones are kept with it.
- * On WCXB dev this raised forum F1 from 0.776 to 0.789 (lobste.rs-style threads had lost
- * every reply); sparing nested elements of every kept mark instead cost service pages (a
- * kept promo wrapper then shelters its promo banners). A form kept as the page's content
- * (a quiz, a survey) keeps its fieldsets: they are its questions.
+ * Marks whose elements nest inside one another as content does: a comment thread's
+ * replies are comment lists inside the comment list. Once the outer one is kept (it holds
+ * the page's text: a forum topic, a Q&A page), the nested ones are kept with it. On WCXB
+ * dev this raised forum F1 from 0.776 to 0.789 (lobste.rs-style threads had lost every
+ * reply); sparing nested elements of every kept mark instead cost service pages (a kept
+ * promo wrapper then shelters its promo banners).
  */
-const SHELTERED: ReadonlyMap<string, readonly string[]> = new Map([
-  ['comments', ['comments']],
-  ['form', ['fieldset']],
-]);
+const NESTING_MARKS: ReadonlySet<string> = new Set(['comments']);
 
 /**
  * Removes, top down, the elements `mark` marks and `keep` does not spare (nor a kept
- * ancestor that shelters the mark). `stats` are those of the tree as it is.
+ * ancestor with the same nesting mark). `stats` are those of the tree as it is.
  */
 function removeMarked(root: DomElement, mark: (el: DomElement) => string | null, keep: Keep, stats = computeTextStats(root)): void {
   const total = stats.get(root)?.chars ?? 0;
@@ -227,10 +220,8 @@ function removeMarked(root: DomElement, mark: (el: DomElement) => string | null,
       const share = total === 0 ? 0 : s.chars / total;
       const word = mark(child);
       if (word === null || kept.has(word)) stack.push([child, kept]);
-      else if (keep(child, share, s)) {
-        const sheltered = SHELTERED.get(word);
-        stack.push([child, sheltered === undefined ? kept : new Set([...kept, ...sheltered])]);
-      } else child.remove();
+      else if (keep(child, share, s)) stack.push([child, NESTING_MARKS.has(word) ? new Set([...kept, word]) : kept]);
+      else child.remove();
     }
   }
 }
@@ -310,7 +301,7 @@ export function removeBoilerplate(root: DomElement, options: ChromeOptions = {})
   removeMarked(root, (element) => chromeTagOrRole(element, options), keepByTag);
   // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
   const stats = computeTextStats(root);
-  const words: ChromeWords = { legal: legalText(root, stats), product: options.productPage === true };
+  const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
   removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
   removeRelatedSections(root);
 }

@@ -86,6 +86,7 @@ export function normalizeInlineCode(doc: DomDocument, root: DomElement): void {
       }
       continue;
     }
-    for (const child of childElements(element)) stack.push([child, inPre || tag === 'pre', inLink || tag === 'a']);
+    const link = inLink || (tag === 'a' && element.hasAttribute('href'));
+    for (const child of childElements(element)) stack.push([child, inPre || tag === 'pre', link]);
   }
 }

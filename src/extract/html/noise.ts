@@ -64,8 +64,10 @@ const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
  * forum +0.0014, listing +0.0010), no page type lower, scrapinghub unchanged.
  */
 const HIDING_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide)(?=\s|$)/;
-const SHOWING_CLASS =
-  /(?:^|\s)(?:[\w-]+:(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|table-row|table-cell|contents|flow-root|list-item)|d-(?:sm|md|lg|xl|xxl)-(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|table-row|table-cell))(?=\s|$)/;
+const DISPLAY_VALUE =
+  '(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|inline-table|table-row|table-cell|table-row-group|table-header-group|table-footer-group|table-column|table-column-group|table-caption|contents|flow-root|list-item)';
+/** A Tailwind variant chain ending in a display (`md:block`, `md:hover:!flex`, `md:block!`), or Bootstrap's `d-md-block`. */
+const SHOWING_CLASS = new RegExp(`(?:^|\\s)(?:\\S+:!?${DISPLAY_VALUE}!?|d-(?:sm|md|lg|xl|xxl)-${DISPLAY_VALUE})(?=\\s|$)`);
 
 /** Hidden from view: the `hidden` attribute, an inline style or a framework class that hides it. */
 function isHidden(element: DomElement): boolean {
