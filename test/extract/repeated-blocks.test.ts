@@ -1,6 +1,7 @@
 /**
  * Blocks a page shows twice in a row (repeated-blocks.ts): the second copy of a section
- * goes; lines, data, words split into spans and copies that lead elsewhere stay.
+ * and a screen-reader copy of the text before it go; lines, data, words split into spans
+ * and copies that lead elsewhere stay.
  */
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/extract/html/parse.js';
@@ -21,6 +22,16 @@ describe('repeated blocks', () => {
     expect(LONG.replace(/\s/g, '').length).toBeGreaterThanOrEqual(MIN_LONE_CHARS);
     expect(md(`<p>${LONG}</p><p> ${LONG.replace(/ /g, '\n')}</p><p>${LONG}</p>`)).toBe(LONG);
     expect(md(`<span>${LONG}</span><span>${LONG}</span>`)).toBe(LONG);
+  });
+
+  it('drops a screen-reader copy of the text just before it, not a short cry, other text or code', () => {
+    expect(md('<p>GBP 0.00<span class="clipped">GBP 0.00</span></p>')).toBe('GBP 0.00');
+    expect(md('<p>Sat, Nov 02, 04:33 AM<span class="clipped">Sat, Nov 02, 04:33 AM</span> ends.</p>')).toBe('Sat, Nov 02, 04:33 AM ends.');
+    expect(md('<p>No<b>No</b></p>')).toBe('No**No**');
+    expect(md('<p>See all details<span class="clipped">See all details on coverage</span></p>')).toBe('See all detailsSee all details on coverage');
+    expect(md('<p>Going, going<b>going, gone</b></p>')).toBe('Going, going**going, gone**');
+    expect(md('<pre>foobar<span>foobar</span></pre>')).toBe('```\nfoobarfoobar\n```');
+    expect(md('<p>Run <code>make all<span>make all</span></code></p>')).toBe('Run `make allmake all`');
   });
 
   it('keeps a repeated line: a poem, a song, a grid cell', () => {

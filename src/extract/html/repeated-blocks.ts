@@ -19,10 +19,16 @@
  * alone and any line gained 0.0003 more, but dropped poem lines, grid cells and the second
  * of two download buttons (same label, other file). The ground truth of one service page
  * keeps a tab strip and its accordion copy both; a reader wants it once.
+ *
+ * Also an element whose text repeats the text just before it, in the same parent
+ * (`GBP 0.00<span class="clipped">GBP 0.00</span>`): a copy for screen readers beside the
+ * visible text, which the style sheet hides. Without it the Markdown read "GBP 0.00GBP
+ * 0.00". Only from MIN_COPY_CHARS characters with a letter or digit ("Ha<b>ha</b>"
+ * differs, and a short cry repeated, "No<b>No</b>", is left alone), and not in code.
  */
 
 import type { DomElement } from './dom.js';
-import { ELEMENT_NODE, TEXT_NODE, normalizeSpace, tagOf } from './dom.js';
+import { ELEMENT_NODE, TEXT_NODE, VERBATIM_TAGS, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
 
@@ -47,6 +53,18 @@ export const MIN_INLINE_WORDS = 3;
 export const MIN_LONE_CHARS = 200;
 
 const LETTER = /\p{L}/u;
+
+/** A screen-reader copy of the text before it is dropped from this many visible characters. */
+export const MIN_COPY_CHARS = 6;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether `element` repeats `before`, the text just before it (see above). */
+function repeatsText(element: DomElement, chars: number, before: string | null): boolean {
+  if (before === null || chars < MIN_COPY_CHARS) return false;
+  const text = normalizeSpace(before);
+  return text.replace(/\s/g, '').length === chars && LETTER_OR_DIGIT.test(text) && normalizeSpace(element.textContent) === text;
+}
 
 /**
  * What two siblings are compared by (their text, the targets of their links and the
@@ -76,20 +94,25 @@ function textChildren(element: DomElement, stats: Map<DomElement, TextStats>): n
 export function dropRepeatedBlocks(root: DomElement): void {
   // Visible character counts rule out almost every pair before any text is read.
   const stats = computeTextStats(root);
-  const stack: DomElement[] = [root];
+  // [parent, inside code (pre, code, kbd, samp), where a repeated text is the code's]
+  const stack: Array<[DomElement, boolean]> = [[root, false]];
   while (stack.length > 0) {
-    const parent = stack.pop()!;
+    const [parent, verbatim] = stack.pop()!;
     let previous: DomElement | null = null;
     let previousText: string | null | undefined;
+    // The text node just before the current child, if that is what comes before it.
+    let textBefore: string | null = null;
     for (let child = parent.firstChild; child !== null; ) {
       const next = child.nextSibling;
       if (child.nodeType === TEXT_NODE) {
         if (normalizeSpace(child.textContent) !== '') previous = null;
+        textBefore = child.textContent;
       } else if (child.nodeType === ELEMENT_NODE) {
         const element = child as DomElement;
         const chars = stats.get(element)?.chars ?? 0;
-        let dropped = false;
-        if (previous !== null && chars > 0 && tagOf(previous) === tagOf(element) && (stats.get(previous)?.chars ?? 0) === chars) {
+        let dropped = !verbatim && repeatsText(element, chars, textBefore);
+        textBefore = null;
+        if (!dropped && previous !== null && chars > 0 && tagOf(previous) === tagOf(element) && (stats.get(previous)?.chars ?? 0) === chars) {
           if (previousText === undefined) previousText = comparable(previous, chars, stats);
           dropped = previousText !== null && comparable(element, chars, stats) === previousText;
         }
@@ -98,7 +121,7 @@ export function dropRepeatedBlocks(root: DomElement): void {
         } else {
           previous = element;
           previousText = undefined;
-          stack.push(element);
+          stack.push([element, verbatim || VERBATIM_TAGS.has(tagOf(element))]);
         }
       }
       child = next;
