@@ -32,6 +32,7 @@ describe('repeated blocks', () => {
     expect(md('<p>Going, going<b>going, gone</b></p>')).toBe('Going, going**going, gone**');
     expect(md('<pre>foobar<span>foobar</span></pre>')).toBe('```\nfoobarfoobar\n```');
     expect(md('<p>Run <code>make all<span>make all</span></code></p>')).toBe('Run `make allmake all`');
+    expect(md('<p>make all<code>make all</code></p>')).toBe('make all`make all`');
   });
 
   it('keeps a repeated line: a poem, a song, a grid cell', () => {

@@ -8,8 +8,8 @@
  *  - `<noscript>`, unless it holds a page's worth of text (see MIN_NOSCRIPT_CHARS);
  *  - elements the page hides (`hidden`, inline `display: none` or `visibility: hidden`, a
  *    CSS framework's hiding class, see HIDING_CLASS) while they hold little text (see
- *    MAX_HIDDEN_CHARS). Not `aria-hidden="true"`: it takes
- *    an element out of the accessibility tree, not off the screen (WAI-ARIA 1.2), and pages
+ *    MAX_HIDDEN_CHARS). Not `aria-hidden="true"`: it takes an element out of the
+ *    accessibility tree, not off the screen (WAI-ARIA 1.2), and pages
  *    put it on visible text that a screen reader would hear twice: the teaser link of a
  *    news card beside its headline link, a price drawn beside its spoken form. Dropping it
  *    as hidden took those texts out (WCXB dev: collections 0.710 -> 0.727 when they were
@@ -60,8 +60,9 @@ const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
  * some state (SHOWING_CLASS: `hidden md:block`, `d-none d-lg-flex`, `hidden
  * group-hover:block`): a desktop reader may see it. Only small elements go, as for the
  * `hidden` attribute (MAX_HIDDEN_CHARS): form errors, spinners ("Working..."), empty
- * carts, share buttons, machine-readable dates (864 elements on 134 dev pages). WCXB dev 0.8763 -> 0.8767 (collection 0.7485 -> 0.7504,
- * forum +0.0014, listing +0.0010), no page type lower, scrapinghub unchanged.
+ * carts, share buttons, machine-readable dates (864 elements on 134 dev pages). WCXB dev
+ * 0.8763 -> 0.8767 (collection 0.7485 -> 0.7504, forum +0.0014, listing +0.0010), no
+ * page type lower, scrapinghub unchanged.
  */
 const HIDING_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide)(?=\s|$)/;
 const DISPLAY_VALUE =

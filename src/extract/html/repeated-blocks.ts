@@ -110,7 +110,7 @@ export function dropRepeatedBlocks(root: DomElement): void {
       } else if (child.nodeType === ELEMENT_NODE) {
         const element = child as DomElement;
         const chars = stats.get(element)?.chars ?? 0;
-        let dropped = !verbatim && repeatsText(element, chars, textBefore);
+        let dropped = !verbatim && !VERBATIM_TAGS.has(tagOf(element)) && repeatsText(element, chars, textBefore);
         textBefore = null;
         if (!dropped && previous !== null && chars > 0 && tagOf(previous) === tagOf(element) && (stats.get(previous)?.chars ?? 0) === chars) {
           if (previousText === undefined) previousText = comparable(previous, chars, stats);
