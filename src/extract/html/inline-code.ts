@@ -48,6 +48,14 @@ function wholeLink(code: DomElement): DomElement | null {
   return normalizeSpace(link.textContent) === normalizeSpace(code.textContent) ? link : null;
 }
 
+/**
+ * A superscript in caret notation, `^9`, or `^(a b)` when it holds spaces: the one way
+ * both markdown.ts's superscript rule and flattened code write it.
+ */
+export function caretSuperscript(text: string): string {
+  return /\s/.test(text) ? `^(${text})` : `^${text}`;
+}
+
 /** `code`'s text, each `<br>` read as a space and each superscript written `^x`. */
 function flatText(doc: DomDocument, code: DomElement): string {
   for (const br of Array.from(code.getElementsByTagName('br'))) br.replaceWith(doc.createTextNode(' '));
@@ -55,7 +63,7 @@ function flatText(doc: DomDocument, code: DomElement): string {
   const sups = Array.from(code.getElementsByTagName('sup'));
   for (let i = sups.length - 1; i >= 0; i--) {
     const text = normalizeSpace(sups[i]!.textContent);
-    sups[i]!.replaceWith(doc.createTextNode(text === '' ? '' : /\s/.test(text) ? `^(${text})` : `^${text}`));
+    sups[i]!.replaceWith(doc.createTextNode(text === '' ? '' : caretSuperscript(text)));
   }
   return code.textContent ?? '';
 }

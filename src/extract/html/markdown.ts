@@ -26,7 +26,7 @@ import { removeControlLabels } from './control-labels.js';
 import { boundWhiteSpaceRuns } from './white-space-runs.js';
 import { enclosedBy, insideEmphasis, markMidLineStarts, unmark, withoutMarks } from './line-starts.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
-import { normalizeInlineCode } from './inline-code.js';
+import { caretSuperscript, normalizeInlineCode } from './inline-code.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -283,7 +283,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       const before = textBefore(node as unknown as DomNode);
       if (ORDINAL_SUFFIX.test(text) && /\d$/.test(before)) return content;
       if (/^\d\d$/.test(text) && WHOLE_AMOUNT.test(before)) return `.${text}`;
-      return /\s/.test(text) ? `^(${text})` : `^${text}`;
+      return caretSuperscript(text);
     },
   });
 

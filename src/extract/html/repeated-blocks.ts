@@ -109,10 +109,12 @@ export function dropRepeatedBlocks(root: DomElement): void {
         textBefore = child.textContent;
       } else if (child.nodeType === ELEMENT_NODE) {
         const element = child as DomElement;
+        const tag = tagOf(element);
         const chars = stats.get(element)?.chars ?? 0;
-        let dropped = !verbatim && !VERBATIM_TAGS.has(tagOf(element)) && repeatsText(element, chars, textBefore);
+        const inCode = verbatim || VERBATIM_TAGS.has(tag);
+        let dropped = !inCode && repeatsText(element, chars, textBefore);
         textBefore = null;
-        if (!dropped && previous !== null && chars > 0 && tagOf(previous) === tagOf(element) && (stats.get(previous)?.chars ?? 0) === chars) {
+        if (!dropped && previous !== null && chars > 0 && tagOf(previous) === tag && (stats.get(previous)?.chars ?? 0) === chars) {
           if (previousText === undefined) previousText = comparable(previous, chars, stats);
           dropped = previousText !== null && comparable(element, chars, stats) === previousText;
         }
@@ -121,7 +123,7 @@ export function dropRepeatedBlocks(root: DomElement): void {
         } else {
           previous = element;
           previousText = undefined;
-          stack.push([element, verbatim || VERBATIM_TAGS.has(tagOf(element))]);
+          stack.push([element, inCode]);
         }
       }
       child = next;
