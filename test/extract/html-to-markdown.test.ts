@@ -406,6 +406,25 @@ describe('tables', () => {
     expect(markdown).toContain('| x | y |\n| --- | --- |');
     expect(withoutCode(markdown)).not.toMatch(/<\/?(?:table|tr|td|div)/);
   });
+
+  it('keeps a table of three rows or more with lists in its cells, each list on its cell\'s line', () => {
+    const table =
+      '<table><tr><th>Plan</th><th>Includes</th></tr>' +
+      '<tr><td>Free</td><td><ul><li>One gauge\n</li><li>Daily totals <ul><li>rain</li><li>snow</li></ul></li></ul></td></tr>' +
+      '<tr><td>Pro</td><td><ol><li>Ten gauges.</li><li>Hourly <b>alerts</b></li></ol></td></tr></table>';
+    const { markdown } = htmlToMarkdown(article(table), URL_);
+    expect(markdown).toContain(
+      '| Plan | Includes |\n| --- | --- |\n| Free | One gauge; Daily totals (rain; snow) |\n| Pro | Ten gauges. Hourly **alerts** |',
+    );
+  });
+
+  it('still reads a table of one or two rows with lists as a layout (side-by-side boxes)', () => {
+    const box = '<table><tr><td><ul><li>Cheap to run</li><li>Quiet</li></ul></td><td><ul><li>Slow to set up</li></ul></td></tr></table>';
+    const { markdown } = htmlToMarkdown(article(box), URL_);
+    expect(markdown).toContain('- Cheap to run\n- Quiet');
+    expect(markdown).toContain('- Slow to set up');
+    expect(markdown).not.toContain('| ');
+  });
 });
 
 describe('the cascade', () => {

@@ -58,6 +58,15 @@ describe('supported content types', () => {
     expect(result.markdown).not.toMatch(/Review 0|Filter 0|Add to bag|Imprint/);
   });
 
+  it('writes formulas as TeX and a table with lists in its cells as a table', async () => {
+    const { result } = await crawlOne('/formulas');
+    expect(result.success).toBe(true);
+    expect(result.markdown).toContain('After $t$ hours the height above low water is\n\n$$h(t) = \\frac{R}{12} \\sum_{k=1}^{t} w_k$$\n\n');
+    expect(result.markdown).toContain('where the range is $R = H - L$ for high water H and low water L.');
+    expect(result.markdown).toContain('| Hour | Twelfths risen |\n| --- | --- |\n| 1 | one; running total 1 |\n| 2 | two; running total 3 |');
+    expect(result.markdown).not.toContain('R=H−L');
+  });
+
   it.each([
     ['/text', 'text/plain'],
     ['/markdown', 'text/markdown'],

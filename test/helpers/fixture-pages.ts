@@ -100,6 +100,28 @@ export const PRODUCT_HTML = `<!doctype html>
 ${Array.from({ length: 4 }, (_, i) => `<div class="review"><p>Review ${i}: warm and dry on the ferry, though the sleeves run a little long.</p></div>`).join('')}</section>
 </main><footer><a href="/imprint">Imprint</a></footer></body></html>`;
 
+/** A lecture page whose formulas come in MathJax 2 and KaTeX markup, with a table of lists. */
+export const FORMULAS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>The rule of twelfths | Harbour Notes</title></head>
+<body>
+<nav class="site-nav"><a href="/">Home</a> <a href="/archive">Archive</a></nav>
+<main><article>
+<h1>The rule of twelfths</h1>
+<p>Between low and high water the tide does not rise evenly. Skippers estimate the height at any hour with
+the rule of twelfths, which splits the range into twelve parts and lets the water rise by one, two, three,
+three, two and one of them in the six hours of the flood.</p>
+<p>After <span class="MathJax_Preview">t</span><script type="math/tex">t</script> hours the height above low water is</p>
+<script type="math/tex; mode=display">h(t) = \\frac{R}{12} \\sum_{k=1}^{t} w_k</script>
+<p>where the range is <span class="katex"><span class="katex-mathml"><math><semantics><mi>R</mi><annotation encoding="application/x-tex">R = H - L</annotation></semantics></math></span><span class="katex-html" aria-hidden="true">R=H−L</span></span> for high water H and low water L.</p>
+<table>
+<tr><th>Hour</th><th>Twelfths risen</th></tr>
+<tr><td>1</td><td><ul><li>one</li><li>running total 1</li></ul></td></tr>
+<tr><td>2</td><td><ul><li>two</li><li>running total 3</li></ul></td></tr>
+</table>
+<p>The rule is rough near springs and neaps, and useless in harbours with a double high water.</p>
+</article></main>
+</body></html>`;
+
 export const TEXT_PAGE = `Harbour office notes
 ====================
 

@@ -111,6 +111,7 @@ export const scenarios: Scenario[] = [
   // Content types.
   { path: '/html', description: 'UTF-8 article with boilerplate', handle: page(HTML, pages.ARTICLE_HTML) },
   { path: '/product', description: 'product page: description in a sheet dialog, price only in JSON-LD', handle: page(HTML, pages.PRODUCT_HTML) },
+  { path: '/formulas', description: 'lecture page: MathJax 2 and KaTeX formulas, a table with lists in its cells', handle: page(HTML, pages.FORMULAS_HTML) },
   { path: '/text', description: 'text/plain', handle: page('text/plain; charset=utf-8', pages.TEXT_PAGE) },
   { path: '/markdown', description: 'text/markdown', handle: page('text/markdown; charset=utf-8', pages.MARKDOWN_PAGE) },
   { path: '/csv', description: 'text/csv', handle: page('text/csv; charset=utf-8', pages.CSV_PAGE) },

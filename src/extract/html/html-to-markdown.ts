@@ -15,6 +15,7 @@ import type { PageHints, Stage } from './cascade.js';
 import { attachPictureCaptions } from './captions.js';
 import { annotateCodeBlocks } from './code-blocks.js';
 import { separateJoinedWords } from './joined-words.js';
+import { normalizeMath } from './math.js';
 import { metaMap, readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
 import { bodyOf, parseDocument } from './parse.js';
@@ -39,6 +40,8 @@ export type { Stage };
 /** The body, rid of noise, with code languages recorded: the input of every stage. */
 function prepare(doc: DomDocument, source: string): DomElement {
   const body = bodyOf(doc);
+  // Before the noise goes: it takes MathML and MathJax's scripts with it.
+  normalizeMath(doc, body, source);
   removeNoise(body, source);
   annotateCodeBlocks(doc, body);
   attachPictureCaptions(body, source);

@@ -29,6 +29,7 @@ import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { caretSuperscript, normalizeInlineCode } from './inline-code.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
+import { MATH_DISPLAY_ATTRIBUTE, MATH_TEX_ATTRIBUTE } from './math.js';
 import { addTableRules, normalizeTables } from './tables.js';
 import { INVISIBLE, tidyMarkdown } from './tidy.js';
 import { absoluteImage, absoluteLink, isPermalinkSign } from './urls.js';
@@ -284,6 +285,17 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       if (ORDINAL_SUFFIX.test(text) && /\d$/.test(before)) return content;
       if (/^\d\d$/.test(text) && WHOLE_AMOUNT.test(before)) return `.${text}`;
       return caretSuperscript(text);
+    },
+  });
+
+  // Formulas (math.ts): TeX between dollars, as it is; a display formula as a paragraph.
+  service.addRule('math', {
+    filter: (node) => (node as unknown as DomElement).hasAttribute?.(MATH_TEX_ATTRIBUTE) === true,
+    replacement: (_content, node) => {
+      const element = node as unknown as DomElement;
+      const tex = element.getAttribute(MATH_TEX_ATTRIBUTE) ?? '';
+      if (tex === '') return '';
+      return element.hasAttribute(MATH_DISPLAY_ATTRIBUTE) ? `\n\n$$${tex}$$\n\n` : `$${tex}$`;
     },
   });
 

@@ -1,8 +1,12 @@
 /**
  * Tables as GFM tables. First the DOM is prepared (`normalizeTables`):
- *  - a layout table (nested tables, block content such as lists or headings in cells, one
+ *  - a layout table (nested tables, block content such as headings or quotes in cells, one
  *    column only, role=presentation) becomes plain blocks: its cells are paragraphs, not
  *    data, and GFM cells cannot hold blocks;
+ *  - lists in cells are data when the table has MIN_LIST_TABLE_ROWS rows or more (a
+ *    comparison's features, a syllabus's readings): each is written on its cell's line,
+ *    its items joined by "; " (`flattenCellLists`). A table of one or two rows with lists
+ *    is a layout (a pros-and-cons box, a table of contents beside a note);
  *  - a data table's row spans are spelled out (`fillRowSpans`);
  *  - a data table without a header row gets its first row moved into a `<thead>`: that row
  *    is rendered as the header instead of an invented empty one.
@@ -17,7 +21,7 @@
 
 import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { childElements, descendants, isElement, tagOf } from './dom.js';
+import { TEXT_NODE, childElements, descendants, isElement, tagOf } from './dom.js';
 
 /**
  * The table's rows by row group, in tree order: each thead/tbody/tfoot, and each run of
@@ -47,8 +51,16 @@ function tableRows(table: DomElement): DomElement[] {
 const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 /** Cell content that makes a table a layout (the plugin would emit such a table as HTML). */
 const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
-  'table', 'ul', 'ol', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'blockquote', 'pre', 'form', 'article', 'section',
+  'table', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'blockquote', 'pre', 'form', 'article', 'section',
 ]);
+const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol']);
+/**
+ * A table with lists in its cells is data from this many rows (its header row included):
+ * on the benchmark pages, tables of three rows or more with lists are comparisons,
+ * schedules and plans; those of one or two rows are side-by-side boxes (pros and cons, a
+ * contents list beside a note).
+ */
+export const MIN_LIST_TABLE_ROWS = 3;
 
 function cellsOf(row: DomElement): DomElement[] {
   return childElements(row).filter((el) => CELL_TAGS.has(tagOf(el)));
@@ -59,8 +71,43 @@ function isDataTable(table: DomElement, rows: DomElement[]): boolean {
   if (role === 'presentation' || role === 'none') return false;
   let columns = 0;
   for (const row of rows) columns = Math.max(columns, cellsOf(row).length);
-  if (columns < 2) return false;
-  return descendants(table, BLOCK_IN_CELL).length === 0;
+  if (columns < 2 || descendants(table, BLOCK_IN_CELL).length > 0) return false;
+  return rows.length >= MIN_LIST_TABLE_ROWS || descendants(table, LIST_TAGS).length === 0;
+}
+
+/** Text that ends a list item's sentence or clause: the next item follows a space. */
+const ENDS_CLAUSE = /[.;,:!?]$/;
+
+/**
+ * Writes each list in a data table's cells on one line (see the module comment): items
+ * joined by "; " (a space after an item that ends with a stop), a list inside an item in
+ * parentheses after it. Inner lists first, so that an outer item holds its inner list's
+ * line when it is written.
+ */
+function flattenCellLists(doc: DomDocument, table: DomElement): void {
+  for (const list of descendants(table, LIST_TAGS).reverse()) {
+    const line = doc.createElement('span');
+    let previous = '';
+    for (const item of childElements(list)) {
+      if (tagOf(item) !== 'li') continue;
+      const text = (item.textContent ?? '').trim();
+      if (text === '') continue;
+      if (previous !== '') {
+        // The item's trailing white space would come before the separator (` ; `).
+        const last = line.lastChild;
+        if (last !== null && last.nodeType === TEXT_NODE) last.textContent = (last.textContent ?? '').trimEnd();
+        line.appendChild(doc.createTextNode(ENDS_CLAUSE.test(previous) ? ' ' : '; '));
+      }
+      while (item.firstChild !== null) line.appendChild(item.firstChild);
+      previous = text;
+    }
+    const owner = list.parentElement?.closest('li') ?? null;
+    if (owner !== null && owner.closest('table') === table && previous !== '') {
+      line.insertBefore(doc.createTextNode(' ('), line.firstChild);
+      line.appendChild(doc.createTextNode(')'));
+    }
+    list.replaceWith(line);
+  }
 }
 
 /** Replaces `element` by a `<div>` holding its children. */
@@ -170,6 +217,7 @@ export function normalizeTables(doc: DomDocument, root: DomElement): void {
       const budget = { chars: MAX_ROW_SPAN_COPY_CHARS };
       for (const group of rowGroups(table)) fillRowSpans(doc, group, budget);
       ensureHeaderRow(doc, table, tableRows(table));
+      flattenCellLists(doc, table);
     }
     else linearize(doc, table);
   });

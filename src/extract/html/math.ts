@@ -1,0 +1,278 @@
+/**
+ * Mathematics as TeX. Pages carry formulas in one of a few forms, and each is lost or
+ * garbled by a plain walk of the tree:
+ *  - MathML (`<math>`), which noise.ts drops as a presentation element, and whose text
+ *    alone reads `x2+y2` for x² + y²;
+ *  - MathJax 2's source, `<script type="math/tex">` (`; mode=display` for a display
+ *    formula), dropped with the other scripts; beside it a preview or, in a page saved
+ *    after rendering, the rendered copy (`MathJax_Preview`, `MathJax`, `MathJax_Display`);
+ *  - KaTeX, a `katex` span holding the formula twice: MathML for screen readers and a
+ *    visual copy (`katex-html`) whose text is the formula's glyphs in layout order;
+ *  - MathJax 3 (`<mjx-container>`, its MathML in `<mjx-assistive-mml>`);
+ *  - MediaWiki (`mwe-math-element`): MathML hidden by a style, and a fallback image whose
+ *    alt text is the TeX.
+ * Before noise removal (`normalizeMath`, called on the parsed body), each becomes one
+ * placeholder (a `<span>`, or a `<p>` for a display formula, so that what follows starts a
+ * line of its own; not a `<div>`, which Readability renames, losing its attributes under
+ * linkedom) carrying the TeX in MATH_TEX_ATTRIBUTE and as its text (so
+ * that the cascade's text measures count it). markdown.ts writes it as `$tex$` or, for a
+ * display formula, as a `$$tex$$` paragraph: the notation Markdown renderers with math
+ * support read (GitHub, GitLab, Pandoc, Obsidian), and the one models know.
+ *
+ * The TeX is the page's own where it has one (MathML's `application/x-tex` annotation,
+ * the `alttext` MediaWiki writes, MathJax's script), with MediaWiki's `{\displaystyle …}`
+ * wrapper taken off; else it is written from the MathML (`mathmlToTex`): tokens as they
+ * are, scripts, fractions, roots, limits, fences and matrices in TeX's notation.
+ */
+
+import type { DomDocument, DomElement } from './dom.js';
+import { childElements, descendants, normalizeSpace, tagOf } from './dom.js';
+
+/** The attribute of a placeholder that holds the formula's TeX. */
+export const MATH_TEX_ATTRIBUTE = 'data-md-tex';
+/** ... and marks a display formula. */
+export const MATH_DISPLAY_ATTRIBUTE = 'data-md-display';
+
+/** Annotation encodings whose text is TeX. */
+const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x-tex', 'tex', 'latex', 'application/x-latex', 'text/latex']);
+
+/** MediaWiki's wrapper around every formula's TeX: `{\displaystyle E=mc^{2}}`. */
+const STYLE_WRAPPER = /^\{\\(?:displaystyle|textstyle|scriptstyle)\s*([\s\S]*)\}$/;
+
+/** MathJax 2's rendered copies and previews, siblings before its script. */
+const MATHJAX_RENDERED = /(?:^|\s)MathJax(?:_Preview|_Display|_SVG(?:_Display)?|_CHTML|_MathML)?(?:\s|$)/;
+
+/** A formula's TeX, on one line (a blank line would end a Markdown paragraph). */
+function cleanTex(tex: string): string {
+  let text = normalizeSpace(tex);
+  const wrapped = STYLE_WRAPPER.exec(text);
+  if (wrapped !== null && balanced(wrapped[1]!)) text = normalizeSpace(wrapped[1]!);
+  return text;
+}
+
+/** Whether the braces of `tex` pair up (so that a wrapper's closing brace is its own). */
+function balanced(tex: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < tex.length; i++) {
+    const c = tex[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// MathML to TeX
+
+/**
+ * Operators written as TeX commands: the big operators, so that their limits are written
+ * as TeX writes them (`\sum_{i=1}^{n}`), and MathML's invisible operators (function
+ * application, invisible times and separator). Other symbols stay as they are (`≤`, `α`):
+ * MathJax and KaTeX read them, and so does a reader.
+ */
+const OPERATORS: ReadonlyMap<string, string> = new Map([
+  ['∑', '\\sum'], ['∏', '\\prod'], ['∐', '\\coprod'], ['∫', '\\int'], ['∬', '\\iint'], ['∮', '\\oint'],
+  ['⋃', '\\bigcup'], ['⋂', '\\bigcap'], ['−', '-'], ['\u2061', ''], ['\u2062', ''], ['\u2063', ','],
+]);
+
+const BIG_OPERATOR = /^\\(?:sum|prod|coprod|int|iint|oint|bigcup|bigcap|lim|max|min|sup|inf)$/;
+
+/** Function names TeX sets upright, with limits for `lim`, `max` and the like. */
+const FUNCTION_NAMES: ReadonlySet<string> = new Set([
+  'lim', 'max', 'min', 'sup', 'inf', 'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'sinh', 'cosh', 'tanh', 'arcsin', 'arccos',
+  'arctan', 'log', 'ln', 'lg', 'exp', 'det', 'dim', 'ker', 'gcd', 'deg', 'arg', 'Pr',
+]);
+
+/** A token's text as TeX (see OPERATORS and FUNCTION_NAMES). */
+function tokenTex(text: string): string {
+  if (FUNCTION_NAMES.has(text.trim())) return `\\${text.trim()}`;
+  let out = '';
+  for (const char of normalizeSpace(text)) {
+    const command = OPERATORS.get(char);
+    out += command === undefined ? char : command.startsWith('\\') ? `${command} ` : command;
+  }
+  return out.trimEnd();
+}
+
+/** `tex` as one TeX group: braced unless it is a single character or command. */
+function group(tex: string): string {
+  return /^(?:.|\\[A-Za-z]+)$/u.test(tex) ? tex : `{${tex}}`;
+}
+
+/** Joins TeX pieces, with a space where a command or two words would otherwise run together. */
+function join(parts: string[]): string {
+  let out = '';
+  for (const part of parts) {
+    if (part === '') continue;
+    if (out !== '' && /(?:\\[A-Za-z]+|[\p{L}\p{N}])$/u.test(out) && /^[\p{L}\p{N}]/u.test(part)) out += ' ';
+    out += part;
+  }
+  return out;
+}
+
+/** Deeper MathML than this is written as its text: a formula is not 200 levels deep. */
+const MAX_MATHML_DEPTH = 200;
+
+/** The TeX of a MathML element (see the module comment). */
+export function mathmlToTex(element: DomElement, depth = 0): string {
+  if (depth > MAX_MATHML_DEPTH) return tokenTex(element.textContent ?? '');
+  const kids = childElements(element);
+  const at = (i: number): string => (kids[i] === undefined ? '' : mathmlToTex(kids[i]!, depth + 1));
+  const all = (): string => join(kids.map((kid) => mathmlToTex(kid, depth + 1)));
+  switch (tagOf(element)) {
+    case 'mi':
+    case 'mn':
+    case 'mo':
+    case 'ms':
+      return tokenTex(element.textContent ?? '');
+    case 'mtext': {
+      // Its spaces kept: in TeX's math mode only `\text` keeps "x if y" apart.
+      const text = (element.textContent ?? '').replace(/\s+/g, ' ').replace(/[{}\\]/g, '');
+      return text.trim() === '' ? '' : `\\text{${text}}`;
+    }
+    case 'mspace':
+      return ' ';
+    case 'annotation':
+    case 'annotation-xml':
+    case 'mphantom':
+    case 'none':
+    case 'mprescripts':
+      return '';
+    case 'semantics':
+      return at(0);
+    case 'msup':
+      return `${group(at(0))}^${group(at(1))}`;
+    case 'msub':
+      return `${group(at(0))}_${group(at(1))}`;
+    case 'msubsup':
+      return `${group(at(0))}_${group(at(1))}^${group(at(2))}`;
+    case 'munder':
+      return BIG_OPERATOR.test(at(0)) ? `${at(0)}_${group(at(1))}` : `\\underset${group(at(1))}${group(at(0))}`;
+    case 'mover':
+      return BIG_OPERATOR.test(at(0)) ? `${at(0)}^${group(at(1))}` : `\\overset${group(at(1))}${group(at(0))}`;
+    case 'munderover':
+      return `${group(at(0))}_${group(at(1))}^${group(at(2))}`;
+    case 'mfrac':
+      return `\\frac{${at(0)}}{${at(1)}}`;
+    case 'msqrt':
+      return `\\sqrt{${all()}}`;
+    case 'mroot':
+      return `\\sqrt[${at(1)}]{${at(0)}}`;
+    case 'mfenced': {
+      const open = element.getAttribute('open') ?? '(';
+      const close = element.getAttribute('close') ?? ')';
+      const separator = (element.getAttribute('separators') ?? ',').trim()[0] ?? '';
+      return `${open}${kids.map((kid) => mathmlToTex(kid, depth + 1)).join(separator)}${close}`;
+    }
+    case 'mtable': {
+      const rows = kids.map((row) => childElements(row).map((cell) => mathmlToTex(cell, depth + 2)).join(' & '));
+      return `\\begin{matrix} ${rows.join(' \\\\ ')} \\end{matrix}`;
+    }
+    default:
+      return all();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Finding formulas
+
+interface Formula {
+  tex: string;
+  display: boolean;
+}
+
+/** The TeX of a `<math>` element: its TeX annotation, its alt text, or its MathML. */
+function mathTex(math: DomElement): string {
+  for (const annotation of descendants(math, ANNOTATION_TAG)) {
+    if (TEX_ENCODINGS.has((annotation.getAttribute('encoding') ?? '').trim().toLowerCase())) {
+      const tex = cleanTex(annotation.textContent ?? '');
+      if (tex !== '') return tex;
+    }
+  }
+  const alt = cleanTex(math.getAttribute('alttext') ?? '');
+  return alt !== '' ? alt : cleanTex(mathmlToTex(math));
+}
+
+const MATH_TAG: ReadonlySet<string> = new Set(['math']);
+const ANNOTATION_TAG: ReadonlySet<string> = new Set(['annotation']);
+
+function classOf(element: DomElement): string {
+  const value = element.getAttribute('class');
+  return value === null ? '' : ` ${value} `;
+}
+
+/** Replaces `element` by the placeholder of `formula` (nothing when it has no TeX). */
+function replaceWith(doc: DomDocument, element: DomElement, formula: Formula): void {
+  if (formula.tex === '') {
+    element.remove();
+    return;
+  }
+  const placeholder = doc.createElement(formula.display ? 'p' : 'span');
+  placeholder.setAttribute(MATH_TEX_ATTRIBUTE, formula.tex);
+  if (formula.display) placeholder.setAttribute(MATH_DISPLAY_ATTRIBUTE, '');
+  placeholder.textContent = formula.tex;
+  element.replaceWith(placeholder);
+}
+
+/** MathJax 2: each `math/tex` script, its preview and rendered copies before it removed. */
+function replaceMathJaxScripts(doc: DomDocument, root: DomElement): void {
+  for (const script of descendants(root, new Set(['script']))) {
+    const type = (script.getAttribute('type') ?? '').toLowerCase();
+    if (!type.startsWith('math/tex')) continue;
+    for (let before = script.previousElementSibling; before !== null && MATHJAX_RENDERED.test(before.getAttribute('class') ?? ''); ) {
+      const previous = before.previousElementSibling;
+      before.remove();
+      before = previous;
+    }
+    replaceWith(doc, script, { tex: cleanTex(script.textContent ?? ''), display: /mode\s*=\s*display/.test(type) });
+  }
+}
+
+/**
+ * The outermost wrapper a formula library puts around one formula, with whether it is
+ * displayed, or null: KaTeX (`katex`, `katex-display`), MathJax 3 (`mjx-container`),
+ * MediaWiki (`mwe-math-element`).
+ */
+function libraryFormula(element: DomElement): { display: boolean } | null {
+  const tag = tagOf(element);
+  if (tag === 'mjx-container') return { display: element.getAttribute('display') === 'true' };
+  const names = classOf(element);
+  if (names === '') return null;
+  if (names.includes(' katex-display ')) return { display: true };
+  if (names.includes(' katex ')) return { display: false };
+  if (names.includes(' mwe-math-element ')) {
+    return { display: element.querySelector('.mwe-math-mathml-display, .mwe-math-fallback-image-display') !== null };
+  }
+  return null;
+}
+
+/**
+ * Replaces every formula under `root` (see the module comment). `source` is the page's
+ * HTML: a page that names none of the forms is not walked.
+ */
+export function normalizeMath(doc: DomDocument, root: DomElement, source: string): void {
+  if (!/<math|math\/tex|katex|mjx-container|mwe-math/i.test(source)) return;
+  replaceMathJaxScripts(doc, root);
+  // Outermost wrappers first: a KaTeX display block holds a `katex` span, which holds a
+  // `<math>`; each formula is replaced once, as a whole.
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of childElements(element)) {
+      const library = libraryFormula(child);
+      if (library !== null) {
+        // One formula per wrapper: a wrapper without MathML (a KaTeX build without it)
+        // keeps its visual copy, and one holding several (not a library's) is walked.
+        const maths = descendants(child, MATH_TAG);
+        const tex = maths.length === 1 ? mathTex(maths[0]!) : '';
+        if (tex !== '') replaceWith(doc, child, { tex, display: library.display });
+        else stack.push(child);
+      } else if (tagOf(child) === 'math') {
+        replaceWith(doc, child, { tex: mathTex(child), display: child.getAttribute('display') === 'block' || child.getAttribute('mode') === 'display' });
+      } else {
+        stack.push(child);
+      }
+    }
+  }
+}
