@@ -233,6 +233,27 @@ describe('words kept apart by layout only', () => {
   });
 });
 
+describe('task lists', () => {
+  it('writes the checkbox that opens a rendered task list item as [x] or [ ]', () => {
+    const list =
+      '<ul class="contains-task-list"><li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled checked> Calibrate the gauge</li>' +
+      '<li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled>Log the reading</li>' +
+      '<li><label><input type="checkbox" disabled> Empty the funnel</label></li>' +
+      '<li><p><input type="checkbox" class="todo" checked> Send the sheet</p></li></ul>';
+    const { markdown } = htmlToMarkdown(article(list), URL_);
+    expect(markdown).toContain('- [x] Calibrate the gauge\n- [ ] Log the reading\n- [ ] Empty the funnel\n- [x] Send the sheet');
+  });
+
+  it("leaves a form's checkboxes out: enabled and unmarked, or not opening their item", () => {
+    const filters = '<ul class="filters"><li><input type="checkbox"> Red</li><li><input type="checkbox" checked> Blue</li></ul>';
+    const inline = '<ul><li>Read <input type="checkbox" disabled> later</li><li>Keep</li></ul>';
+    const { markdown } = htmlToMarkdown(article(filters + inline), URL_);
+    expect(markdown).toContain('- Red\n- Blue');
+    expect(markdown).toContain('- Read later\n- Keep');
+    expect(markdown).not.toContain('[');
+  });
+});
+
 describe('emphasis and definition lists', () => {
   it('closes bold and italics on the line they open, and wraps each paragraph they span on its own', () => {
     const { markdown } = htmlToMarkdown(article('<p><b>Why choose us?<br></b>Numbers talk.</p><p><strong> padded </strong>and <em>plain</em>.</p><div><i>First part.<p>Second part.</p></i></div>'), URL_);

@@ -16,6 +16,7 @@ import { attachPictureCaptions } from './captions.js';
 import { annotateCodeBlocks } from './code-blocks.js';
 import { separateJoinedWords } from './joined-words.js';
 import { normalizeMath } from './math.js';
+import { markTaskItems } from './task-lists.js';
 import { metaMap, readMetadata } from './metadata.js';
 import type { PageMetadata } from './metadata.js';
 import { bodyOf, parseDocument } from './parse.js';
@@ -40,8 +41,15 @@ export type { Stage };
 /** The body, rid of noise, with code languages recorded: the input of every stage. */
 function prepare(doc: DomDocument, source: string): DomElement {
   const body = bodyOf(doc);
-  // Before the noise goes: it takes MathML and MathJax's scripts with it.
-  normalizeMath(doc, body, source);
+  // Before the noise goes: it takes MathML and MathJax's scripts with it. A formula the
+  // conversion cannot read is no reason to lose the page.
+  try {
+    normalizeMath(doc, body, source);
+  } catch {
+    // The formulas stay as the page wrote them.
+  }
+  // ... and takes the checkboxes of task lists with the form controls.
+  markTaskItems(doc, body, source);
   removeNoise(body, source);
   annotateCodeBlocks(doc, body);
   attachPictureCaptions(body, source);

@@ -18,7 +18,6 @@
  *     could open a tag or an autolink escaped everywhere.
  */
 
-import gfm from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
@@ -30,6 +29,7 @@ import { caretSuperscript, normalizeInlineCode } from './inline-code.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { MATH_DISPLAY_ATTRIBUTE, MATH_TEX_ATTRIBUTE } from './math.js';
+import { TASK_ATTRIBUTE } from './task-lists.js';
 import { addTableRules, normalizeTables } from './tables.js';
 import { INVISIBLE, tidyMarkdown } from './tidy.js';
 import { absoluteImage, absoluteLink, isPermalinkSign } from './urls.js';
@@ -179,10 +179,6 @@ function buildService(base: string | null, root: DomElement): TurndownService {
     strongDelimiter: '**',
     linkStyle: 'inlined',
   });
-  // Not `gfm.gfm`: its highlightedCodeBlock rule is covered (with more class names) below,
-  // its tables need a DOM API linkedom lacks (see tables.ts), and its strikethrough is
-  // written below with its edges escaped.
-  service.use([gfm.taskListItems]);
   addTableRules(service);
   // Turndown escapes every `_`; one between two letters or digits cannot open or close
   // emphasis (CommonMark 6.2: an intraword `_` run neither opens nor closes), so
@@ -285,6 +281,15 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       if (ORDINAL_SUFFIX.test(text) && /\d$/.test(before)) return content;
       if (/^\d\d$/.test(text) && WHOLE_AMOUNT.test(before)) return `.${text}`;
       return caretSuperscript(text);
+    },
+  });
+
+  // A task list item's checkbox (task-lists.ts): `[x]` or `[ ]` as it is, then a space.
+  service.addRule('taskMarker', {
+    filter: (node) => (node as unknown as DomElement).hasAttribute?.(TASK_ATTRIBUTE) === true,
+    replacement: (_content, node) => {
+      const state = (node as unknown as DomElement).getAttribute(TASK_ATTRIBUTE) === 'x' ? 'x' : ' ';
+      return /^\s/.test(node.nextSibling?.textContent ?? '') ? `[${state}]` : `[${state}] `;
     },
   });
 
