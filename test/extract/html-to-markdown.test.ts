@@ -254,6 +254,29 @@ describe('task lists', () => {
   });
 });
 
+describe('quotation marks, ruby and list numbers a browser draws', () => {
+  it('writes the quotation marks of <q>, single ones inside double', () => {
+    const { markdown } = htmlToMarkdown(article('<p>The keeper said <q>read it at nine, <q>every</q> day</q> and left.</p>'), URL_);
+    expect(markdown).toContain('The keeper said “read it at nine, ‘every’ day” and left.');
+  });
+
+  it('writes ruby text in parentheses after its base, without the fallback parentheses', () => {
+    const { markdown } = htmlToMarkdown(article('<p>The word <ruby>雨<rp>(</rp><rt>あめ</rt><rp>)</rp>量<rt>りょう</rt></ruby> means rainfall.</p>'), URL_);
+    expect(markdown).toContain('The word 雨(あめ)量(りょう) means rainfall.');
+  });
+
+  it('numbers ordered lists as the page shows them: start, an item value, a countdown', () => {
+    const lists =
+      '<ol start="3"><li>Level the post</li><li value="7">Fit the funnel</li><li>Read the tube</li></ol><p>Then the countdown.</p>' +
+      '<ol reversed><li>Third place</li><li>Second place</li><li>First place</li></ol><p>And from ten.</p>' +
+      '<ol reversed start="10"><li>Tenth</li><li>Ninth</li></ol>';
+    const { markdown } = htmlToMarkdown(article(lists), URL_);
+    expect(markdown).toContain('3. Level the post\n7. Fit the funnel\n8. Read the tube');
+    expect(markdown).toContain('3. Third place\n2. Second place\n1. First place');
+    expect(markdown).toContain('10. Tenth\n9. Ninth');
+  });
+});
+
 describe('emphasis and definition lists', () => {
   it('closes bold and italics on the line they open, and wraps each paragraph they span on its own', () => {
     const { markdown } = htmlToMarkdown(article('<p><b>Why choose us?<br></b>Numbers talk.</p><p><strong> padded </strong>and <em>plain</em>.</p><div><i>First part.<p>Second part.</p></i></div>'), URL_);

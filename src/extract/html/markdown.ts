@@ -27,7 +27,7 @@ import { enclosedBy, insideEmphasis, markMidLineStarts, unmark, withoutMarks } f
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { caretSuperscript, normalizeInlineCode } from './inline-code.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
+import { childElements, descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
 import { MATH_DISPLAY_ATTRIBUTE, MATH_TEX_ATTRIBUTE } from './math.js';
 import { TASK_ATTRIBUTE } from './task-lists.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -167,6 +167,35 @@ const ENTITY_LIKE = /&(?=#?[A-Za-z0-9]+;)/g;
 /** An escaped `_` between two letters or digits. */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
 
+/** The largest number CommonMark reads as an ordered list item's (nine digits). */
+const MAX_LIST_NUMBER = 999_999_999;
+
+function listNumber(value: string | null): number | null {
+  if (value === null || !/^\s*[-+]?\d+/.test(value)) return null;
+  const n = Number.parseInt(value, 10);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * The number each item of an `<ol>` shows (HTML Living Standard 4.4.5, 4.4.8): from `start`
+ * (by default 1, or the number of items when the list is `reversed`), each item one more
+ * than the one before (one less when reversed), unless its own `value` sets it. A
+ * countdown (`<ol reversed>`) read 1, 2, 3 before, and an item's `value` was ignored.
+ */
+function listOrdinals(list: DomElement): Map<DomElement, number> {
+  const items = childElements(list).filter((child) => tagOf(child) === 'li');
+  const reversed = list.hasAttribute('reversed');
+  const step = reversed ? -1 : 1;
+  let next = listNumber(list.getAttribute('start')) ?? (reversed ? items.length : 1);
+  const numbers = new Map<DomElement, number>();
+  for (const item of items) {
+    const ordinal = listNumber(item.getAttribute('value')) ?? next;
+    numbers.set(item, ordinal);
+    next = ordinal + step;
+  }
+  return numbers;
+}
+
 function buildService(base: string | null, root: DomElement): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -250,6 +279,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
     },
   });
 
+  const ordinals = new WeakMap<DomElement, Map<DomElement, number>>();
   service.addRule('listItem', {
     filter: 'li',
     replacement: (content, node) => {
@@ -257,9 +287,11 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       const parent = li.parentNode;
       let prefix = '- ';
       if (parent !== null && tagOf(parent) === 'ol') {
-        const start = Number.parseInt(parent.getAttribute('start') ?? '', 10);
-        const index = Array.prototype.indexOf.call(parent.children, li);
-        prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
+        let numbers = ordinals.get(parent);
+        if (numbers === undefined) ordinals.set(parent, (numbers = listOrdinals(parent)));
+        const ordinal = numbers.get(li);
+        // CommonMark reads up to nine digits, not a sign, as an ordered list's number (5.2).
+        if (ordinal !== undefined && ordinal >= 0 && ordinal <= MAX_LIST_NUMBER) prefix = `${ordinal}. `;
       }
       const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n');
       const indented = body.replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
@@ -291,6 +323,30 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       const state = (node as unknown as DomElement).getAttribute(TASK_ATTRIBUTE) === 'x' ? 'x' : ' ';
       return /^\s/.test(node.nextSibling?.textContent ?? '') ? `[${state}]` : `[${state}] `;
     },
+  });
+
+  // An inline quotation: a browser draws its quotation marks (CSS `quotes`), the text has
+  // none, so "He said <q>stay</q>" read "He said stay". Double marks, single ones inside.
+  service.addRule('inlineQuote', {
+    filter: 'q',
+    replacement: (content, node) => {
+      if (content.trim() === '') return content;
+      let depth = 0;
+      for (let p = node.parentNode; p !== null; p = p.parentNode) if (p.nodeName === 'Q') depth++;
+      return depth % 2 === 0 ? `“${content}”` : `‘${content}’`;
+    },
+  });
+
+  // Ruby annotations (furigana, pinyin): in parentheses after their base text, as plain text
+  // writes them ("漢字(かんじ)"), not run into it; the page's own fallback parentheses (`<rp>`)
+  // are what a browser without ruby shows, so they go.
+  service.addRule('rubyText', {
+    filter: 'rt',
+    replacement: (content) => (content.trim() === '' ? '' : `(${content.trim()})`),
+  });
+  service.addRule('rubyParenthesis', {
+    filter: 'rp',
+    replacement: () => '',
   });
 
   // Formulas (math.ts): TeX between dollars, as it is; a display formula as a paragraph.
