@@ -462,6 +462,26 @@ describe('tables', () => {
     );
   });
 
+  it('keeps what a listed cell holds: images, paragraphs, wrapped items; empty items go', () => {
+    const table =
+      '<table><tr><th>Port</th><th>Notes</th></tr>' +
+      '<tr><td>Left</td><td><ul><li><img src="/usb-c.png" alt="USB-C"></li><li> </li><li>  HDMI</li></ul></td></tr>' +
+      '<tr><td>Right</td><td><ol><li><p>Fast.</p><p>Light</p></li><div><li>Cheap</li></div></ol></td></tr></table>';
+    const { markdown } = htmlToMarkdown(article(table), URL_);
+    expect(markdown).toContain('| Left | ![USB-C](https://example.com/usb-c.png); HDMI |');
+    expect(markdown).toContain('| Right | Fast. Light; Cheap |');
+  });
+
+  it('reads a page laid out in a table of three rows, a menu list beside the article, as a layout', () => {
+    const layout =
+      '<table><tr><td>Acme Widgets</td><td>Since 1950</td></tr>' +
+      `<tr><td><ul><li><a href="/">Home</a></li><li><a href="/p">Products</a></li></ul></td><td><p>${prose(60, 'workshop')}</p><ul><li>Free shipping</li><li>Two-year warranty</li></ul></td></tr>` +
+      '<tr><td>Footer</td><td>Contact us</td></tr></table>';
+    const { markdown } = htmlToMarkdown(article(layout), URL_);
+    expect(markdown).toContain('- Free shipping\n- Two-year warranty');
+    expect(markdown).not.toContain('| --- |');
+  });
+
   it('still reads a table of one or two rows with lists as a layout (side-by-side boxes)', () => {
     const box = '<table><tr><td><ul><li>Cheap to run</li><li>Quiet</li></ul></td><td><ul><li>Slow to set up</li></ul></td></tr></table>';
     const { markdown } = htmlToMarkdown(article(box), URL_);

@@ -90,6 +90,35 @@ describe('formulas as TeX', () => {
     expect(markdown).toContain('| norm | $\\|x\\|$ |');
   });
 
+  it('drops TeX comments before joining the lines, and a backslash left at the end', () => {
+    const markdown = md(
+      '<p>Split as</p><script type="math/tex; mode=display">a = b % the first term\n  + c \\% of d</script>' +
+      '<p>and <script type="math/tex">x\\ </script> alone.</p>',
+    );
+    expect(markdown).toContain('$$a = b + c \\% of d$$');
+    expect(markdown).toContain('and $x$ alone.');
+  });
+
+  it("writes MathJax 2's CommonHTML display formula once", () => {
+    const markdown = md(
+      '<p>Total:</p><span class="mjx-chtml MJXc-display"><span class="mjx-math"><span class="mjx-mrow">s=∑x</span></span>' +
+      '<span class="MJX_Assistive_MathML"><math display="block"><mi>s</mi><mo>=</mo><mo>∑</mo><mi>x</mi></math></span></span>' +
+      '<script type="math/tex; mode=display">s = \\sum x</script><p>done.</p>',
+    );
+    expect(markdown.match(/\$\$/g)).toHaveLength(2);
+    expect(markdown).toContain('$$s = \\sum x$$');
+  });
+
+  it("escapes the dollar signs of prose on a page with formulas, and keeps two formulas apart", () => {
+    const markdown = md('<p>A gauge costs $25 and the error is <math><mi>x</mi></math><math><mi>y</mi></math> at most.</p>');
+    expect(markdown).toContain('A gauge costs \\$25 and the error is $x$ $y$ at most.');
+  });
+
+  it('walks nested wrappers without MathML once (no formula to read, none lost)', () => {
+    const nested = '<span class="katex">'.repeat(20_000) + 'plain words' + '</span>'.repeat(20_000);
+    expect(md(`<p>Before ${nested} after.</p>`)).toContain('plain words');
+  });
+
   it('leaves dollar signs of prose alone on a page without formulas', () => {
     expect(md('<p>Tickets cost $5 and $10 at the door.</p>')).toContain('Tickets cost $5 and $10 at the door.');
   });
@@ -103,7 +132,27 @@ describe('MathML to TeX', () => {
     expect(tex('<munderover><mo>∫</mo><mn>0</mn><mi>π</mi></munderover><mi>sin</mi><mo>&#x2061;</mo><mi>θ</mi>')).toBe('\\int_0^π\\sin θ');
     expect(tex('<msqrt><mi>x</mi><mo>+</mo><mn>1</mn></msqrt><mroot><mi>y</mi><mn>3</mn></mroot>')).toBe('\\sqrt{x+1}\\sqrt[3]{y}');
     expect(tex('<munder><mi>lim</mi><mrow><mi>x</mi><mo>→</mo><mn>0</mn></mrow></munder><mi>f</mi>')).toBe('\\lim_{x→0}f');
-    expect(tex('<mover><mi>x</mi><mo>^</mo></mover>')).toBe('\\overset^x');
+    expect(tex('<mover accent="true"><mi>x</mi><mo>^</mo></mover><mover><mi>v</mi><mo>→</mo></mover><munder><mi>y</mi><mo>_</mo></munder>')).toBe(
+      '\\hat{x}\\vec{v}\\underline{y}',
+    );
+    expect(tex('<mover><mi>X</mi><mtext>def</mtext></mover>')).toBe('\\overset{\\text{def}}{X}');
+  });
+
+  it('escapes the characters TeX reads as syntax, in tokens and in text', () => {
+    expect(tex('<mo>{</mo><mi>x</mi><mo>|</mo><mi>x</mi><mo>&gt;</mo><mn>0</mn><mo>}</mo>')).toBe('\\{x|x>0\\}');
+    expect(tex('<mn>50</mn><mo>%</mo><mo>+</mo><mi>y</mi>')).toBe('50\\%+y');
+    expect(tex('<mi>a</mi><mo>&amp;</mo><mi>#</mi><mo>~</mo><mi>b</mi>')).toBe('a\\&\\#\\sim b');
+    expect(tex('<mtext>costs $5 &amp; 10%</mtext>')).toBe('\\text{costs \\$5 \\& 10\\%}');
+    expect(tex('<mfenced open="{" close="}"><mi>a</mi><mi>b</mi></mfenced>')).toBe('\\{a,b\\}');
+  });
+
+  it('writes binomials, font variants, labelled rows and spaces as TeX does', () => {
+    expect(tex('<mrow><mo>(</mo><mfrac linethickness="0"><mi>n</mi><mi>k</mi></mfrac><mo>)</mo></mrow>')).toBe('(\\genfrac{}{}{0pt}{}{n}{k})');
+    expect(tex('<mi mathvariant="double-struck">R</mi><mi mathvariant="bold">v</mi><mi mathvariant="normal">d</mi><mi mathvariant="normal">sin</mi>')).toBe(
+      '\\mathbb{R}\\mathbf{v}\\mathrm{d}\\sin',
+    );
+    expect(tex('<mtable><mlabeledtr><mtd><mtext>(1)</mtext></mtd><mtd><mi>a</mi></mtd></mlabeledtr></mtable>')).toBe('\\begin{matrix} a \\end{matrix}');
+    expect(tex('<mi>a</mi><mspace width="1em"></mspace><mi>b</mi>')).toBe('a\\,b');
   });
 
   it('writes fences, matrices and text', () => {
@@ -112,7 +161,15 @@ describe('MathML to TeX', () => {
     expect(tex('<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd></mtr></mtable>')).toBe(
       '\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}',
     );
-    expect(tex('<mi>x</mi><mtext> if {a} </mtext><mi>y</mi>')).toBe('x\\text{ if a }y');
+    expect(tex('<mi>x</mi><mtext> if {a} </mtext><mi>y</mi>')).toBe('x\\text{ if \\{a\\} }y');
+  });
+
+  it('converts each part once, however deep scripts and limits nest', () => {
+    // Converting a base twice at every level took 2^depth steps: 40 levels would be days.
+    const nested = '<munder>'.repeat(40) + '<mi>x</mi>' + '<mi>y</mi></munder>'.repeat(40);
+    expect(tex(nested)).toBe('\\underset{y}{'.repeat(39) + '\\underset{y}{x}' + '}'.repeat(39));
+    const tables = '<mtable><mtr><mtd>'.repeat(30) + '<mn>1</mn>' + '</mtd></mtr></mtable>'.repeat(30);
+    expect(tex(tables)).toContain('1');
   });
 
   it('writes MathML nested past any formula\'s depth as its text, without overflowing the stack', () => {

@@ -213,8 +213,13 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   // emphasis (CommonMark 6.2: an intraword `_` run neither opens nor closes), so
   // `search_label` and `MAX_VALUE` are written as they read.
   const escape = service.escape.bind(service);
-  service.escape = (text: string) =>
-    escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<').replace(ENTITY_LIKE, '\\&').replace(PAREN_LIST_START, '$1\\)');
+  // On a page with formulas, a `$` of the text is escaped: `costs $25 and $x$` would read
+  // as one formula from the price to the variable (Pandoc's and GitHub's dollar rules).
+  const dollars = root.querySelector(`[${MATH_TEX_ATTRIBUTE}]`) !== null;
+  service.escape = (text: string) => {
+    const escaped = escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<').replace(ENTITY_LIKE, '\\&').replace(PAREN_LIST_START, '$1\\)');
+    return dollars ? escaped.replace(/\$/g, '\\$') : escaped;
+  };
 
   // Rules added later take precedence over the plugin's and Turndown's own.
   service.addRule('heading', {
@@ -356,7 +361,10 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       const element = node as unknown as DomElement;
       const tex = element.getAttribute(MATH_TEX_ATTRIBUTE) ?? '';
       if (tex === '') return '';
-      return element.hasAttribute(MATH_DISPLAY_ATTRIBUTE) ? `\n\n$$${tex}$$\n\n` : `$${tex}$`;
+      if (element.hasAttribute(MATH_DISPLAY_ATTRIBUTE)) return `\n\n$$${tex}$$\n\n`;
+      // Two formulas side by side would read `$a$$b$`, a display formula's opening.
+      const before = element.previousSibling as unknown as DomElement | null;
+      return `${before?.hasAttribute?.(MATH_TEX_ATTRIBUTE) === true ? ' ' : ''}$${tex}$`;
     },
   });
 

@@ -21,8 +21,10 @@
  *
  * The TeX is the page's own where it has one (MathML's `application/x-tex` annotation,
  * the `alttext` MediaWiki writes, MathJax's script), with MediaWiki's `{\displaystyle …}`
- * wrapper taken off; else it is written from the MathML (`mathmlToTex`): tokens as they
- * are, scripts, fractions, roots, limits, fences and matrices in TeX's notation.
+ * wrapper taken off, its comments out and no backslash left at its end; else it is written
+ * from the MathML (`mathmlToTex`): tokens as they are but for the characters TeX reads as
+ * syntax, scripts, fractions, roots, limits, accents, font variants, fences and matrices
+ * in TeX's notation, each part converted once.
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -39,15 +41,22 @@ const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x
 /** MediaWiki's wrapper around every formula's TeX: `{\displaystyle E=mc^{2}}`. */
 const STYLE_WRAPPER = /^\{\\(?:displaystyle|textstyle|scriptstyle)\s*([\s\S]*)\}$/;
 
-/** MathJax 2's rendered copies and previews, siblings before its script. */
-const MATHJAX_RENDERED = /(?:^|\s)MathJax(?:_Preview|_Display|_SVG(?:_Display)?|_CHTML|_MathML)?(?:\s|$)/;
+/** MathJax 2's rendered copies and previews, siblings before its script (CommonHTML's display wrapper too). */
+const MATHJAX_RENDERED = /(?:^|\s)(?:MathJax(?:_Preview|_Display|_SVG(?:_Display)?|_CHTML|_MathML)?|mjx-chtml|MJXc-display)(?:\s|$)/;
 
-/** A formula's TeX, on one line (a blank line would end a Markdown paragraph). */
+/** A TeX comment: an unescaped `%` to the end of its line (an even run of backslashes escapes nothing). */
+const TEX_COMMENT = /(?<!\\)((?:\\\\)*)%.*$/gm;
+
+/**
+ * A formula's TeX, on one line (a blank line would end a Markdown paragraph): comments go
+ * first (joined to the next line, a comment would swallow it), and a backslash left at the
+ * end (a trailing `\ ` trimmed) would escape the closing dollar.
+ */
 function cleanTex(tex: string): string {
-  let text = normalizeSpace(tex);
+  let text = normalizeSpace(tex.replace(TEX_COMMENT, '$1'));
   const wrapped = STYLE_WRAPPER.exec(text);
   if (wrapped !== null && balanced(wrapped[1]!)) text = normalizeSpace(wrapped[1]!);
-  return text;
+  return /(?<!\\)(?:\\\\)*\\$/.test(text) ? text.slice(0, -1).trimEnd() : text;
 }
 
 /** Whether the braces of `tex` pair up (so that a wrapper's closing brace is its own). */
@@ -84,20 +93,55 @@ const FUNCTION_NAMES: ReadonlySet<string> = new Set([
   'arctan', 'log', 'ln', 'lg', 'exp', 'det', 'dim', 'ker', 'gcd', 'deg', 'arg', 'Pr',
 ]);
 
-/** A token's text as TeX (see OPERATORS and FUNCTION_NAMES). */
+/**
+ * Characters TeX reads as syntax, as the symbols they are in a formula's token: a `{` of
+ * set notation, a `%` (which would comment out the rest), `&`, `#`, `$` (which would end
+ * the Markdown formula), `_`, `^`, `~` (a space to TeX) and the backslash.
+ */
+const TEX_SPECIALS: ReadonlyMap<string, string> = new Map([
+  ['{', '\\{'], ['}', '\\}'], ['%', '\\%'], ['&', '\\&'], ['#', '\\#'], ['$', '\\$'], ['_', '\\_'],
+  ['^', '\\hat{}'], ['~', '\\sim '], ['\\', '\\backslash '],
+]);
+
+/** ... and in `\text{}`, where the escapes are text mode's. */
+const TEXT_SPECIALS: ReadonlyMap<string, string> = new Map([
+  ['{', '\\{'], ['}', '\\}'], ['%', '\\%'], ['&', '\\&'], ['#', '\\#'], ['$', '\\$'], ['_', '\\_'],
+  ['^', '\\^{}'], ['~', '\\~{}'], ['\\', '\\textbackslash{}'],
+]);
+
+function escapeWith(text: string, specials: ReadonlyMap<string, string>): string {
+  let out = '';
+  for (const char of text) out += specials.get(char) ?? char;
+  return out;
+}
+
+/** A token's text as TeX (see OPERATORS, FUNCTION_NAMES and TEX_SPECIALS). */
 function tokenTex(text: string): string {
   if (FUNCTION_NAMES.has(text.trim())) return `\\${text.trim()}`;
   let out = '';
   for (const char of normalizeSpace(text)) {
-    const command = OPERATORS.get(char);
-    out += command === undefined ? char : command.startsWith('\\') ? `${command} ` : command;
+    const command = OPERATORS.get(char) ?? TEX_SPECIALS.get(char);
+    out += command === undefined ? char : command.startsWith('\\') && /[a-z]$/.test(command) ? `${command} ` : command;
   }
   return out.trimEnd();
 }
 
+/** `mathvariant` values with a TeX font command (a double-struck R is the reals, not R). */
+const VARIANTS: ReadonlyMap<string, string> = new Map([
+  ['double-struck', 'mathbb'], ['bold', 'mathbf'], ['fraktur', 'mathfrak'], ['script', 'mathcal'],
+  ['sans-serif', 'mathsf'], ['monospace', 'mathtt'], ['normal', 'mathrm'],
+]);
+
+/** Accents over a base (`<mover accent="true">`), as TeX's accent commands. */
+const ACCENTS: ReadonlyMap<string, string> = new Map([
+  ['^', 'hat'], ['ˆ', 'hat'], ['\u0302', 'hat'], ['~', 'tilde'], ['˜', 'tilde'], ['\u0303', 'tilde'], ['¯', 'bar'], ['‾', 'bar'],
+  ['\u0304', 'bar'], ['\u0305', 'overline'], ['→', 'vec'], ['⃗', 'vec'], ['˙', 'dot'], ['\u0307', 'dot'], ['¨', 'ddot'],
+  ['\u0308', 'ddot'], ['ˇ', 'check'], ['˘', 'breve'], ['⏞', 'overbrace'], ['⏟', 'underbrace'], ['_', 'underline'],
+]);
+
 /** `tex` as one TeX group: braced unless it is a single character or command. */
 function group(tex: string): string {
-  return /^(?:.|\\[A-Za-z]+)$/u.test(tex) ? tex : `{${tex}}`;
+  return /^(?:[^\\{}\s]|\\[A-Za-z]+)$/u.test(tex) ? tex : `{${tex}}`;
 }
 
 /** Joins TeX pieces, with a space where a command or two words would otherwise run together. */
@@ -114,25 +158,41 @@ function join(parts: string[]): string {
 /** Deeper MathML than this is written as its text: a formula is not 200 levels deep. */
 const MAX_MATHML_DEPTH = 200;
 
+/** `base` with `mark` under or over it (`munder`, `mover`): limits, an accent, or a stacked symbol. */
+function underOver(base: string, mark: string, markText: string, over: boolean): string {
+  if (BIG_OPERATOR.test(base)) return `${base}${over ? '^' : '_'}${group(mark)}`;
+  const accent = ACCENTS.get(markText.trim());
+  if (accent !== undefined && (over || accent === 'underline' || accent === 'underbrace')) return `\\${accent}{${base}}`;
+  return `\\${over ? 'overset' : 'underset'}{${mark}}{${base}}`;
+}
+
 /** The TeX of a MathML element (see the module comment). */
 export function mathmlToTex(element: DomElement, depth = 0): string {
   if (depth > MAX_MATHML_DEPTH) return tokenTex(element.textContent ?? '');
   const kids = childElements(element);
-  const at = (i: number): string => (kids[i] === undefined ? '' : mathmlToTex(kids[i]!, depth + 1));
-  const all = (): string => join(kids.map((kid) => mathmlToTex(kid, depth + 1)));
-  switch (tagOf(element)) {
+  const tag = tagOf(element);
+  // Each child is converted once (a case that used a child's TeX twice doubled the work at
+  // every level of nesting); a table's rows are converted cell by cell below.
+  const parts = tag === 'mtable' ? [] : kids.map((kid) => mathmlToTex(kid, depth + 1));
+  const at = (i: number): string => parts[i] ?? '';
+  switch (tag) {
     case 'mi':
     case 'mn':
     case 'mo':
-    case 'ms':
-      return tokenTex(element.textContent ?? '');
+    case 'ms': {
+      const tex = tokenTex(element.textContent ?? '');
+      const variant = VARIANTS.get(element.getAttribute('mathvariant') ?? '');
+      // A single-letter identifier is italic by default: `normal` is what changes it.
+      if (variant === undefined || tex === '' || tag === 'mo' || (variant === 'mathrm' && !(tag === 'mi' && tex.length === 1))) return tex;
+      return `\\${variant}{${tex}}`;
+    }
     case 'mtext': {
       // Its spaces kept: in TeX's math mode only `\text` keeps "x if y" apart.
-      const text = (element.textContent ?? '').replace(/\s+/g, ' ').replace(/[{}\\]/g, '');
+      const text = escapeWith((element.textContent ?? '').replace(/\s+/g, ' '), TEXT_SPECIALS);
       return text.trim() === '' ? '' : `\\text{${text}}`;
     }
     case 'mspace':
-      return ' ';
+      return '\\,';
     case 'annotation':
     case 'annotation-xml':
     case 'mphantom':
@@ -148,29 +208,38 @@ export function mathmlToTex(element: DomElement, depth = 0): string {
     case 'msubsup':
       return `${group(at(0))}_${group(at(1))}^${group(at(2))}`;
     case 'munder':
-      return BIG_OPERATOR.test(at(0)) ? `${at(0)}_${group(at(1))}` : `\\underset${group(at(1))}${group(at(0))}`;
+      return underOver(at(0), at(1), kids[1]?.textContent ?? '', false);
     case 'mover':
-      return BIG_OPERATOR.test(at(0)) ? `${at(0)}^${group(at(1))}` : `\\overset${group(at(1))}${group(at(0))}`;
+      return underOver(at(0), at(1), kids[1]?.textContent ?? '', true);
     case 'munderover':
       return `${group(at(0))}_${group(at(1))}^${group(at(2))}`;
     case 'mfrac':
-      return `\\frac{${at(0)}}{${at(1)}}`;
+      // A fraction without a bar is a binomial's or a stack's (`linethickness="0"`).
+      return /^0(?:\.0*)?(?:[a-z]+|%)?$/i.test((element.getAttribute('linethickness') ?? '').trim())
+        ? `\\genfrac{}{}{0pt}{}{${at(0)}}{${at(1)}}`
+        : `\\frac{${at(0)}}{${at(1)}}`;
     case 'msqrt':
-      return `\\sqrt{${all()}}`;
+      return `\\sqrt{${join(parts)}}`;
     case 'mroot':
       return `\\sqrt[${at(1)}]{${at(0)}}`;
     case 'mfenced': {
-      const open = element.getAttribute('open') ?? '(';
-      const close = element.getAttribute('close') ?? ')';
+      const fence = (value: string | null, fallback: string): string => {
+        const text = (value ?? fallback).trim();
+        return text === '{' ? '\\{' : text === '}' ? '\\}' : text;
+      };
       const separator = (element.getAttribute('separators') ?? ',').trim()[0] ?? '';
-      return `${open}${kids.map((kid) => mathmlToTex(kid, depth + 1)).join(separator)}${close}`;
+      return `${fence(element.getAttribute('open'), '(')}${parts.join(separator)}${fence(element.getAttribute('close'), ')')}`;
     }
     case 'mtable': {
-      const rows = kids.map((row) => childElements(row).map((cell) => mathmlToTex(cell, depth + 2)).join(' & '));
+      const rows = kids.map((row) => {
+        // A labelled row's first cell is its equation number, not a column.
+        const cells = childElements(row).slice(tagOf(row) === 'mlabeledtr' ? 1 : 0);
+        return cells.map((cell) => mathmlToTex(cell, depth + 2)).join(' & ');
+      });
       return `\\begin{matrix} ${rows.join(' \\\\ ')} \\end{matrix}`;
     }
     default:
-      return all();
+      return join(parts);
   }
 }
 
@@ -255,23 +324,25 @@ export function normalizeMath(doc: DomDocument, root: DomElement, source: string
   if (!/<math|math\/tex|katex|mjx-container|mwe-math/i.test(source)) return;
   replaceMathJaxScripts(doc, root);
   // Outermost wrappers first: a KaTeX display block holds a `katex` span, which holds a
-  // `<math>`; each formula is replaced once, as a whole.
-  const stack: DomElement[] = [root];
+  // `<math>`; each formula is replaced once, as a whole. A wrapper holds one formula: one
+  // without MathML (a KaTeX build without it) has nothing to read and is left as it is (its
+  // visual copy is hidden from screen readers, and goes with the other hidden elements);
+  // one holding several is no library's, and is walked for bare `<math>` only, so that
+  // nested wrappers are not searched again at every level.
+  const stack: Array<[DomElement, boolean]> = [[root, true]];
   while (stack.length > 0) {
-    const element = stack.pop()!;
+    const [element, wrappers] = stack.pop()!;
     for (const child of childElements(element)) {
-      const library = libraryFormula(child);
+      const library = wrappers ? libraryFormula(child) : null;
       if (library !== null) {
-        // One formula per wrapper: a wrapper without MathML (a KaTeX build without it)
-        // keeps its visual copy, and one holding several (not a library's) is walked.
         const maths = descendants(child, MATH_TAG);
         const tex = maths.length === 1 ? mathTex(maths[0]!) : '';
         if (tex !== '') replaceWith(doc, child, { tex, display: library.display });
-        else stack.push(child);
+        else if (maths.length > 1) stack.push([child, false]);
       } else if (tagOf(child) === 'math') {
         replaceWith(doc, child, { tex: mathTex(child), display: child.getAttribute('display') === 'block' || child.getAttribute('mode') === 'display' });
       } else {
-        stack.push(child);
+        stack.push([child, wrappers]);
       }
     }
   }

@@ -21,7 +21,7 @@
 
 import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, childElements, descendants, isElement, tagOf } from './dom.js';
+import { TEXT_NODE, childElements, descendants, isElement, normalizeSpace, tagOf, textLength } from './dom.js';
 
 /**
  * The table's rows by row group, in tree order: each thead/tbody/tfoot, and each run of
@@ -54,16 +54,28 @@ const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
   'table', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'blockquote', 'pre', 'form', 'article', 'section',
 ]);
 const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol']);
+const ITEM_TAG: ReadonlySet<string> = new Set(['li']);
 /**
- * A table with lists in its cells is data from this many rows (its header row included):
- * on the benchmark pages, tables of three rows or more with lists are comparisons,
- * schedules and plans; those of one or two rows are side-by-side boxes (pros and cons, a
- * contents list beside a note).
+ * A table with lists in its cells is data from this many rows (its header row included),
+ * when it has a header cell (`<th>`) or no cell holds more than MAX_LIST_CELL_CHARS of
+ * text. On the benchmark pages, tables of three rows or more with lists are comparisons,
+ * schedules and plans (headed, or their longest cells 46 to 218 characters); those of one
+ * or two rows are side-by-side boxes (pros and cons, a contents list beside a note). A
+ * page laid out in a table (a menu list in one cell, the article in the next) has long
+ * cells and no header cells.
  */
 export const MIN_LIST_TABLE_ROWS = 3;
+export const MAX_LIST_CELL_CHARS = 300;
 
 function cellsOf(row: DomElement): DomElement[] {
   return childElements(row).filter((el) => CELL_TAGS.has(tagOf(el)));
+}
+
+/** Whether a table of `rows` with lists in its cells reads as data (see MIN_LIST_TABLE_ROWS). */
+function listsAreData(table: DomElement, rows: DomElement[]): boolean {
+  if (rows.length < MIN_LIST_TABLE_ROWS) return false;
+  const cells = rows.flatMap(cellsOf);
+  return cells.some((cell) => tagOf(cell) === 'th') || cells.every((cell) => textLength(cell) <= MAX_LIST_CELL_CHARS);
 }
 
 function isDataTable(table: DomElement, rows: DomElement[]): boolean {
@@ -72,41 +84,72 @@ function isDataTable(table: DomElement, rows: DomElement[]): boolean {
   let columns = 0;
   for (const row of rows) columns = Math.max(columns, cellsOf(row).length);
   if (columns < 2 || descendants(table, BLOCK_IN_CELL).length > 0) return false;
-  return rows.length >= MIN_LIST_TABLE_ROWS || descendants(table, LIST_TAGS).length === 0;
+  return descendants(table, LIST_TAGS).length === 0 || listsAreData(table, rows);
 }
 
 /** Text that ends a list item's sentence or clause: the next item follows a space. */
 const ENDS_CLAUSE = /[.;,:!?]$/;
+/** What makes a list item without text worth keeping. */
+const ITEM_MEDIA = 'img, picture, [data-md-tex]';
+
+function trimEdge(node: DomNode | null, end: boolean): void {
+  if (node !== null && node.nodeType === TEXT_NODE) node.textContent = end ? (node.textContent ?? '').trimEnd() : (node.textContent ?? '').trimStart();
+}
+
+/** Replaces `element` by a `<span>` holding its children, in place. */
+function toSpan(doc: DomDocument, element: DomElement): DomElement {
+  const span = doc.createElement('span');
+  while (element.firstChild !== null) span.appendChild(element.firstChild);
+  element.replaceWith(span);
+  return span;
+}
 
 /**
- * Writes each list in a data table's cells on one line (see the module comment): items
- * joined by "; " (a space after an item that ends with a stop), a list inside an item in
- * parentheses after it. Inner lists first, so that an outer item holds its inner list's
- * line when it is written.
+ * Writes each list in a data table's cells on one line (see the module comment), in place:
+ * its items become runs of text joined by "; " (a space after an item that ends with a
+ * stop), a paragraph inside an item runs on after a space, an item with neither text nor
+ * an image goes, and whatever else the list holds stays where it is; a list inside an item
+ * follows it in parentheses. Inner lists first, so that an outer item holds its inner
+ * list's line when it is written.
  */
 function flattenCellLists(doc: DomDocument, table: DomElement): void {
   for (const list of descendants(table, LIST_TAGS).reverse()) {
-    const line = doc.createElement('span');
-    let previous = '';
-    for (const item of childElements(list)) {
-      if (tagOf(item) !== 'li') continue;
-      const text = (item.textContent ?? '').trim();
-      if (text === '') continue;
-      if (previous !== '') {
-        // The item's trailing white space would come before the separator (` ; `).
-        const last = line.lastChild;
-        if (last !== null && last.nodeType === TEXT_NODE) last.textContent = (last.textContent ?? '').trimEnd();
-        line.appendChild(doc.createTextNode(ENDS_CLAUSE.test(previous) ? ' ' : '; '));
+    for (let child = list.firstChild; child !== null; ) {
+      const next = child.nextSibling;
+      if (child.nodeType === TEXT_NODE && (child.textContent ?? '').trim() === '') child.remove();
+      child = next;
+    }
+    let previous: { span: DomElement; text: string } | null = null;
+    // The inner lists are spans by now: every item left below belongs to this list.
+    for (const item of descendants(list, ITEM_TAG)) {
+      const text = normalizeSpace(item.textContent);
+      if (text === '' && item.querySelector(ITEM_MEDIA) === null) {
+        item.remove();
+        continue;
       }
-      while (item.firstChild !== null) line.appendChild(item.firstChild);
-      previous = text;
+      // A wrapper between the list and its item (`<ul><div><li>`) is a block to Turndown,
+      // which would start a line in the cell's run.
+      const wrappers: DomElement[] = [];
+      for (let up = item.parentElement; up !== null && up !== list; up = up.parentElement) wrappers.push(up);
+      for (const wrapper of wrappers) toSpan(doc, wrapper);
+      for (const paragraph of childElements(item).filter((child) => tagOf(child) === 'p')) {
+        if (paragraph.nextSibling !== null) paragraph.parentNode?.insertBefore(doc.createTextNode(' '), paragraph.nextSibling);
+        toSpan(doc, paragraph);
+      }
+      trimEdge(item.firstChild, false);
+      if (previous !== null) {
+        // The item's trailing white space would come before the separator (` ; `).
+        trimEdge(previous.span.lastChild, true);
+        item.parentNode?.insertBefore(doc.createTextNode(ENDS_CLAUSE.test(previous.text) ? ' ' : '; '), item);
+      }
+      previous = { span: toSpan(doc, item), text };
     }
     const owner = list.parentElement?.closest('li') ?? null;
-    if (owner !== null && owner.closest('table') === table && previous !== '') {
+    const line = toSpan(doc, list);
+    if (owner !== null && owner.closest('table') === table && previous !== null) {
       line.insertBefore(doc.createTextNode(' ('), line.firstChild);
       line.appendChild(doc.createTextNode(')'));
     }
-    list.replaceWith(line);
   }
 }
 
