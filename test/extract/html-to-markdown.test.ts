@@ -252,6 +252,22 @@ describe('task lists', () => {
     expect(markdown).toContain('- Read later\n- Keep');
     expect(markdown).not.toContain('[');
   });
+
+  it('reads class words whole, skips comments and scripts before the box, and writes one space after it', () => {
+    const list =
+      '<ul><li class="multitasking"><input type="checkbox" checked> Split view</li>' +
+      '<li><!--v-if--><script>x()</script><input type="checkbox" disabled checked> Hydrated</li>' +
+      '<li><span><input type="checkbox" disabled></span> Wrapped box</li></ul>';
+    const { markdown } = htmlToMarkdown(article(list), URL_);
+    expect(markdown).toContain('- Split view\n- [x] Hydrated\n- [ ] Wrapped box');
+  });
+
+  it('reads each item once however many checkboxes it holds or how deep they sit', () => {
+    const many = `<ul><li>Options ${'<input type="checkbox" disabled>'.repeat(30_000)}</li></ul>`;
+    expect(htmlToMarkdown(article(many), URL_).markdown).toContain('- Options');
+    const deep = `<ul><li>${'<div><input type="checkbox" disabled>'.repeat(3_000)}deep${'</div>'.repeat(3_000)}</li></ul>`;
+    expect(htmlToMarkdown(article(deep), URL_).markdown).toContain('deep');
+  });
 });
 
 describe('quotation marks, ruby and list numbers a browser draws', () => {
@@ -274,6 +290,16 @@ describe('quotation marks, ruby and list numbers a browser draws', () => {
     expect(markdown).toContain('3. Level the post\n7. Fit the funnel\n8. Read the tube');
     expect(markdown).toContain('3. Third place\n2. Second place\n1. First place');
     expect(markdown).toContain('10. Tenth\n9. Ninth');
+  });
+
+  it('numbers from 1 a list whose numbers CommonMark would not read, and counts wrapped items', () => {
+    const lists =
+      '<ol start="-2"><li>Minus two</li><li>Minus one</li></ol><p>Next list.</p><ol start="999999999"><li>Huge</li><li>Huger</li></ol>' +
+      '<p>And a wrapped one.</p><ol><li>Alpha</li><div><li>Beta</li></div><li>Gamma</li></ol>';
+    const { markdown } = htmlToMarkdown(article(lists), URL_);
+    expect(markdown).toContain('1. Minus two\n2. Minus one');
+    expect(markdown).toContain('1. Huge\n2. Huger');
+    expect(markdown).toMatch(/1\. Alpha\n+2\. Beta\n+3\. Gamma/);
   });
 });
 
@@ -480,6 +506,19 @@ describe('tables', () => {
     const { markdown } = htmlToMarkdown(article(layout), URL_);
     expect(markdown).toContain('- Free shipping\n- Two-year warranty');
     expect(markdown).not.toContain('| --- |');
+  });
+
+  it('reads a table with lists but no header cell as a layout (a grid of one-item lists)', () => {
+    const grid = '<table><tr><td><ul><li>Safe moving</li></ul></td><td><ul><li>Fair prices</li></ul></td></tr><tr><td><ul><li>Day and night</li></ul></td><td><ul><li>Insured</li></ul></td></tr><tr><td><ul><li>Packing</li></ul></td><td><ul><li>Storage</li></ul></td></tr></table>';
+    const { markdown } = htmlToMarkdown(article(grid), URL_);
+    expect(markdown).toContain('- Safe moving');
+    expect(markdown).not.toContain('| --- |');
+  });
+
+  it('joins items without the white space they end with, and goes on after an inner list', () => {
+    const table =
+      '<table><tr><th>Month</th><th>Tasks</th></tr><tr><td>May</td><td><ul><li>Book the hall&nbsp; </li><li><span>Order food&nbsp; </span></li><li>Print<ul><li>menus</li></ul>early</li></ul></td></tr><tr><td>June</td><td>Rest</td></tr></table>';
+    expect(htmlToMarkdown(article(table), URL_).markdown).toContain('| May | Book the hall; Order food; Print (menus) early |');
   });
 
   it('still reads a table of one or two rows with lists as a layout (side-by-side boxes)', () => {

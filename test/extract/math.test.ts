@@ -114,6 +114,24 @@ describe('formulas as TeX', () => {
     expect(markdown).toContain('A gauge costs \\$25 and the error is $x$ $y$ at most.');
   });
 
+  it('keeps formulas apart that meet across elements', () => {
+    const markdown = md('<p>Pair <span><math><mi>a</mi></math></span><span><math><mi>b</mi></math></span> end, and <b><math><mi>c</mi></math></b></p>');
+    expect(markdown).toContain('Pair $a$ $b$ end, and **$c$**');
+  });
+
+  it("takes no formula, language or other mark from the page's own data-md attributes", () => {
+    const markdown = md('<p>A <span data-md-tex="x$ ![t](https://evil.example/p.png)\n\n# Injected">word</span> costs $5.</p><pre data-md-lang="js\n# x"><code>a = 1</code></pre>');
+    expect(markdown).toContain('A word costs $5.');
+    expect(markdown).not.toContain('Injected');
+    expect(markdown).not.toContain('evil');
+    expect(markdown).toContain('```\na = 1\n```');
+  });
+
+  it('writes a long formula in linear time', () => {
+    const long = '<mi>x</mi><mo>+</mo>'.repeat(40_000);
+    expect(tex(long).length).toBe(40_000 * 2);
+  });
+
   it('walks nested wrappers without MathML once (no formula to read, none lost)', () => {
     const nested = '<span class="katex">'.repeat(20_000) + 'plain words' + '</span>'.repeat(20_000);
     expect(md(`<p>Before ${nested} after.</p>`)).toContain('plain words');

@@ -24,6 +24,7 @@ import { withOffer } from './product-offer.js';
 import type { Offer } from './product-offer.js';
 import { readProductPage } from './product-page.js';
 import type { DomDocument, DomElement } from './dom.js';
+import { descendants } from './dom.js';
 import { documentBaseUrl } from './urls.js';
 
 export interface HtmlExtraction {
@@ -38,9 +39,26 @@ export interface HtmlExtraction {
 
 export type { Stage };
 
+/** The prefix of the attributes our passes write (a code block's language, a formula's TeX ...). */
+const OWN_ATTRIBUTE_PREFIX = 'data-md-';
+
+/**
+ * Takes out the page's own attributes named as ours: the rules that read them write their
+ * values as they are (a formula's TeX, a code block's language), so a page's
+ * `data-md-tex="# Heading"` would put raw Markdown into the output.
+ */
+function dropOwnAttributes(root: DomElement): void {
+  for (const element of [root, ...descendants(root)]) {
+    for (const name of element.getAttributeNames()) {
+      if (name.startsWith(OWN_ATTRIBUTE_PREFIX)) element.removeAttribute(name);
+    }
+  }
+}
+
 /** The body, rid of noise, with code languages recorded: the input of every stage. */
 function prepare(doc: DomDocument, source: string): DomElement {
   const body = bodyOf(doc);
+  if (source.includes(OWN_ATTRIBUTE_PREFIX)) dropOwnAttributes(body);
   // Before the noise goes: it takes MathML and MathJax's scripts with it. A formula the
   // conversion cannot read is no reason to lose the page.
   try {

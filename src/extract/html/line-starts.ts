@@ -52,7 +52,7 @@ const LINE_START_MARKER = /^(\s*(?:\d{1,9}(?=[.)](?:\s|$)))?)(?:[.)]|-(?=[\s-]|$
  * around them stays on one line. Every other element is taken for a line break. (`kbd`
  * and `samp` are ordinary inline elements to Turndown: their text is escaped as any.)
  */
-const INLINE_TAGS: ReadonlySet<string> = new Set([
+export const INLINE_TAGS: ReadonlySet<string> = new Set([
   'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
   'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
 ]);

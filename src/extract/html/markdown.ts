@@ -1,5 +1,5 @@
 /**
- * The chosen content element -> Markdown, with Turndown, the GFM plugin's task lists,
+ * The chosen content element -> Markdown, with Turndown, task lists (task-lists.ts),
  * GFM tables (tables.ts) and our rules:
  *   - ATX headings on one line, `-` bullets (one space after the marker), `---` rules;
  *   - fenced code blocks carrying the language found by code-blocks.ts;
@@ -27,8 +27,8 @@ import { enclosedBy, insideEmphasis, markMidLineStarts, unmark, withoutMarks } f
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { caretSuperscript, normalizeInlineCode } from './inline-code.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { childElements, descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
-import { MATH_DISPLAY_ATTRIBUTE, MATH_TEX_ATTRIBUTE } from './math.js';
+import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
+import { MATH_DISPLAY_ATTRIBUTE, MATH_SPACED_ATTRIBUTE, MATH_TEX_ATTRIBUTE } from './math.js';
 import { TASK_ATTRIBUTE } from './task-lists.js';
 import { addTableRules, normalizeTables } from './tables.js';
 import { INVISIBLE, tidyMarkdown } from './tidy.js';
@@ -167,7 +167,7 @@ const ENTITY_LIKE = /&(?=#?[A-Za-z0-9]+;)/g;
 /** An escaped `_` between two letters or digits. */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
 
-/** The largest number CommonMark reads as an ordered list item's (nine digits). */
+/** The largest number CommonMark reads as an ordered list item's (nine digits, no sign: 5.2). */
 const MAX_LIST_NUMBER = 999_999_999;
 
 function listNumber(value: string | null): number | null {
@@ -183,7 +183,8 @@ function listNumber(value: string | null): number | null {
  * countdown (`<ol reversed>`) read 1, 2, 3 before, and an item's `value` was ignored.
  */
 function listOrdinals(list: DomElement): Map<DomElement, number> {
-  const items = childElements(list).filter((child) => tagOf(child) === 'li');
+  // Its items: the `<li>`s it owns, a wrapper between them and the list or not (4.4.8).
+  const items = descendants(list, LIST_ITEM).filter((item) => listOwner(item) === list);
   const reversed = list.hasAttribute('reversed');
   const step = reversed ? -1 : 1;
   let next = listNumber(list.getAttribute('start')) ?? (reversed ? items.length : 1);
@@ -193,7 +194,17 @@ function listOrdinals(list: DomElement): Map<DomElement, number> {
     numbers.set(item, ordinal);
     next = ordinal + step;
   }
+  // A number CommonMark does not read as a list's (negative, or of ten digits) would split
+  // the list: it is then numbered from 1.
+  if ([...numbers.values()].some((n) => n < 0 || n > MAX_LIST_NUMBER)) items.forEach((item, i) => numbers.set(item, i + 1));
   return numbers;
+}
+
+const LIST_ITEM: ReadonlySet<string> = new Set(['li']);
+
+/** The list an item belongs to: its nearest `<ol>` or `<ul>`. */
+function listOwner(item: DomElement): DomElement | null {
+  return item.parentElement?.closest('ol, ul') ?? null;
 }
 
 function buildService(base: string | null, root: DomElement): TurndownService {
@@ -289,14 +300,13 @@ function buildService(base: string | null, root: DomElement): TurndownService {
     filter: 'li',
     replacement: (content, node) => {
       const li = node as unknown as DomElement;
-      const parent = li.parentNode;
+      const owner = listOwner(li);
       let prefix = '- ';
-      if (parent !== null && tagOf(parent) === 'ol') {
-        let numbers = ordinals.get(parent);
-        if (numbers === undefined) ordinals.set(parent, (numbers = listOrdinals(parent)));
+      if (owner !== null && tagOf(owner) === 'ol') {
+        let numbers = ordinals.get(owner);
+        if (numbers === undefined) ordinals.set(owner, (numbers = listOrdinals(owner)));
         const ordinal = numbers.get(li);
-        // CommonMark reads up to nine digits, not a sign, as an ordered list's number (5.2).
-        if (ordinal !== undefined && ordinal >= 0 && ordinal <= MAX_LIST_NUMBER) prefix = `${ordinal}. `;
+        if (ordinal !== undefined) prefix = `${ordinal}. `;
       }
       const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n');
       const indented = body.replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
@@ -325,8 +335,8 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   service.addRule('taskMarker', {
     filter: (node) => (node as unknown as DomElement).hasAttribute?.(TASK_ATTRIBUTE) === true,
     replacement: (_content, node) => {
-      const state = (node as unknown as DomElement).getAttribute(TASK_ATTRIBUTE) === 'x' ? 'x' : ' ';
-      return /^\s/.test(node.nextSibling?.textContent ?? '') ? `[${state}]` : `[${state}] `;
+      // (task-lists.ts took the item's own space after the checkbox out.)
+      return (node as unknown as DomElement).getAttribute(TASK_ATTRIBUTE) === 'x' ? '[x] ' : '[ ] ';
     },
   });
 
@@ -363,8 +373,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       if (tex === '') return '';
       if (element.hasAttribute(MATH_DISPLAY_ATTRIBUTE)) return `\n\n$$${tex}$$\n\n`;
       // Two formulas side by side would read `$a$$b$`, a display formula's opening.
-      const before = element.previousSibling as unknown as DomElement | null;
-      return `${before?.hasAttribute?.(MATH_TEX_ATTRIBUTE) === true ? ' ' : ''}$${tex}$`;
+      return `${element.hasAttribute(MATH_SPACED_ATTRIBUTE) ? ' ' : ''}$${tex}$`;
     },
   });
 

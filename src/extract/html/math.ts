@@ -28,12 +28,15 @@
  */
 
 import type { DomDocument, DomElement } from './dom.js';
-import { childElements, descendants, normalizeSpace, tagOf } from './dom.js';
+import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import { INLINE_TAGS } from './line-starts.js';
 
 /** The attribute of a placeholder that holds the formula's TeX. */
 export const MATH_TEX_ATTRIBUTE = 'data-md-tex';
-/** ... and marks a display formula. */
+/** ... and marks a display formula ... */
 export const MATH_DISPLAY_ATTRIBUTE = 'data-md-display';
+/** ... or an inline one that follows another with nothing written between them. */
+export const MATH_SPACED_ATTRIBUTE = 'data-md-spaced';
 
 /** Annotation encodings whose text is TeX. */
 const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x-tex', 'tex', 'latex', 'application/x-latex', 'text/latex']);
@@ -147,10 +150,13 @@ function group(tex: string): string {
 /** Joins TeX pieces, with a space where a command or two words would otherwise run together. */
 function join(parts: string[]): string {
   let out = '';
+  let last = '';
   for (const part of parts) {
     if (part === '') continue;
-    if (out !== '' && /(?:\\[A-Za-z]+|[\p{L}\p{N}])$/u.test(out) && /^[\p{L}\p{N}]/u.test(part)) out += ' ';
+    // Only the end of the part before is read: the whole output, once per part, was quadratic.
+    if (last !== '' && /(?:\\[A-Za-z]+|[\p{L}\p{N}])$/u.test(last.slice(-64)) && /^[\p{L}\p{N}]/u.test(part)) out += ' ';
     out += part;
+    last = part;
   }
   return out;
 }
@@ -317,6 +323,31 @@ function libraryFormula(element: DomElement): { display: boolean } | null {
 }
 
 /**
+ * Marks each inline formula that follows another with no text between them in the same
+ * run of inline content (MATH_SPACED_ATTRIBUTE): written side by side, `$a$$b$` would
+ * open a display formula, whatever elements separate them in the tree.
+ */
+function markAdjacentFormulas(root: DomElement): void {
+  let afterFormula = false;
+  let node = nextInTree(root, root, false);
+  while (node !== null) {
+    let skip = false;
+    if (node.nodeType === TEXT_NODE) {
+      if ((node.textContent ?? '').trim() !== '') afterFormula = false;
+    } else if (isElement(node)) {
+      if (node.hasAttribute(MATH_TEX_ATTRIBUTE)) {
+        if (afterFormula && !node.hasAttribute(MATH_DISPLAY_ATTRIBUTE)) node.setAttribute(MATH_SPACED_ATTRIBUTE, '');
+        afterFormula = !node.hasAttribute(MATH_DISPLAY_ATTRIBUTE);
+        skip = true;
+      } else if (!INLINE_TAGS.has(tagOf(node))) {
+        afterFormula = false;
+      }
+    }
+    node = nextInTree(node, root, skip);
+  }
+}
+
+/**
  * Replaces every formula under `root` (see the module comment). `source` is the page's
  * HTML: a page that names none of the forms is not walked.
  */
@@ -330,6 +361,7 @@ export function normalizeMath(doc: DomDocument, root: DomElement, source: string
   // one holding several is no library's, and is walked for bare `<math>` only, so that
   // nested wrappers are not searched again at every level.
   const stack: Array<[DomElement, boolean]> = [[root, true]];
+  let replaced = root.querySelector(`[${MATH_TEX_ATTRIBUTE}]`) !== null;
   while (stack.length > 0) {
     const [element, wrappers] = stack.pop()!;
     for (const child of childElements(element)) {
@@ -337,13 +369,18 @@ export function normalizeMath(doc: DomDocument, root: DomElement, source: string
       if (library !== null) {
         const maths = descendants(child, MATH_TAG);
         const tex = maths.length === 1 ? mathTex(maths[0]!) : '';
-        if (tex !== '') replaceWith(doc, child, { tex, display: library.display });
+        if (tex !== '') {
+          replaceWith(doc, child, { tex, display: library.display });
+          replaced = true;
+        }
         else if (maths.length > 1) stack.push([child, false]);
       } else if (tagOf(child) === 'math') {
         replaceWith(doc, child, { tex: mathTex(child), display: child.getAttribute('display') === 'block' || child.getAttribute('mode') === 'display' });
+        replaced = true;
       } else {
         stack.push([child, wrappers]);
       }
     }
   }
+  if (replaced) markAdjacentFormulas(root);
 }

@@ -3,10 +3,10 @@
  *  - a layout table (nested tables, block content such as headings or quotes in cells, one
  *    column only, role=presentation) becomes plain blocks: its cells are paragraphs, not
  *    data, and GFM cells cannot hold blocks;
- *  - lists in cells are data when the table has MIN_LIST_TABLE_ROWS rows or more (a
- *    comparison's features, a syllabus's readings): each is written on its cell's line,
- *    its items joined by "; " (`flattenCellLists`). A table of one or two rows with lists
- *    is a layout (a pros-and-cons box, a table of contents beside a note);
+ *  - lists in cells are data when the table has a header cell and MIN_LIST_TABLE_ROWS
+ *    rows or more (a comparison's features, a syllabus's readings): each is written on its
+ *    cell's line, its items joined by "; " (`flattenCellLists`). Other tables with lists
+ *    are layouts (a pros-and-cons box, a grid of one-item lists, a page laid out in a table);
  *  - a data table's row spans are spelled out (`fillRowSpans`);
  *  - a data table without a header row gets its first row moved into a `<thead>`: that row
  *    is rendered as the header instead of an invented empty one.
@@ -21,7 +21,7 @@
 
 import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, childElements, descendants, isElement, normalizeSpace, tagOf, textLength } from './dom.js';
+import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 
 /**
  * The table's rows by row group, in tree order: each thead/tbody/tfoot, and each run of
@@ -56,26 +56,22 @@ const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
 const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol']);
 const ITEM_TAG: ReadonlySet<string> = new Set(['li']);
 /**
- * A table with lists in its cells is data from this many rows (its header row included),
- * when it has a header cell (`<th>`) or no cell holds more than MAX_LIST_CELL_CHARS of
- * text. On the benchmark pages, tables of three rows or more with lists are comparisons,
- * schedules and plans (headed, or their longest cells 46 to 218 characters); those of one
- * or two rows are side-by-side boxes (pros and cons, a contents list beside a note). A
- * page laid out in a table (a menu list in one cell, the article in the next) has long
- * cells and no header cells.
+ * A table with lists in its cells is data when it has a header cell (`<th>`) and this many
+ * rows or more (its header row included). On the benchmark pages, headed tables of three
+ * rows or more with lists are comparisons and schedules; those of one or two rows are
+ * side-by-side boxes (pros and cons, a contents list beside a note), and tables without a
+ * header cell are layouts as often as data: a grid of one-item lists, a book listing whose
+ * rating widget is a list, a page laid out in a table (a menu list beside the article).
  */
 export const MIN_LIST_TABLE_ROWS = 3;
-export const MAX_LIST_CELL_CHARS = 300;
 
 function cellsOf(row: DomElement): DomElement[] {
   return childElements(row).filter((el) => CELL_TAGS.has(tagOf(el)));
 }
 
 /** Whether a table of `rows` with lists in its cells reads as data (see MIN_LIST_TABLE_ROWS). */
-function listsAreData(table: DomElement, rows: DomElement[]): boolean {
-  if (rows.length < MIN_LIST_TABLE_ROWS) return false;
-  const cells = rows.flatMap(cellsOf);
-  return cells.some((cell) => tagOf(cell) === 'th') || cells.every((cell) => textLength(cell) <= MAX_LIST_CELL_CHARS);
+function listsAreData(rows: DomElement[]): boolean {
+  return rows.length >= MIN_LIST_TABLE_ROWS && rows.some((row) => cellsOf(row).some((cell) => tagOf(cell) === 'th'));
 }
 
 function isDataTable(table: DomElement, rows: DomElement[]): boolean {
@@ -84,7 +80,7 @@ function isDataTable(table: DomElement, rows: DomElement[]): boolean {
   let columns = 0;
   for (const row of rows) columns = Math.max(columns, cellsOf(row).length);
   if (columns < 2 || descendants(table, BLOCK_IN_CELL).length > 0) return false;
-  return descendants(table, LIST_TAGS).length === 0 || listsAreData(table, rows);
+  return descendants(table, LIST_TAGS).length === 0 || listsAreData(rows);
 }
 
 /** Text that ends a list item's sentence or clause: the next item follows a space. */
@@ -92,8 +88,21 @@ const ENDS_CLAUSE = /[.;,:!?]$/;
 /** What makes a list item without text worth keeping. */
 const ITEM_MEDIA = 'img, picture, [data-md-tex]';
 
-function trimEdge(node: DomNode | null, end: boolean): void {
-  if (node !== null && node.nodeType === TEXT_NODE) node.textContent = end ? (node.textContent ?? '').trimEnd() : (node.textContent ?? '').trimStart();
+/**
+ * Takes the white space (no-break spaces too) off the start or the end of the text under
+ * `element`, across text nodes (the parser splits text at each character reference).
+ */
+function trimEdge(element: DomElement, end: boolean): void {
+  const texts: DomNode[] = [];
+  for (let node = nextInTree(element, element, false); node !== null; node = nextInTree(node, element, false)) {
+    if (node.nodeType === TEXT_NODE) texts.push(node);
+  }
+  if (end) texts.reverse();
+  for (const text of texts) {
+    const trimmed = (text.textContent ?? '').replace(end ? /[\s\u00a0]+$/ : /^[\s\u00a0]+/, '');
+    text.textContent = trimmed;
+    if (trimmed !== '') return;
+  }
 }
 
 /** Replaces `element` by a `<span>` holding its children, in place. */
@@ -136,10 +145,10 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
         if (paragraph.nextSibling !== null) paragraph.parentNode?.insertBefore(doc.createTextNode(' '), paragraph.nextSibling);
         toSpan(doc, paragraph);
       }
-      trimEdge(item.firstChild, false);
+      trimEdge(item, false);
       if (previous !== null) {
         // The item's trailing white space would come before the separator (` ; `).
-        trimEdge(previous.span.lastChild, true);
+        trimEdge(previous.span, true);
         item.parentNode?.insertBefore(doc.createTextNode(ENDS_CLAUSE.test(previous.text) ? ' ' : '; '), item);
       }
       previous = { span: toSpan(doc, item), text };
@@ -148,7 +157,9 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
     const line = toSpan(doc, list);
     if (owner !== null && owner.closest('table') === table && previous !== null) {
       line.insertBefore(doc.createTextNode(' ('), line.firstChild);
-      line.appendChild(doc.createTextNode(')'));
+      // A space after it when the item's text goes on (`a (b) tail`, not `a (b)tail`).
+      const after = line.nextSibling;
+      line.appendChild(doc.createTextNode(after !== null && /^[^\s\u00a0.,;:!?)]/.test(after.textContent ?? '') ? ') ' : ')'));
     }
   }
 }
