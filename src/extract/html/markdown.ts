@@ -232,7 +232,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
     return dollars ? escaped.replace(/\$/g, '\\$') : escaped;
   };
 
-  // Rules added later take precedence over the plugin's and Turndown's own.
+  // Rules added later take precedence over Turndown's own.
   service.addRule('heading', {
     filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
     replacement: (content, node) => {
