@@ -27,7 +27,7 @@ import { enclosedBy, insideEmphasis, markMidLineStarts, unmark, withoutMarks } f
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { caretSuperscript, normalizeInlineCode } from './inline-code.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { descendants, headingLevel, normalizeSpace, tagOf } from './dom.js';
+import { CDATA_SECTION_NODE, TEXT_NODE, VERBATIM_TAGS, descendants, headingLevel, isElement, normalizeSpace, tagOf } from './dom.js';
 import { MATH_DISPLAY_ATTRIBUTE, MATH_SPACED_ATTRIBUTE, MATH_TEX_ATTRIBUTE } from './math.js';
 import { TASK_ATTRIBUTE } from './task-lists.js';
 import { addTableRules, normalizeTables } from './tables.js';
@@ -436,6 +436,61 @@ function dropEmptyInlines(root: DomElement, base: string | null): void {
 }
 
 /** Markdown of `root`, which this consumes (tables are rewritten, white space collapsed). */
+/** Turndown's block elements, void elements and elements meaningful when blank (turndown 7). */
+const TURNDOWN_BLOCKS: ReadonlySet<string> = new Set([
+  'address', 'article', 'aside', 'audio', 'blockquote', 'body', 'canvas', 'center', 'dd', 'dir', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
+  'hgroup', 'hr', 'html', 'isindex', 'li', 'main', 'menu', 'nav', 'noframes', 'noscript', 'ol', 'output', 'p', 'pre',
+  'section', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+]);
+const TURNDOWN_NOT_BLANK: ReadonlySet<string> = new Set([
+  'area', 'base', 'br', 'col', 'command', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source',
+  'track', 'wbr', 'a', 'table', 'thead', 'tbody', 'tfoot', 'th', 'td', 'iframe', 'script', 'audio', 'video',
+]);
+
+/**
+ * Empties the blank block elements under `root`: those with no text but white space and no
+ * void or "meaningful when blank" element inside (Turndown's `isBlank`). Turndown writes a
+ * blank block as a paragraph break whatever it holds, so emptying it changes nothing in
+ * the Markdown; but its test reads every descendant of each element it asks about
+ * (`getElementsByTagName` for 27 tags), so a chain of empty blocks over many empty
+ * siblings was quadratic: 20,000 nested `<div><input>` (600 KB, the inputs gone with the
+ * noise) took about 30 s. One post-order pass finds them. Code is left whole: its text is
+ * written as it is, and a blank line's block there holds the line break.
+ */
+export function emptyBlankBlocks(root: DomElement): void {
+  const notBlank = new Set<DomNode>();
+  // Post-order: an element is not blank when it is a kind that never is, or holds text or
+  // an element that is not blank.
+  const order: DomElement[] = [];
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    order.push(element);
+    for (let child = element.firstChild; child !== null; child = child.nextSibling) {
+      if (isElement(child)) stack.push(child);
+      else if ((child.nodeType === TEXT_NODE || child.nodeType === CDATA_SECTION_NODE) && /\S/.test(child.textContent ?? '')) notBlank.add(element);
+    }
+  }
+  for (let i = order.length - 1; i > 0; i--) {
+    const element = order[i]!;
+    if (notBlank.has(element) || TURNDOWN_NOT_BLANK.has(tagOf(element))) {
+      if (element.parentNode !== null) notBlank.add(element.parentNode);
+    }
+  }
+  const walk: DomElement[] = [root];
+  while (walk.length > 0) {
+    const element = walk.pop()!;
+    for (let child = element.firstElementChild; child !== null; child = child.nextElementSibling) {
+      const tag = tagOf(child);
+      // Code is written from its text, white space and all (fencedCode): left whole.
+      if (VERBATIM_TAGS.has(tag)) continue;
+      if (notBlank.has(child) || TURNDOWN_NOT_BLANK.has(tag)) walk.push(child);
+      else if (TURNDOWN_BLOCKS.has(tag)) while (child.firstChild !== null) child.firstChild.remove();
+    }
+  }
+}
+
 export function elementToMarkdown(doc: DomDocument, root: DomElement, base: string | null): string {
   removeControlLabels(root);
   dropRepeatedBlocks(root);
@@ -444,6 +499,7 @@ export function elementToMarkdown(doc: DomDocument, root: DomElement, base: stri
   normalizeTables(doc, root);
   boundWhiteSpaceRuns(root);
   markMidLineStarts(root);
+  emptyBlankBlocks(root);
   // Turndown deep-copies a DOM input before working on it; `root` is already a private
   // copy, so it is handed over as is (linkedom nodes are costly to create, see cascade.ts).
   Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
