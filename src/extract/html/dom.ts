@@ -93,6 +93,17 @@ export function nextInTree(node: DomNode, root: DomNode, skipChildren: boolean):
   return null;
 }
 
+/**
+ * Puts a new `tag` element in `element`'s place, holding its children (its attributes are
+ * not carried over); returns the new element.
+ */
+export function retag(doc: DomDocument, element: DomElement, tag: string): DomElement {
+  const replacement = doc.createElement(tag);
+  while (element.firstChild !== null) replacement.appendChild(element.firstChild);
+  element.replaceWith(replacement);
+  return replacement;
+}
+
 /** All descendant elements in document order, as an array snapshot. */
 export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<string>): DomElement[] {
   const out: DomElement[] = [];

@@ -207,6 +207,11 @@ function listOwner(item: DomElement): DomElement | null {
   return item.parentElement?.closest('ol, ul') ?? null;
 }
 
+/** A Turndown filter: the element carries the attribute `name` (a placeholder of ours). */
+function carries(name: string): TurndownService.FilterFunction {
+  return (node) => (node as unknown as DomElement).hasAttribute?.(name) === true;
+}
+
 function buildService(base: string | null, root: DomElement): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -333,7 +338,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
 
   // A task list item's checkbox (task-lists.ts): `[x]` or `[ ]` as it is, then a space.
   service.addRule('taskMarker', {
-    filter: (node) => (node as unknown as DomElement).hasAttribute?.(TASK_ATTRIBUTE) === true,
+    filter: carries(TASK_ATTRIBUTE),
     replacement: (_content, node) => {
       // (task-lists.ts took the item's own space after the checkbox out.)
       return (node as unknown as DomElement).getAttribute(TASK_ATTRIBUTE) === 'x' ? '[x] ' : '[ ] ';
@@ -366,7 +371,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
 
   // Formulas (math.ts): TeX between dollars, as it is; a display formula as a paragraph.
   service.addRule('math', {
-    filter: (node) => (node as unknown as DomElement).hasAttribute?.(MATH_TEX_ATTRIBUTE) === true,
+    filter: carries(MATH_TEX_ATTRIBUTE),
     replacement: (_content, node) => {
       const element = node as unknown as DomElement;
       const tex = element.getAttribute(MATH_TEX_ATTRIBUTE) ?? '';

@@ -271,6 +271,7 @@ function mathTex(math: DomElement): string {
 
 const MATH_TAG: ReadonlySet<string> = new Set(['math']);
 const ANNOTATION_TAG: ReadonlySet<string> = new Set(['annotation']);
+const SCRIPT_TAG: ReadonlySet<string> = new Set(['script']);
 
 function classOf(element: DomElement): string {
   const value = element.getAttribute('class');
@@ -292,7 +293,7 @@ function replaceWith(doc: DomDocument, element: DomElement, formula: Formula): v
 
 /** MathJax 2: each `math/tex` script, its preview and rendered copies before it removed. */
 function replaceMathJaxScripts(doc: DomDocument, root: DomElement): void {
-  for (const script of descendants(root, new Set(['script']))) {
+  for (const script of descendants(root, SCRIPT_TAG)) {
     const type = (script.getAttribute('type') ?? '').toLowerCase();
     if (!type.startsWith('math/tex')) continue;
     for (let before = script.previousElementSibling; before !== null && MATHJAX_RENDERED.test(before.getAttribute('class') ?? ''); ) {

@@ -18,7 +18,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { COMMENT_NODE, TEXT_NODE, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import { COMMENT_NODE, TEXT_NODE, headingLevel, isElement, nextInTree, normalizeSpace, retag, tagOf } from './dom.js';
 import { charsUpTo, holdsOnlyText, textLengthMemo, visibleChars } from './text-stats.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
@@ -230,10 +230,7 @@ export function removeNoise(root: DomElement, source?: string): void {
         const kept = tag === 'noscript' ? (textLength(child) >= MIN_NOSCRIPT_CHARS ? 'unwrap' : null) : tag === 'button' && !isHidden(child) ? labelsContent(child) : null;
         if (kept === 'block' && child.ownerDocument !== null) {
           // A block of its own: a <div> takes its place and children, and is visited next.
-          const block = child.ownerDocument.createElement('div');
-          while (child.firstChild !== null) block.appendChild(child.firstChild);
-          child.replaceWith(block);
-          next = block;
+          next = retag(child.ownerDocument, child, 'div');
         } else if (kept !== null) {
           // Unwrap: its children take its place and are visited in turn.
           next = child.firstChild ?? next;

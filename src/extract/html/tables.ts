@@ -21,7 +21,7 @@
 
 import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, retag, tagOf } from './dom.js';
 import { MATH_TEX_ATTRIBUTE } from './math.js';
 
 /**
@@ -106,14 +106,6 @@ function trimEdge(element: DomElement, end: boolean): void {
   }
 }
 
-/** Replaces `element` by a `<span>` holding its children, in place. */
-function toSpan(doc: DomDocument, element: DomElement): DomElement {
-  const span = doc.createElement('span');
-  while (element.firstChild !== null) span.appendChild(element.firstChild);
-  element.replaceWith(span);
-  return span;
-}
-
 /**
  * Writes each list in a data table's cells on one line (see the module comment), in place:
  * its items become runs of text joined by "; " (a space after an item that ends with a
@@ -141,10 +133,10 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
       // which would start a line in the cell's run.
       const wrappers: DomElement[] = [];
       for (let up = item.parentElement; up !== null && up !== list; up = up.parentElement) wrappers.push(up);
-      for (const wrapper of wrappers) toSpan(doc, wrapper);
+      for (const wrapper of wrappers) retag(doc, wrapper, 'span');
       for (const paragraph of childElements(item).filter((child) => tagOf(child) === 'p')) {
         if (paragraph.nextSibling !== null) paragraph.parentNode?.insertBefore(doc.createTextNode(' '), paragraph.nextSibling);
-        toSpan(doc, paragraph);
+        retag(doc, paragraph, 'span');
       }
       trimEdge(item, false);
       if (previous !== null) {
@@ -152,10 +144,10 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
         trimEdge(previous.span, true);
         item.parentNode?.insertBefore(doc.createTextNode(ENDS_CLAUSE.test(previous.text) ? ' ' : '; '), item);
       }
-      previous = { span: toSpan(doc, item), text };
+      previous = { span: retag(doc, item, 'span'), text };
     }
     const owner = list.parentElement?.closest('li') ?? null;
-    const line = toSpan(doc, list);
+    const line = retag(doc, list, 'span');
     if (owner !== null && owner.closest('table') === table && previous !== null) {
       line.insertBefore(doc.createTextNode(' ('), line.firstChild);
       // A space after it when the item's text goes on (`a (b) tail`, not `a (b)tail`).
@@ -165,14 +157,6 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
   }
 }
 
-/** Replaces `element` by a `<div>` holding its children. */
-function toDiv(doc: DomDocument, element: DomElement): DomElement {
-  const div = doc.createElement('div');
-  while (element.firstChild !== null) div.appendChild(element.firstChild);
-  element.replaceWith(div);
-  return div;
-}
-
 /** Turns a layout table into nested divs: one per row, one per cell; caption first. */
 function linearize(doc: DomDocument, table: DomElement): void {
   for (const el of descendants(table)) {
@@ -180,10 +164,10 @@ function linearize(doc: DomDocument, table: DomElement): void {
     if (el.closest('table') !== table) continue;
     const tag = tagOf(el);
     if (tag === 'tr' || tag === 'td' || tag === 'th' || tag === 'caption' || tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
-      toDiv(doc, el);
+      retag(doc, el, 'div');
     }
   }
-  toDiv(doc, table);
+  retag(doc, table, 'div');
 }
 
 function ensureHeaderRow(doc: DomDocument, table: DomElement, rows: DomElement[]): void {
