@@ -944,6 +944,24 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(other).toContain('Enamel Kettle model 4');
   });
 
+  it("drops a product page's customer reviews, the widget's list with its heading; not a bare Reviews heading, nor on other pages", () => {
+    const list = Array.from({ length: 4 }, (_, i) => `<div class="review-item"><p>Buyer ${i}</p><p>Lovely kettle, it pours without a drip and boils quickly on gas, five stars from me number ${i}.</p></div>`).join('');
+    const widget = (heading: string) =>
+      `<div id="product_reviews" class="reviews-box"><div class="box-top"><h2>${heading}</h2><p>Based on 4 reviews</p></div><div class="box-list">${list}</div></div>`;
+    const body = (head: string, heading = 'Customer Reviews') =>
+      page(`<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p>${widget(heading)}<h2>Care</h2><p>${prose(40, 'spout')}</p></main>`, head);
+    for (const heading of ['Customer Reviews', "Customers' ratings & reviews", 'What customers say']) {
+      const product = htmlToMarkdown(body(productLd, heading), URL_).markdown;
+      expect(product).toContain('The kettle keeps');
+      expect(product).not.toMatch(/Buyer 0|Lovely kettle|Based on 4 reviews/);
+      expect(product).toContain('## Care');
+      expect(product).toContain('The spout keeps');
+    }
+    // A bare "Reviews" heads a shop's or a critic's own review as often.
+    expect(htmlToMarkdown(body(productLd, 'Reviews'), URL_).markdown).toContain('Lovely kettle');
+    expect(htmlToMarkdown(body(''), URL_).markdown).toContain('Lovely kettle');
+  });
+
   it('leaves the cascade alone when the page is no product, or its description is a teaser', () => {
     const notProduct = productBody('product-description').replace(productLd, '');
     expect(htmlToMarkdown(notProduct, URL_).stage).not.toBe('product-description');

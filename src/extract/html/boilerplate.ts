@@ -264,15 +264,47 @@ export const RELATED_HEADING = new RegExp(
   'i',
 );
 
+/**
+ * On a product page, the customers' reviews: what buyers say of the product, not what the
+ * page says it is. Their summary and their list run long (a shop's hundreds of reviews
+ * outweigh its description) and each review repeats its stars, its name and its date.
+ * Only headings that name the customers: a bare "Reviews" heads a critic's or the shop's
+ * own review as often (a game store's ground truth keeps its review summary), and on a
+ * service page "What our customers say" heads testimonials that are its content.
+ */
+export const PRODUCT_REVIEWS_HEADING = /^(?:customer|buyer|shopper)s?(?:[’']s?)? (?:reviews|ratings(?: (?:and|&) reviews)?)|^(?:what )?(?:our )?(?:customers|buyers|shoppers) (?:say|are saying)\W*$/i;
+
 const HEADING_TAGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** A class or id word of a reviews widget (`judgeme_product_reviews`, `reviews-section`, `yotpo-reviews`). */
+const REVIEWS_WORD = /reviews?(?=$|[-_\s])/i;
+
+/**
+ * The outermost element around a customer-reviews `heading` (below `root`) that a class or
+ * id names for reviews and that holds no other heading of its `level` or higher: the
+ * reviews widget, whose list of reviews is often not the heading's sibling but its
+ * header's. Null when there is none.
+ */
+function reviewsWidget(heading: DomElement, root: DomElement, level: number): DomElement | null {
+  let widget: DomElement | null = null;
+  for (let up = heading.parentElement; up !== null && up !== root; up = up.parentElement) {
+    const rivals = Array.from(up.querySelectorAll('h1, h2, h3, h4, h5, h6')).some((h) => h !== heading && headingLevel(h) <= level);
+    if (rivals) break;
+    if (REVIEWS_WORD.test(classAndId(up))) widget = up;
+  }
+  return widget;
+}
 
 /**
  * Removes each section headed by a RELATED_HEADING: the heading, climbing past wrappers
  * that hold nothing else, and the siblings after it up to the next heading of the same or
  * a higher level, unless that would remove more than MAX_CHROME_SHARE of the text.
  */
-function removeRelatedSections(root: DomElement): void {
-  const headings = descendants(root, HEADING_TAGS).filter((h) => RELATED_HEADING.test(normalizeSpace(h.textContent)));
+function removeRelatedSections(root: DomElement, productPage: boolean): void {
+  const headings = descendants(root, HEADING_TAGS).filter((h) => {
+    const text = normalizeSpace(h.textContent);
+    return RELATED_HEADING.test(text) || (productPage && PRODUCT_REVIEWS_HEADING.test(text));
+  });
   if (headings.length === 0) return;
   const stats = computeTextStats(root);
   const total = stats.get(root)?.chars ?? 0;
@@ -283,8 +315,9 @@ function removeRelatedSections(root: DomElement): void {
     while (start.parentElement !== null && start.parentElement !== root && (stats.get(start.parentElement)?.chars ?? 0) === own && start.nextElementSibling === null) {
       start = start.parentElement;
     }
+    if (productPage && !RELATED_HEADING.test(normalizeSpace(heading.textContent))) start = reviewsWidget(heading, root, level) ?? start;
     const doomed: DomElement[] = [start];
-    let chars = own;
+    let chars = start === heading ? own : (stats.get(start)?.chars ?? 0);
     for (let next = start.nextElementSibling; next !== null; next = next.nextElementSibling) {
       const nextLevel = headingLevel(next) || headingLevel(next.querySelector('h1, h2, h3, h4, h5, h6') ?? next);
       if (nextLevel > 0 && nextLevel <= level) break;
@@ -303,7 +336,7 @@ export function removeBoilerplate(root: DomElement, options: ChromeOptions = {})
   const stats = computeTextStats(root);
   const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
   removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
-  removeRelatedSections(root);
+  removeRelatedSections(root, options.productPage === true);
 }
 
 /**

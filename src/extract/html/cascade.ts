@@ -40,6 +40,7 @@ import { largestItemRun } from './listing-items.js';
 import { plainText } from './plain-text.js';
 import { findDeclared, mentions } from './declared-description.js';
 import { productDescription } from './product-page.js';
+import { dropRepeatedRuns } from './repeated-runs.js';
 import { lightenReadability } from './readability-tests.js';
 import { computeTextStats, linkDensity } from './text-stats.js';
 
@@ -255,7 +256,9 @@ export function runCascade(
   // A product page's named description comes first (product-page.ts).
   for (const candidate of cleaned?.description ? [cleaned.description, ...ranked] : ranked) {
     if (candidate.chars === 0) continue;
-    const markdown = attempt(() => elementToMarkdown(candidate.doc, candidate.root, base));
+    const written = attempt(() => elementToMarkdown(candidate.doc, candidate.root, base));
+    // Stage 2 keeps the whole page, with the copies it holds of its own text (repeated-runs.ts).
+    const markdown = written && candidate.stage !== 'readability' ? (attempt(() => dropRepeatedRuns(written)) ?? written) : written;
     if (markdown) return { markdown, stage: candidate.stage };
   }
   const text = attempt(() => {

@@ -2,11 +2,12 @@
  * HTML -> main-content Markdown plus page metadata. Pure: a decoded HTML string and the
  * page URL in, text out; never throws. The steps:
  *   parse (linkedom, normalised: parse.ts) -> metadata (metadata.ts) and page kind
- *   (product-page.ts) -> base URL -> noise removal, code-language tagging, captions and
- *   words joined by layout (joined-words.ts) -> the
+ *   (product-page.ts) -> base URL -> noise removal, copies for phones (viewport-copies.ts),
+ *   code-language tagging, captions and words joined by layout (joined-words.ts) -> the
  *   cascade (cascade.ts: product description, Readability, cleaned body, plain text) ->
- *   Markdown (markdown.ts, tidy.ts) -> a product page's declared price when the Markdown
- *   does not show it (product-offer.ts).
+ *   Markdown (markdown.ts, tidy.ts; for stage 2, without repeated runs: repeated-runs.ts)
+ *   -> a product page's declared price when the Markdown does not show it
+ *   (product-offer.ts).
  */
 
 import { removeNoise } from './noise.js';
@@ -23,6 +24,7 @@ import { bodyOf, parseDocument } from './parse.js';
 import { withOffer } from './product-offer.js';
 import type { Offer } from './product-offer.js';
 import { readProductPage } from './product-page.js';
+import { dropMobileCopies } from './viewport-copies.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { descendants } from './dom.js';
 import { documentBaseUrl } from './urls.js';
@@ -69,6 +71,8 @@ function prepare(doc: DomDocument, source: string): DomElement {
   // ... and takes the checkboxes of task lists with the form controls.
   markTaskItems(doc, body, source);
   removeNoise(body, source);
+  // After the noise: what a page hides outright is gone, and is no twin to judge by.
+  dropMobileCopies(body);
   annotateCodeBlocks(doc, body);
   attachPictureCaptions(body, source);
   separateJoinedWords(body);

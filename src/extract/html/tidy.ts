@@ -5,7 +5,8 @@
  * a cell's line breaks as spaces, so a `<br>` there is the page's text, in code or not.)
  */
 
-const FENCE = /^\s*(`{3,}|~{3,})/;
+/** The opening or closing line of fenced code (CommonMark 4.5): its marker in group 1. */
+export const FENCE = /^\s*(`{3,}|~{3,})/;
 // An alternation, not a class: a class holding U+200D reads as one joined character.
 export const INVISIBLE = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u00ad/g;
 
