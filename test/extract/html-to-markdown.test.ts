@@ -957,6 +957,19 @@ describe('product pages, section headers, comment threads and the page title', (
       expect(product).toContain('## Care');
       expect(product).toContain('The spout keeps');
     }
+    // The widget is the section whole: what follows it stays, and a wrapper that holds the
+    // description too (`product--with-reviews`, `product-preview`) is no widget.
+    const specs = '<div class="specs"><p>Capacity: 1.8 litres. Weight: 1.2 kg. Warranty: 5 years.</p></div>';
+    const short = '<p>The kettle keeps its heat and its handle stays cool.</p>';
+    const after = htmlToMarkdown(body(productLd).replace('<h2>Care</h2>', `${specs}<h2>Care</h2>`), URL_).markdown;
+    expect(after).toContain('Warranty: 5 years.');
+    expect(after).not.toContain('Lovely kettle');
+    for (const wrapper of ['product-main product--with-reviews', 'product-preview']) {
+      const wrapped = page(`<main><h1>Stovetop Kettle</h1><div class="${wrapper}">${short}${widget('Customer Reviews')}</div><h2>Care</h2><p>${prose(150, 'spout')}</p></main>`, productLd);
+      const { markdown } = htmlToMarkdown(wrapped, URL_);
+      expect(markdown).toContain('The kettle keeps its heat');
+      expect(markdown).not.toContain('Lovely kettle');
+    }
     // A bare "Reviews" heads a shop's or a critic's own review as often.
     expect(htmlToMarkdown(body(productLd, 'Reviews'), URL_).markdown).toContain('Lovely kettle');
     expect(htmlToMarkdown(body(''), URL_).markdown).toContain('Lovely kettle');

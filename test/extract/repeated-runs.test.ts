@@ -19,9 +19,30 @@ describe('repeated runs of blocks', () => {
     expect(dropRepeatedRuns(slides)).toBe(`${QUOTE}\n\nJo, Leeds`);
   });
 
-  it('compares words only: case, punctuation and link targets aside', () => {
-    const md = 'Read the [care guide](https://a.example/care) before the first wash, please.\n\nOther text.\n\nread the [Care Guide](https://b.example/guide) before the first wash please';
+  it('compares words only, case and punctuation aside; a copy that links elsewhere is no copy', () => {
+    const md = 'Read the [care guide](https://a.example/care) before the first wash, please.\n\nOther text.\n\nread the [Care Guide](https://a.example/care) before the first wash please';
     expect(dropRepeatedRuns(md)).toBe('Read the [care guide](https://a.example/care) before the first wash, please.\n\nOther text.');
+    const mirrors = '### Europe\n\n[Download the full archive (1.2 GB, checksums included)](https://eu.mirror.example/a.tgz)\n\n### America\n\n[Download the full archive (1.2 GB, checksums included)](https://us.mirror.example/a.tgz)';
+    expect(dropRepeatedRuns(mirrors)).toBe(mirrors);
+  });
+
+  it("keeps what a heading says next to nothing else about: each size's price and stock, each system's steps", () => {
+    const size = (name: string, price: string) => `### ${name}\n\n${price}\n\nIn stock\n\nDispatched within one working day from our warehouse`;
+    const sizes = `## Sizes\n\n${size('1.2 litres', '$49.00')}\n\n${size('1.8 litres', '$49.00')}\n\n${size('2.5 litres', '$59.00')}`;
+    expect(dropRepeatedRuns(sizes)).toBe(sizes);
+    const install = '## Install on Windows\n\nDownload the installer from the releases page, run it, then restart your terminal.\n\n## Install on macOS\n\nDownload the installer from the releases page, run it, then restart your terminal.';
+    expect(dropRepeatedRuns(install)).toBe(install);
+    // Under the same heading, or well into a section, a copy is a copy.
+    const twice = `## Specifications\n\n${SPECS}\n\n## Specifications\n\n${SPECS}`;
+    expect(dropRepeatedRuns(twice)).toBe(`## Specifications\n\n${SPECS}`);
+    const deep = `## Overview\n\n${QUOTE}\n\n## Reviews\n\nWhat buyers wrote after a month of daily use, in their own words:\n\n${QUOTE}`;
+    expect(dropRepeatedRuns(deep)).toBe(`## Overview\n\n${QUOTE}\n\n## Reviews\n\nWhat buyers wrote after a month of daily use, in their own words:`);
+  });
+
+  it('keeps a repeated block that is all that parts two lists, which would run together without it', () => {
+    const note = 'Remember to restart your terminal after changing the configuration file.';
+    const md = `${note}\n\n1. Install the package\n2. Run the build\n\n${note}\n\n1. Configure the token\n2. Start the server`;
+    expect(dropRepeatedRuns(md)).toBe(md);
   });
 
   it(`keeps repeats shorter than ${MIN_REPEAT_CHARS} characters of words: each item's own facts`, () => {
@@ -62,8 +83,19 @@ describe('repeated runs of blocks', () => {
     const started = performance.now();
     const out = dropRepeatedRuns(md);
     expect(performance.now() - started).toBeLessThan(2_000);
-    // The sequence repeats every 194 blocks: one period is left.
+    // The sequence repeats every 194 blocks: about one period is left.
     expect(out.split('\n\n').length).toBeLessThan(200);
+  });
+
+  it('reads a list of 100,000 loose items, and 100,000 unclosed link brackets, in linear time', () => {
+    const loose = Array.from({ length: 100_000 }, (_, i) => `- Spare part ${i}`).join('\n\n');
+    let started = performance.now();
+    expect(dropRepeatedRuns(`${loose}\n\nEnd.`)).toBe(`${loose}\n\nEnd.`);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const brackets = `${'](x '.repeat(100_000)}\n\nEnd.`;
+    started = performance.now();
+    expect(dropRepeatedRuns(brackets)).toBe(brackets);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 

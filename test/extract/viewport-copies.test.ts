@@ -27,18 +27,36 @@ describe('copies for narrow screens', () => {
   });
 
   it.each([
-    'md:hidden', 'lg:hidden', 'sm:md:hidden', 'min-[1200px]:hidden', 'd-md-none', 'd-lg-none', 'hidden-lg', 'hidden-md-up', 'vc_hidden-lg',
+    'md:hidden', 'lg:hidden', 'min-[1200px]:hidden', 'md:hidden 2xl:block', 'd-md-none', 'd-lg-none', 'hidden-lg', 'hidden-md-up', 'vc_hidden-lg',
     'visible-xs', 'visible-sm-block', 'hide-for-large', 'hide-for-medium-up', 'show-for-small-only', 'is-hidden-desktop', 'is-hidden-tablet',
-    'mobile-only', 'toc-mobile', 'show-mobile', 'visible_on_mobile', 'hide-desktop', 'hidden-on-desktop', 'tablet',
+    'mobile', 'mobile-only', 'mobile_view', 'show-mobile', 'visible_on_mobile', 'hide-desktop', 'hidden-on-desktop', 'hidden_desktop', 'tablet',
   ])('drops a copy under %s', (name) => {
     expect(after(`<div class="box ${name}">${SPECS}</div><section>${SPECS}</section>`).match(/Weight/g)).toHaveLength(1);
   });
 
   it.each([
     'hide-mobile', 'hidden-mobile', 'no-mobile', 'is-mobile', 'hidden-md', 'hidden-md-down', 'hidden-xs', 'max-md:hidden', 'is-hidden-touch',
-    'mobile-menu', 'd-md-none d-lg-block', 'md:hidden lg:flex', 'visible-xs visible-lg',
+    'mobile-menu', 'd-md-none d-lg-block', 'md:hidden lg:flex', 'md:hidden lg:!block', 'md:hidden lg:table-cell', 'd-md-none d-lg-table-cell',
+    'visible-xs visible-lg', 'hover:lg:hidden', 'dark:lg:hidden', 'Mobile',
+    // WordPress files a post or product under its categories and tags by class.
+    'product_cat-mobile', 'category-mobile', 'tag-tablet', 'toc-mobile',
   ])('keeps both copies when the class is %s (a desktop shows it)', (names) => {
     expect(after(`<div class="${names}">${SPECS}</div><section>${SPECS}</section>`).match(/Weight/g)).toHaveLength(2);
+  });
+
+  it('keeps a phone copy whose desktop twin is in the chrome, which goes later', () => {
+    const hours = '<h3>Opening hours</h3><p>Monday to Friday 9am to 6pm, closed on Sundays.</p><p>Call 0161 555 0199 to book.</p>';
+    const result = after(`<main><p>Physiotherapy for runners.</p><div class="d-lg-none">${hours}</div></main><aside class="sidebar d-none d-lg-block">${hours}</aside>`);
+    expect(result.match(/Opening hours/g)).toHaveLength(2);
+    expect(after(`<main><div class="mobile">${hours}</div></main><nav>${hours}</nav><footer role="contentinfo">${hours}</footer>`).match(/Opening hours/g)).toHaveLength(3);
+  });
+
+  it('reads word order: the same words said otherwise are no copy', () => {
+    const result = after('<p>We do not ship to Ireland yet. Orders arrive within 30 days.</p><div class="mobile-only"><p>We ship to Ireland within 30 days.</p></div>');
+    expect(result).toContain('We ship to Ireland within 30 days.');
+    // A copy edited a little is still a copy: most of its pairs of words are said again.
+    const edited = after(`<p>${'Large prints, framed by hand and shipped flat to your door, ready to hang. '.repeat(3)}We collaborate with ninety artists.</p><div class="hidden_desktop"><p>${'Large prints, framed by hand and shipped flat to your door, ready to hang. '.repeat(3)}We now collaborate with ninety artists.</p></div>`);
+    expect(edited).not.toContain('We now collaborate');
   });
 
   it('keeps what only the phone copy says', () => {
@@ -69,13 +87,26 @@ describe('copies for narrow screens', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('writes a shop page without the phone copy of its buy box, end to end', () => {
-    const buyBox = '<div class="price">$76.00</div><p>Free shipping and returns on every wallet, in all colours.</p>';
-    const html = `<!doctype html><html><head><title>Wallet</title></head><body><main><h1>Aluminium Wallet</h1>
-      <div class="hidden-lg">${buyBox}</div><div class="visible-lg">${buyBox}</div>
-      <p>${'A slim front-pocket wallet machined from one block of aluminium, light and strong. '.repeat(6)}</p></main></body></html>`;
-    const { markdown } = htmlToMarkdown(html, 'https://shop.example/wallet');
-    expect(markdown.match(/Free shipping and returns/g)).toHaveLength(1);
-    expect(markdown).toContain('# Aluminium Wallet');
+  it('writes an article without the phone copy of its key facts, end to end (Readability reads both otherwise)', () => {
+    const facts = '<h2>At a glance</h2><p>Distance: 12 miles, climbing 2,400 feet over the two summits.</p><p>Time: five to six hours at a steady walking pace.</p>';
+    const html = `<!doctype html><html><head><title>Ridge walk</title></head><body><main><article><h1>The ridge walk</h1>
+      <div class="d-lg-none">${facts}</div>
+      <p>${'The path leaves the village by the church and climbs through oak woods to the open fell. '.repeat(6)}</p>
+      <div class="facts d-none d-lg-block">${facts}</div>
+      <p>${'From the second summit the ridge drops gently to the tarn, where the path turns for home. '.repeat(6)}</p></article></main></body></html>`;
+    const result = htmlToMarkdown(html, 'https://walks.example/ridge');
+    expect(result.stage).toBe('readability');
+    expect(result.markdown.match(/Distance: 12 miles/g)).toHaveLength(1);
+    expect(result.markdown).toContain('where the path turns for home');
+  });
+
+  it('keeps every card of a shop category filed under "Mobile", with a sidebar naming the same products', () => {
+    const products = ['Pixel 8 Pro 128GB', 'Galaxy S24 Ultra 256GB', 'Xperia 1 V 256GB', 'Nokia G42 5G 128GB', 'Moto Edge 40 Neo'];
+    const card = (name: string, i: number) =>
+      `<li class="product type-product post-${100 + i} product_cat-mobile instock"><a href="/product/${i}"><h2>${name}</h2><span class="price">£${i}99.00</span></a></li>`;
+    const sidebar = `<div class="widget_products"><h2>Best sellers</h2><ul>${products.map((name, i) => `<li><a href="/product/${i}">${name}</a><span class="price">£${i}99.00</span></li>`).join('')}</ul></div>`;
+    const html = `<!doctype html><html><head><title>Mobile</title></head><body class="term-mobile"><main><h1>Mobile</h1><p>Showing all 5 results</p><ul class="products">${products.map(card).join('')}</ul></main>${sidebar}</body></html>`;
+    const { markdown } = htmlToMarkdown(html, 'https://shop.example/product-category/mobile/');
+    for (const name of products) expect(markdown).toContain(name);
   });
 });

@@ -20,7 +20,7 @@
 import type { DomElement } from './dom.js';
 import { childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
-import { computeTextStats, linkDensity } from './text-stats.js';
+import { computeTextStats, linkDensity, visibleChars } from './text-stats.js';
 
 /**
  * Tags of page chrome. A `<fieldset>` groups a form's controls (HTML 4.10.15) even
@@ -275,21 +275,46 @@ export const RELATED_HEADING = new RegExp(
 export const PRODUCT_REVIEWS_HEADING = /^(?:customer|buyer|shopper)s?(?:[’']s?)? (?:reviews|ratings(?: (?:and|&) reviews)?)|^(?:what )?(?:our )?(?:customers|buyers|shoppers) (?:say|are saying)\W*$/i;
 
 const HEADING_TAGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+const ALL_HEADING_TAGS: ReadonlySet<string> = new Set(['h1', ...HEADING_TAGS]);
 
 /** A class or id word of a reviews widget (`judgeme_product_reviews`, `reviews-section`, `yotpo-reviews`). */
-const REVIEWS_WORD = /reviews?(?=$|[-_\s])/i;
+const REVIEWS_WORD = /(?:^|[-_\s])reviews?(?=$|[-_\s])/i;
 
 /**
- * The outermost element around a customer-reviews `heading` (below `root`) that a class or
- * id names for reviews and that holds no other heading of its `level` or higher: the
- * reviews widget, whose list of reviews is often not the heading's sibling but its
+ * A reviews widget holds at most this many characters before its heading: a star rating
+ * ("4.8 out of 5"), not a sentence. More, and it wraps the product's own content too (a
+ * `product--with-reviews` around the description and the reviews).
+ */
+const MAX_BEFORE_REVIEWS_CHARS = 40;
+
+/**
+ * For each element under `root`, how many headings of `level` or higher it holds (the
+ * elements that hold none are left out).
+ */
+function headingCounts(root: DomElement, level: number): Map<DomElement, number> {
+  const counts = new Map<DomElement, number>();
+  for (const heading of descendants(root, ALL_HEADING_TAGS)) {
+    if (headingLevel(heading) > level) continue;
+    for (let up: DomElement | null = heading; up !== null && up !== root; up = up.parentElement) counts.set(up, (counts.get(up) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * The reviews widget around a customer-reviews `heading` (below `root`): the outermost
+ * ancestor that a class or id names for reviews, holds no other heading of the heading's
+ * level or higher (`counts`, from headingCounts) and at most MAX_BEFORE_REVIEWS_CHARS
+ * before the heading. Its list of reviews is often not the heading's sibling but its
  * header's. Null when there is none.
  */
-function reviewsWidget(heading: DomElement, root: DomElement, level: number): DomElement | null {
+function reviewsWidget(heading: DomElement, root: DomElement, counts: Map<DomElement, number>, stats: Map<DomElement, TextStats>): DomElement | null {
   let widget: DomElement | null = null;
-  for (let up = heading.parentElement; up !== null && up !== root; up = up.parentElement) {
-    const rivals = Array.from(up.querySelectorAll('h1, h2, h3, h4, h5, h6')).some((h) => h !== heading && headingLevel(h) <= level);
-    if (rivals) break;
+  let before = 0;
+  for (let child: DomElement = heading, up = heading.parentElement; up !== null && up !== root; child = up, up = up.parentElement) {
+    for (let node = child.previousSibling; node !== null && before <= MAX_BEFORE_REVIEWS_CHARS; node = node.previousSibling) {
+      before += isElement(node) ? (stats.get(node)?.chars ?? 0) : visibleChars(node.textContent);
+    }
+    if (before > MAX_BEFORE_REVIEWS_CHARS || (counts.get(up) ?? 0) > 1) break;
     if (REVIEWS_WORD.test(classAndId(up))) widget = up;
   }
   return widget;
@@ -308,6 +333,7 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
   if (headings.length === 0) return;
   const stats = computeTextStats(root);
   const total = stats.get(root)?.chars ?? 0;
+  const countsByLevel = new Map<number, Map<DomElement, number>>();
   for (const heading of headings) {
     const level = headingLevel(heading);
     const own = stats.get(heading)?.chars ?? 0;
@@ -315,10 +341,16 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
     while (start.parentElement !== null && start.parentElement !== root && (stats.get(start.parentElement)?.chars ?? 0) === own && start.nextElementSibling === null) {
       start = start.parentElement;
     }
-    if (productPage && !RELATED_HEADING.test(normalizeSpace(heading.textContent))) start = reviewsWidget(heading, root, level) ?? start;
-    const doomed: DomElement[] = [start];
-    let chars = start === heading ? own : (stats.get(start)?.chars ?? 0);
-    for (let next = start.nextElementSibling; next !== null; next = next.nextElementSibling) {
+    let widget: DomElement | null = null;
+    if (productPage && !RELATED_HEADING.test(normalizeSpace(heading.textContent))) {
+      let counts = countsByLevel.get(level);
+      if (counts === undefined) countsByLevel.set(level, (counts = headingCounts(root, level)));
+      widget = reviewsWidget(heading, root, counts, stats);
+    }
+    // A reviews widget is the section whole; else the heading's siblings up to the next heading.
+    const doomed: DomElement[] = [widget ?? start];
+    let chars = widget === null ? own : (stats.get(widget)?.chars ?? 0);
+    for (let next = widget === null ? start.nextElementSibling : null; next !== null; next = next.nextElementSibling) {
       const nextLevel = headingLevel(next) || headingLevel(next.querySelector('h1, h2, h3, h4, h5, h6') ?? next);
       if (nextLevel > 0 && nextLevel <= level) break;
       doomed.push(next);

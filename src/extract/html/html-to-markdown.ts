@@ -72,7 +72,7 @@ function prepare(doc: DomDocument, source: string): DomElement {
   markTaskItems(doc, body, source);
   removeNoise(body, source);
   // After the noise: what a page hides outright is gone, and is no twin to judge by.
-  dropMobileCopies(body);
+  dropMobileCopies(body, source);
   annotateCodeBlocks(doc, body);
   attachPictureCaptions(body, source);
   separateJoinedWords(body);
