@@ -80,11 +80,13 @@ describe('copies for narrow screens', () => {
 
   it('reads a page of deeply nested phone blocks in linear time', () => {
     const depth = 20_000;
-    const nested = '<div class="mobile">x '.repeat(depth) + '</div>'.repeat(depth) + '<div class="mobile"><i></i>'.repeat(depth) + '</div>'.repeat(depth);
+    const nested = '<div class="mobile">x '.repeat(depth) + '</div>'.repeat(depth);
     const wide = Array.from({ length: 300 }, (_, i) => `<div class="mobile"><p>copy ${i} of the desktop text</p></div><p>copy ${i} of the desktop text</p>`).join('');
-    const started = Date.now();
-    after(nested + wide);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    for (const page of [nested + wide, '<div class="mobile"><i></i>'.repeat(depth) + '</div>'.repeat(depth)]) {
+      const started = Date.now();
+      after(page);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
   });
 
   it('writes an article without the phone copy of its key facts, end to end (Readability reads both otherwise)', () => {

@@ -139,7 +139,7 @@ export function dropMobileCopies(root: DomElement, source?: string): void {
       node = nextInTree(node, root, true);
       continue;
     }
-    if (node.nodeType === TEXT_NODE) cost += addPairs(node, counts);
+    cost += node.nodeType === TEXT_NODE ? addPairs(node, counts) : 1;
     node = nextInTree(node, root, false);
   }
   const removed = new Set<DomElement>();
@@ -150,7 +150,7 @@ export function dropMobileCopies(root: DomElement, source?: string): void {
     if (insideAny(element, removed, root)) continue;
     const own = new Map<string, number>();
     for (let node = nextInTree(element, element, false); node !== null; node = nextInTree(node, element, false)) {
-      if (node.nodeType === TEXT_NODE) budget -= addPairs(node, own);
+      budget -= node.nodeType === TEXT_NODE ? addPairs(node, own) : 1;
     }
     if (budget < 0) break;
     let pairs = 0;
