@@ -970,9 +970,21 @@ describe('product pages, section headers, comment threads and the page title', (
       expect(markdown).toContain('The kettle keeps its heat');
       expect(markdown).not.toContain('Lovely kettle');
     }
+    // A wrapper named for a preview around a short description and the widget is no widget.
+    const preview = page(`<main><h1>Stovetop Kettle</h1><div class="product-preview"><p>Steel kettle.</p>${widget('Customer Reviews')}</div><h2>Care</h2><p>${prose(150, 'spout')}</p></main>`, productLd);
+    expect(htmlToMarkdown(preview, URL_).markdown).toContain('Steel kettle.');
+    // A reviews-named wrapper that holds another section's heading is no widget either.
+    const rival = page(`<main><h1>Stovetop Kettle</h1><div class="reviews-and-care">${widget('Customer Reviews')}<h2>Care</h2><p>${prose(40, 'spout')}</p></div><p>${prose(150, 'kettle')}</p></main>`, productLd);
+    const withRival = htmlToMarkdown(rival, URL_).markdown;
+    expect(withRival).not.toContain('Lovely kettle');
+    expect(withRival).toContain('The spout keeps');
+    // Hundreds of reviews outweigh the description, and still go.
+    const many = Array.from({ length: 20 }, (_, i) => `<div class="review-item"><p>Buyer ${i}</p><p>Lovely kettle, it pours without a drip and boils quickly on gas, five stars from me number ${i}.</p></div>`).join('');
+    const heavy = page(`<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p><div id="product_reviews" class="reviews-box"><div class="box-top"><h2>Customer Reviews</h2></div><div class="box-list">${many}</div></div></main>`, productLd);
+    expect(htmlToMarkdown(heavy, URL_).markdown).not.toContain('Lovely kettle');
     // A bare "Reviews" heads a shop's or a critic's own review as often.
     expect(htmlToMarkdown(body(productLd, 'Reviews'), URL_).markdown).toContain('Lovely kettle');
-    expect(htmlToMarkdown(body(''), URL_).markdown).toContain('Lovely kettle');
+    expect(htmlToMarkdown(body(''), URL_).markdown).toMatch(/Based on 4 reviews[\s\S]*Lovely kettle/);
   });
 
   it('leaves the cascade alone when the page is no product, or its description is a teaser', () => {

@@ -67,6 +67,35 @@ describe('repeated runs of blocks', () => {
     expect(dropRepeatedRuns(`${list}\n\nDiscontinued.\n\n${list}`)).toBe(`${list}\n\nDiscontinued.`);
   });
 
+  it('never ends a run on a heading whose section goes on: the heading stays over its own text', () => {
+    const delivery = 'Free delivery on every order over fifty pounds, returns within thirty days.';
+    const md = `# Kettle\n\nA stovetop kettle of brushed steel.\n\n${delivery}\n\n## Care\n\nWipe with a soft cloth.\n\n# Teapot\n\nA stoneware teapot with a bamboo handle, for four cups.\n\n${delivery}\n\n## Care\n\nDo not put it in the dishwasher.`;
+    expect(dropRepeatedRuns(md)).toBe(md.replace(`bamboo handle, for four cups.\n\n${delivery}\n\n`, 'bamboo handle, for four cups.\n\n'));
+  });
+
+  it('keeps one block between two lists even when several runs between them repeat', () => {
+    const p1 = 'Remember to restart your terminal after changing the configuration file.';
+    const p2 = 'Keep a copy of the old configuration until the new one works for you.';
+    const md = `${p1}\n\nMiddle text that differs.\n\n${p2}\n\n- apple\n- pear\n\n${p1}\n\n${p2}\n\n- hammer\n- nail`;
+    const out = dropRepeatedRuns(md);
+    expect(out).not.toMatch(/- pear\n\n- hammer/);
+    expect(out.match(/Remember to restart/g)).toHaveLength(1);
+  });
+
+  it('compares link targets even where no heading is near, and reads image links as no text of their own', () => {
+    const link = (host: string) => `[Download the full archive, checksums included](https://${host}.mirror.example/archive.tgz)`;
+    const md = `${link('eu')}\n\nOther text.\n\n${link('us')}`;
+    expect(dropRepeatedRuns(md)).toBe(md);
+    const image = '![](https://images.example-cdn.com/files/products/wallets/black-aluminium-front.png)';
+    const images = `${image}\n\nA caption of its own.\n\n${image}`;
+    expect(dropRepeatedRuns(images)).toBe(images);
+  });
+
+  it('reads a list of 300,000 items after another list without overflowing the stack', () => {
+    const md = `- a\n\n${Array.from({ length: 300_000 }, (_, i) => `- item ${i}`).join('\n')}\n\nEnd.`;
+    expect(dropRepeatedRuns(md)).toBe(md);
+  });
+
   it('never matches blocks without words, which end a run', () => {
     const md = `![](https://img.example/a.png)\n\n---\n\n![](https://img.example/a.png)\n\n---`;
     expect(dropRepeatedRuns(md)).toBe(md);

@@ -27,7 +27,7 @@ describe('copies for narrow screens', () => {
   });
 
   it.each([
-    'md:hidden', 'lg:hidden', 'min-[1200px]:hidden', 'md:hidden 2xl:block', 'd-md-none', 'd-lg-none', 'hidden-lg', 'hidden-md-up', 'vc_hidden-lg',
+    'sm:hidden', 'd-sm-none', 'visible-md', 'is-hidden-widescreen', 'md:hidden', 'lg:hidden', 'min-[1200px]:hidden', 'md:hidden 2xl:block', 'd-md-none', 'd-lg-none', 'hidden-lg', 'hidden-md-up', 'vc_hidden-lg',
     'visible-xs', 'visible-sm-block', 'hide-for-large', 'hide-for-medium-up', 'show-for-small-only', 'is-hidden-desktop', 'is-hidden-tablet',
     'mobile', 'mobile-only', 'mobile_view', 'show-mobile', 'visible_on_mobile', 'hide-desktop', 'hidden-on-desktop', 'hidden_desktop', 'tablet',
   ])('drops a copy under %s', (name) => {
@@ -57,6 +57,17 @@ describe('copies for narrow screens', () => {
     // A copy edited a little is still a copy: most of its pairs of words are said again.
     const edited = after(`<p>${'Large prints, framed by hand and shipped flat to your door, ready to hang. '.repeat(3)}We collaborate with ninety artists.</p><div class="hidden_desktop"><p>${'Large prints, framed by hand and shipped flat to your door, ready to hang. '.repeat(3)}We now collaborate with ninety artists.</p></div>`);
     expect(edited).not.toContain('We now collaborate');
+  });
+
+  it('keeps one of two phone copies that only copy each other, and reads one-word text nodes', () => {
+    expect(after(`<div class="mobile">${SPECS}</div><div class="tablet">${SPECS}</div>`).match(/Weight/g)).toHaveLength(1);
+    const words = (cls: string) => `<div class="${cls}"><span>Anodised</span> <span>aluminium</span> <span>wallet</span> <span>Slim</span></div>`;
+    expect(after(`${words('mobile')}<section>${words('card')}</section>`).match(/Anodised/g)).toHaveLength(1);
+  });
+
+  it("leaves a phone copy's own chrome out of the reckoning, and counts no twin in a complementary region", () => {
+    expect(after(`<div class="mobile">${SPECS}<nav><a href="/">Back to the shop</a></nav></div><section>${SPECS}</section>`).match(/Weight/g)).toHaveLength(1);
+    expect(after(`<main><div class="mobile">${SPECS}</div></main><div role="complementary">${SPECS}</div>`).match(/Weight/g)).toHaveLength(2);
   });
 
   it('keeps what only the phone copy says', () => {

@@ -288,6 +288,13 @@ const REVIEWS_WORD = /(?:^|[-_\s])reviews?(?=$|[-_\s])/i;
 const MAX_BEFORE_REVIEWS_CHARS = 40;
 
 /**
+ * A reviews widget goes while it holds at most this share of the page's text (other
+ * sections at most MAX_CHROME_SHARE): a shop's hundreds of reviews outweigh its
+ * description, and the widget, found by its class and its heading, is no guess.
+ */
+const MAX_REVIEWS_SHARE = 0.8;
+
+/**
  * For each element under `root`, how many headings of `level` or higher it holds (the
  * elements that hold none are left out).
  */
@@ -356,7 +363,7 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
       doomed.push(next);
       chars += stats.get(next)?.chars ?? 0;
     }
-    if (chars > MAX_CHROME_SHARE * total) continue;
+    if (chars > (widget === null ? MAX_CHROME_SHARE : MAX_REVIEWS_SHARE) * total) continue;
     for (const element of doomed) element.remove();
   }
 }

@@ -64,8 +64,10 @@ function blocksOf(markdown: string): Block[] {
     const list = LIST_ITEM.test(first);
     const last = blocks[blocks.length - 1];
     // An indented block continues a list item; a list item after a list continues the list.
-    if (last !== undefined && (/^\s/.test(first) || (list && last.list))) last.lines.push('', ...current);
-    else blocks.push({ lines: current, list });
+    if (last !== undefined && (/^\s/.test(first) || (list && last.list))) {
+      last.lines.push('');
+      for (const line of current) last.lines.push(line);
+    } else blocks.push({ lines: current, list });
     current = [];
   };
   for (const line of markdown.split('\n')) {
@@ -104,6 +106,19 @@ function wordsOf(block: string): string {
   return hasOwnText(block) ? block.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : '';
 }
 
+/** A heading's level (1-6), or 0 for another block. */
+function levelOf(block: Block | undefined): number {
+  return block !== undefined && HEADING.test(block.text) ? block.text.indexOf(' ') : 0;
+}
+
+/** Whether block `k` is a heading with something under it: the next block is no heading of its level or higher. */
+function opensSection(blocks: readonly Block[], k: number): boolean {
+  const level = levelOf(blocks[k]);
+  if (level === 0 || k + 1 >= blocks.length) return false;
+  const next = levelOf(blocks[k + 1]);
+  return next === 0 || next > level;
+}
+
 /** The Markdown without the later copies of repeated runs (see the module comment). */
 export function dropRepeatedRuns(markdown: string): string {
   const blocks = blocksOf(markdown);
@@ -123,6 +138,7 @@ export function dropRepeatedRuns(markdown: string): string {
   }
   const earlier = new Map<string, number[]>();
   const keep = blocks.map(() => true);
+  let lastKept = -1;
   let dropped = false;
   for (let i = 0; i < blocks.length; ) {
     let length = 0;
@@ -139,8 +155,11 @@ export function dropRepeatedRuns(markdown: string): string {
       while (j + n < i && i + n < blocks.length && words[i + n] !== '' && words[j + n] === words[i + n]) c += words[i + n++]!.length;
       if (c > most) [length, most] = [n, c];
     }
+    // A run does not end on a heading whose section goes on after it: the heading would go
+    // while its section stayed, to be read as the section before's.
+    while (length > 0 && opensSection(blocks, i + length - 1)) most -= words[i + --length]!.length;
     // Not when the run is all that parts two lists: without it they would run together.
-    const parts = i > 0 && i + length < blocks.length && blocks[i - 1]!.list && blocks[i + length]!.list;
+    const parts = lastKept >= 0 && i + length < blocks.length && blocks[lastKept]!.list && blocks[i + length]!.list;
     const repeated = most >= MIN_REPEAT_CHARS && !parts;
     const step = repeated ? length : 1;
     for (let k = i; k < i + step; k++) {
@@ -150,6 +169,7 @@ export function dropRepeatedRuns(markdown: string): string {
       if (list === undefined) earlier.set(words[k]!, [k]);
       else list.push(k);
     }
+    if (!repeated) lastKept = i;
     dropped ||= repeated;
     i += step;
   }

@@ -11,9 +11,12 @@
  * something of its own stays: a menu or a note written for phones alone is still the
  * page's only copy of what it says. Pairs, not single words, so that word order counts
  * ("We ship to Ireland" is no copy of "We do not ship to Ireland yet"), while a phone copy
- * edited a little ("We now collaborate with ...") still is one. Text in the page's chrome (navigation, header, footer, sidebars) does not
- * count as a copy: the chrome goes later (boilerplate.ts), and a phone's copy of what a
- * desktop shows in a sidebar would then be the only one left.
+ * edited a little ("We now collaborate with ...") still is one. Text in the chrome tags
+ * and roles (`nav`, `header`, `footer`, `aside`) does not count as a copy: the chrome goes
+ * later (boilerplate.ts), and a phone's copy of what a desktop shows in an `<aside>` would
+ * then be the only one left. (A twin that a later step removes for other reasons, such as
+ * a sidebar known only by its class words, is not foreseen: the phone copy goes, and the
+ * twin with it.)
  */
 
 import type { DomElement, DomNode } from './dom.js';
@@ -22,13 +25,13 @@ import { TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
 /**
  * Class names that hide an element on a desktop's width (1,200 to 1,535 pixels) in the
  * common CSS frameworks and in pages' own naming:
- *  - Tailwind `md:hidden`, `lg:hidden`, `min-[1200px]:hidden` (a breakpoint alone: after
+ *  - Tailwind `sm:hidden`, `md:hidden`, `lg:hidden`, `min-[1200px]:hidden` (a breakpoint alone: after
  *    a state variant, `hover:lg:hidden`, it hides in that state only);
- *  - Bootstrap 4/5 `d-md-none`, `d-lg-none`; Bootstrap 3 `hidden-lg`, `visible-xs`,
- *    `visible-sm` (and their `-block` forms); Bootstrap 4 alpha `hidden-md-up`; WPBakery's
+ *  - Bootstrap 4/5 `d-sm-none`, `d-md-none`, `d-lg-none`; Bootstrap 3 `hidden-lg`,
+ *    `visible-xs`, `visible-sm`, `visible-md` (and their `-block` forms); Bootstrap 4 alpha `hidden-md-up`; WPBakery's
  *    `vc_hidden-lg`;
  *  - Foundation `hide-for-large`, `hide-for-medium-up`, `show-for-small-only`;
- *  - Bulma `is-hidden-desktop`, `is-hidden-tablet`;
+ *  - Bulma `is-hidden-tablet`, `is-hidden-desktop`, `is-hidden-widescreen`;
  *  - the plain names `mobile`, `tablet`, `mobile-only`, `mobile-view`, `show-mobile`,
  *    `visible-on-mobile`, `hide-desktop`, `hidden-on-desktop`. Not a name that merely ends
  *    in `mobile` (`product_cat-mobile`, `category-mobile`, `tag-tablet`: WordPress's
@@ -36,13 +39,13 @@ import { TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
  *    Bootstrap 3's `hidden-md` (hidden on 992-1,199 pixels only), which a desktop shows.
  */
 const MOBILE_ONLY_NAMES = [
-  '(?:md|lg|xl|min-\\[[^\\]\\s"\']+\\]):hidden',
-  'd-(?:md|lg|xl)-none',
+  '(?:sm|md|lg|xl|min-\\[[^\\]\\s"\']+\\]):hidden',
+  'd-(?:sm|md|lg|xl)-none',
   '(?:vc_)?hidden-(?:lg|xl|(?:sm|md|lg)-up)',
-  'visible-(?:xs|sm)(?:-block|-inline|-inline-block|-flex)?',
+  'visible-(?:xs|sm|md)(?:-block|-inline|-inline-block|-flex)?',
   'hide-for-(?:medium|large|xlarge)(?:-up)?',
   'show-for-(?:small|medium)-only',
-  'is-hidden-(?:tablet|desktop)',
+  'is-hidden-(?:tablet|desktop|widescreen)',
   '(?:mobile|tablet)(?:[-_](?:only|view|version))?',
   '(?:show|visible|only)[-_](?:on[-_])?(?:mobile|tablet|small)',
   '(?:hide|hidden|is-hidden)[-_](?:on[-_])?(?:desktop|large)(?:[-_](?:up|only))?',
@@ -149,15 +152,21 @@ export function dropMobileCopies(root: DomElement, source?: string): void {
   for (const element of candidates) {
     if (insideAny(element, removed, root)) continue;
     const own = new Map<string, number>();
-    for (let node = nextInTree(element, element, false); node !== null; node = nextInTree(node, element, false)) {
+    for (let node = nextInTree(element, element, false); node !== null; ) {
+      // Its chrome is no more counted than the page's.
+      if (isElement(node) && isChrome(node)) {
+        node = nextInTree(node, element, true);
+        continue;
+      }
       budget -= node.nodeType === TEXT_NODE ? addPairs(node, own) : 1;
+      node = nextInTree(node, element, false);
     }
     if (budget < 0) break;
     let pairs = 0;
     let copied = 0;
     for (const [pair, count] of own) {
       pairs += count;
-      copied += Math.min(count, (counts.get(pair) ?? 0) - count);
+      copied += Math.max(0, Math.min(count, (counts.get(pair) ?? 0) - count));
     }
     if (pairs === 0 || copied < MIN_COPY_SHARE * pairs) continue;
     for (const [pair, count] of own) counts.set(pair, (counts.get(pair) ?? 0) - count);
