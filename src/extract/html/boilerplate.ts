@@ -328,14 +328,20 @@ function reviewsWidget(heading: DomElement, root: DomElement, counts: Map<DomEle
 }
 
 /**
- * Removes each section headed by a RELATED_HEADING: the heading, climbing past wrappers
- * that hold nothing else, and the siblings after it up to the next heading of the same or
- * a higher level, unless that would remove more than MAX_CHROME_SHARE of the text.
+ * Removes each section headed by a RELATED_HEADING (or, on a product page, a
+ * PRODUCT_REVIEWS_HEADING): the heading, climbing past wrappers that hold nothing else,
+ * and the siblings after it up to the next heading of the same or a higher level, unless
+ * that would remove more than MAX_CHROME_SHARE of the text; a reviews heading's widget
+ * (reviewsWidget) instead, when it has one, up to MAX_REVIEWS_SHARE.
  */
 function removeRelatedSections(root: DomElement, productPage: boolean): void {
+  const reviews = new Set<DomElement>();
   const headings = descendants(root, HEADING_TAGS).filter((h) => {
     const text = normalizeSpace(h.textContent);
-    return RELATED_HEADING.test(text) || (productPage && PRODUCT_REVIEWS_HEADING.test(text));
+    if (RELATED_HEADING.test(text)) return true;
+    if (!productPage || !PRODUCT_REVIEWS_HEADING.test(text)) return false;
+    reviews.add(h);
+    return true;
   });
   if (headings.length === 0) return;
   const stats = computeTextStats(root);
@@ -349,7 +355,7 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
       start = start.parentElement;
     }
     let widget: DomElement | null = null;
-    if (productPage && !RELATED_HEADING.test(normalizeSpace(heading.textContent))) {
+    if (reviews.has(heading)) {
       let counts = countsByLevel.get(level);
       if (counts === undefined) countsByLevel.set(level, (counts = headingCounts(root, level)));
       widget = reviewsWidget(heading, root, counts, stats);

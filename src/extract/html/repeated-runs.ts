@@ -25,7 +25,7 @@
  * pages repeat pull quotes and refrains on purpose).
  */
 
-import { FENCE } from './tidy.js';
+import { fenceAfter } from './tidy.js';
 
 /**
  * The fewest characters of words (letters and digits, single spaces between) that a
@@ -71,14 +71,9 @@ function blocksOf(markdown: string): Block[] {
     current = [];
   };
   for (const line of markdown.split('\n')) {
-    const marker = FENCE.exec(line)?.[1];
-    if (fence !== null) {
-      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
-      current.push(line);
-      continue;
-    }
-    if (marker !== undefined) fence = marker;
-    if (line.trim() === '') close();
+    const code = fence !== null;
+    fence = fenceAfter(line, fence);
+    if (!code && line.trim() === '') close();
     else current.push(line);
   }
   close();

@@ -5,10 +5,20 @@
  * a cell's line breaks as spaces, so a `<br>` there is the page's text, in code or not.)
  */
 
-/** The opening or closing line of fenced code (CommonMark 4.5): its marker in group 1. */
-export const FENCE = /^\s*(`{3,}|~{3,})/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
 // An alternation, not a class: a class holding U+200D reads as one joined character.
 export const INVISIBLE = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u00ad/g;
+
+/**
+ * The fence open after `line` (CommonMark 4.5), given the one open before it (null outside
+ * fenced code): a closing line has the opening's character, at least its length, and
+ * nothing else. A line is code when a fence is open before it.
+ */
+export function fenceAfter(line: string, open: string | null): string | null {
+  const marker = FENCE.exec(line)?.[1];
+  if (open === null) return marker ?? null;
+  return marker !== undefined && marker[0] === open[0] && marker.length >= open.length && line.trim() === marker ? null : open;
+}
 
 export function tidyMarkdown(markdown: string): string {
   const out: string[] = [];
@@ -16,13 +26,12 @@ export function tidyMarkdown(markdown: string): string {
   let blank = 0;
   for (const rawLine of markdown.replace(/\r\n?/g, '\n').replace(INVISIBLE, '').split('\n')) {
     const line = rawLine.trimEnd();
-    const marker = FENCE.exec(line)?.[1];
-    if (fence !== null) {
-      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+    const code = fence !== null;
+    fence = fenceAfter(line, fence);
+    if (code) {
       out.push(line);
       continue;
     }
-    if (marker !== undefined) fence = marker;
     if (line.trim() === '') {
       blank++;
       if (blank === 1 && out.length > 0) out.push('');

@@ -87,6 +87,15 @@ function isChrome(element: DomElement): boolean {
   return role !== null && CHROME_ROLES.has(role.trim().toLowerCase());
 }
 
+/** Calls `visit` on each node under `root` in document order, chrome subtrees left out. */
+function eachOutsideChrome(root: DomElement, visit: (node: DomNode) => void): void {
+  for (let node = nextInTree(root, root, false); node !== null; ) {
+    const chrome = isElement(node) && isChrome(node);
+    if (!chrome) visit(node);
+    node = nextInTree(node, root, chrome);
+  }
+}
+
 /** Whether a class of `element` hides it on a desktop and none shows it there again. */
 function isMobileOnly(element: DomElement): boolean {
   const classes = element.getAttribute('class');
@@ -124,43 +133,28 @@ function insideAny(element: DomElement, set: ReadonlySet<DomElement>, root: DomE
  */
 export function dropMobileCopies(root: DomElement, source?: string): void {
   if (source !== undefined && !SOURCE_TEST.test(source)) return;
+  // Chrome is neither a candidate nor a copy.
   const candidates: DomElement[] = [];
-  for (let node = nextInTree(root, root, false); node !== null; ) {
-    // Chrome is neither a candidate nor a copy: its subtree is skipped.
-    if (isElement(node) && isChrome(node)) {
-      node = nextInTree(node, root, true);
-      continue;
-    }
+  eachOutsideChrome(root, (node) => {
     if (isElement(node) && isMobileOnly(node)) candidates.push(node);
-    node = nextInTree(node, root, false);
-  }
+  });
   if (candidates.length === 0) return;
   const counts = new Map<string, number>();
   let cost = 0;
-  for (let node = nextInTree(root, root, false); node !== null; ) {
-    if (isElement(node) && isChrome(node)) {
-      node = nextInTree(node, root, true);
-      continue;
-    }
+  eachOutsideChrome(root, (node) => {
     cost += node.nodeType === TEXT_NODE ? addPairs(node, counts) : 1;
-    node = nextInTree(node, root, false);
-  }
+  });
   const removed = new Set<DomElement>();
   // Nested candidates read their text again: past MAX_READ_FACTOR times the reading of the
   // page, the rest are left as they are rather than let nested copies cost the square.
   let budget = MAX_READ_FACTOR * cost;
   for (const element of candidates) {
     if (insideAny(element, removed, root)) continue;
+    // Its chrome is no more counted than the page's.
     const own = new Map<string, number>();
-    for (let node = nextInTree(element, element, false); node !== null; ) {
-      // Its chrome is no more counted than the page's.
-      if (isElement(node) && isChrome(node)) {
-        node = nextInTree(node, element, true);
-        continue;
-      }
+    eachOutsideChrome(element, (node) => {
       budget -= node.nodeType === TEXT_NODE ? addPairs(node, own) : 1;
-      node = nextInTree(node, element, false);
-    }
+    });
     if (budget < 0) break;
     let pairs = 0;
     let copied = 0;
