@@ -15,6 +15,7 @@ import { MAX_VERBATIM_RUN, boundWhiteSpaceRuns } from '../../src/extract/html/wh
 import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 import { emptyBlankBlocks } from '../../src/extract/html/markdown.js';
+import { MIN_PRODUCT_READABILITY_SHARE, MIN_READABILITY_SHARE } from '../../src/extract/html/cascade.js';
 
 const URL_ = 'https://example.com/blog/post.html';
 
@@ -628,11 +629,12 @@ describe('the cascade', () => {
       '<p>Colours:<span class="hidden">Sage green swatch label</span> <span class="swatch d-none">Added to your cart</span> <em class="is-hidden">Sold out</em> <b class="hide">Toast text</b></p>' +
         '<p><span class="hidden md:block">Shown from medium screens</span> <span class="d-none d-lg-inline-flex">Shown on large screens</span> <span class="hidden group-hover:block">Shown on hover</span> <span class="overflow-hidden">Not a hiding class</span></p>' +
         '<p><span class="hidden md:hover:!flex">Shown by a variant chain</span> <span class="hidden md:block!">Shown important</span> <span class="hidden min-[900px]:table-row-group">Shown past a width</span> <span class="hidden-xs">Hidden on phones only</span></p>' +
+        '<p><span class="wt-display-none">Problem calculating shipping</span> <span class="display-none">Plain display none</span> <span class="u-hidden">Utility hidden</span> <span class="wt-display-none wt-display-flex-lg">Shown by a display class</span> <span class="display-none-ish">Not a display class</span></p>' +
         `<div class="hidden"><p>${prose(60, 'tab')}</p></div>`,
     );
     const { markdown } = htmlToMarkdown(html, URL_);
-    expect(markdown).not.toMatch(/Sage green swatch|Added to your cart|Sold out|Toast text/);
-    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class', 'Shown by a variant chain', 'Shown important', 'Shown past a width', 'Hidden on phones only']) {
+    expect(markdown).not.toMatch(/Sage green swatch|Added to your cart|Sold out|Toast text|Problem calculating|Plain display none|Utility hidden/);
+    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class', 'Shown by a variant chain', 'Shown important', 'Shown past a width', 'Hidden on phones only', 'Shown by a display class', 'Not a display class']) {
       expect(markdown).toContain(shown);
     }
     // A large hidden block is content a script reveals (a collapsed tab).
@@ -716,6 +718,18 @@ describe('captions, related sections and listings', () => {
     expect(markdown).not.toMatch(/You may also like|Other product|also viewed|Something else/);
     expect(markdown).toContain('## Care instructions');
     expect(markdown).toContain('Wash by hand');
+  });
+
+  it('drops a feed of recent events and announcements, as it drops the latest news', () => {
+    const posts = Array.from({ length: 3 }, (_, i) => `<p><a href="/news/${i}">Patch notes ${i}: new maps and fixes, read the full post on the blog</a></p>`).join('');
+    for (const heading of ['Recent Events & Announcements', 'Latest announcements', 'Recent events and news']) {
+      const { markdown } = htmlToMarkdown(article(`<h2>${heading}</h2>${posts}<h2>About this game</h2><p>Two teams, one bomb site.</p>`), URL_);
+      expect(markdown).not.toMatch(/Patch notes|Recent|Latest/);
+      expect(markdown).toContain('## About this game');
+    }
+    // A section that only mentions events is the page's own.
+    const own = htmlToMarkdown(article(`<h2>Recent events in the valley</h2><p>The weir was rebuilt after the spring flood.</p>`), URL_).markdown;
+    expect(own).toContain('The weir was rebuilt');
   });
 
   it('keeps a "See also" section, which is content on reference pages', () => {
@@ -985,6 +999,24 @@ describe('product pages, section headers, comment threads and the page title', (
     // A bare "Reviews" heads a shop's or a critic's own review as often.
     expect(htmlToMarkdown(body(productLd, 'Reviews'), URL_).markdown).toContain('Lovely kettle');
     expect(htmlToMarkdown(body(''), URL_).markdown).toMatch(/Based on 4 reviews[\s\S]*Lovely kettle/);
+  });
+
+  it("takes a product page's whole body when Readability keeps its prose but not the facts beside it", () => {
+    const rows = Array.from({ length: 24 }, (_, i) => `<li>Spec line ${i}: ${i + 1}.5 litres of volume</li>`).join('');
+    const copy = `<div class="copy"><p>${prose(60, 'kettle')}</p><p>${prose(60, 'spout')}</p><p>${prose(40, 'lid')}</p></div>`;
+    const body = (head: string) =>
+      page(`<main><h1>Stovetop Kettle</h1><section class="story">${copy}</section><section class="details"><div class="tab-panel"><h2>Specifications</h2><ul>${rows}</ul></div></section></main>`, head);
+    // Readability's pick, the prose, holds between MIN_READABILITY_SHARE and
+    // MIN_PRODUCT_READABILITY_SHARE of the page's text: enough on an article, not on a product page.
+    const product = htmlToMarkdown(body(productLd), URL_);
+    expect(product.stage).toBe('cleaned-body');
+    expect(product.markdown).toContain('The kettle keeps');
+    expect(product.markdown).toContain('- Spec line 23: 24.5 litres of volume');
+    const other = htmlToMarkdown(body(''), URL_);
+    expect(other.stage).toBe('readability');
+    expect(other.markdown).toContain('The kettle keeps');
+    expect(other.markdown).not.toContain('Spec line');
+    expect(MIN_READABILITY_SHARE).toBeLessThan(MIN_PRODUCT_READABILITY_SHARE);
   });
 
   it('leaves the cascade alone when the page is no product, or its description is a teaser', () => {

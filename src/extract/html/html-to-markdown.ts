@@ -3,6 +3,7 @@
  * page URL in, text out; never throws. The steps:
  *   parse (linkedom, normalised: parse.ts) -> metadata (metadata.ts) and page kind
  *   (product-page.ts) -> base URL -> noise removal, copies for phones (viewport-copies.ts),
+ *   placeholder text (placeholder-text.ts),
  *   code-language tagging, captions and words joined by layout (joined-words.ts) -> the
  *   cascade (cascade.ts: product description, Readability, cleaned body, plain text) ->
  *   Markdown (markdown.ts, tidy.ts; for stage 2, without repeated runs: repeated-runs.ts)
@@ -25,6 +26,7 @@ import { withOffer } from './product-offer.js';
 import type { Offer } from './product-offer.js';
 import { readProductPage } from './product-page.js';
 import { dropMobileCopies } from './viewport-copies.js';
+import { dropPlaceholderText } from './placeholder-text.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { descendants } from './dom.js';
 import { documentBaseUrl } from './urls.js';
@@ -73,6 +75,7 @@ function prepare(doc: DomDocument, source: string): DomElement {
   removeNoise(body, source);
   // After the noise: what a page hides outright is gone, and is no twin to judge by.
   dropMobileCopies(body, source);
+  dropPlaceholderText(doc, body, source);
   annotateCodeBlocks(doc, body);
   attachPictureCaptions(body, source);
   separateJoinedWords(body);

@@ -1,0 +1,72 @@
+/**
+ * Placeholder text (placeholder-text.ts): a block that holds only the typesetters' dummy
+ * Latin goes; a block with text of its own, a name such as "Lorem ipsum generator", and a
+ * page about the placeholder stay.
+ */
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { dropPlaceholderText } from '../../src/extract/html/placeholder-text.js';
+import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
+import type { DomDocument, DomElement } from '../../src/extract/html/dom.js';
+
+const URL_ = 'https://shop.example/products/wallet';
+const LOREM = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
+
+function page(body: string, title = 'Aluminium wallet'): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+}
+
+/** The body's text after the pass. */
+function afterPass(html: string): string {
+  const doc = parseHTML(html).document as unknown as DomDocument;
+  const body = doc.querySelector('body') as DomElement;
+  dropPlaceholderText(doc, body, html);
+  return (body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+const specs =
+  '<h2>Dimensions</h2><div class="dimension-description"><p>' + LOREM + '</p></div>' +
+  '<p>Holds 1 to 12 cards. 86 x 54 x 6 millimetres, 60 grams.</p>' +
+  '<ul><li>RFID blocking</li><li><em>lorem Ipsum dolor sit amet</em>, consectetur.</li></ul>' +
+  '<table><tr><th>Finish</th><td>' + LOREM + '</td></tr></table>';
+
+describe('placeholder text', () => {
+  it('drops the blocks that hold the dummy passage only, wherever they are, and keeps the rest', () => {
+    const text = afterPass(page(`<main><h1>Aluminium wallet</h1>${specs}</main>`));
+    expect(text).not.toMatch(/lorem|consectetur/i);
+    expect(text).toContain('Holds 1 to 12 cards.');
+    expect(text).toContain('RFID blocking');
+    expect(text).toContain('Finish');
+  });
+
+  it('keeps a block with text of its own, or one that holds other blocks', () => {
+    const quoted = `<p>The theme's sample reads "${LOREM}"</p>`;
+    expect(afterPass(page(quoted))).toContain('Lorem ipsum dolor sit amet');
+    // A block that holds other blocks stays whole, the dummy text with it: the rest is the page's.
+    const section = afterPass(page(`<section><div>${LOREM}<p>Ships in a tin box.</p></div></section>`));
+    expect(section).toContain('Ships in a tin box.');
+    const nested = afterPass(page(`<div>${LOREM}<div><p>Ships in a tin box.</p></div></div>`));
+    expect(nested).toContain('Ships in a tin box.');
+    // Its dummy paragraph, as a block of its own, goes.
+    expect(afterPass(page(`<section><p>${LOREM}</p><p>Ships in a tin box.</p></section>`))).toBe('Ships in a tin box.');
+  });
+
+  it('keeps a name that only starts like the passage', () => {
+    const tools = afterPass(page('<ul><li><a href="/lorem-ipsum-generator">Lorem ipsum generator</a></li><li>Lorem ipsum is placeholder text.</li></ul>'));
+    expect(tools).toContain('Lorem ipsum generator');
+    expect(tools).toContain('Lorem ipsum is placeholder text.');
+  });
+
+  it('leaves a page about the placeholder alone', () => {
+    expect(afterPass(page(`<h1>Where the placeholder comes from</h1><blockquote>${LOREM}</blockquote>`, 'Lorem ipsum: a history'))).toContain('Lorem ipsum dolor');
+    expect(afterPass(page(`<h1>Lorem Ipsum</h1><p>${LOREM}</p>`, 'Typesetting'))).toContain('Lorem ipsum dolor');
+  });
+
+  it('takes the placeholder out of the Markdown end to end', () => {
+    const prose = 'The wallet holds twelve cards in an aluminium frame and a cash strap on its back. '.repeat(12);
+    const { markdown } = htmlToMarkdown(page(`<main><article><h1>Aluminium wallet</h1><p>${prose}</p>${specs}</article></main>`), URL_);
+    expect(markdown).toContain('## Dimensions');
+    expect(markdown).toContain('Holds 1 to 12 cards.');
+    expect(markdown).not.toMatch(/lorem|consectetur/i);
+  });
+});
