@@ -15,7 +15,7 @@ import { MAX_VERBATIM_RUN, boundWhiteSpaceRuns } from '../../src/extract/html/wh
 import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 import { emptyBlankBlocks } from '../../src/extract/html/markdown.js';
-import { MIN_PRODUCT_READABILITY_SHARE, MIN_READABILITY_SHARE } from '../../src/extract/html/cascade.js';
+import { MIN_PRODUCT_READABILITY_SHARE } from '../../src/extract/html/cascade.js';
 
 const URL_ = 'https://example.com/blog/post.html';
 
@@ -630,11 +630,12 @@ describe('the cascade', () => {
         '<p><span class="hidden md:block">Shown from medium screens</span> <span class="d-none d-lg-inline-flex">Shown on large screens</span> <span class="hidden group-hover:block">Shown on hover</span> <span class="overflow-hidden">Not a hiding class</span></p>' +
         '<p><span class="hidden md:hover:!flex">Shown by a variant chain</span> <span class="hidden md:block!">Shown important</span> <span class="hidden min-[900px]:table-row-group">Shown past a width</span> <span class="hidden-xs">Hidden on phones only</span></p>' +
         '<p><span class="wt-display-none">Problem calculating shipping</span> <span class="display-none">Plain display none</span> <span class="u-hidden">Utility hidden</span> <span class="wt-display-none wt-display-flex-lg">Shown by a display class</span> <span class="display-none-ish">Not a display class</span></p>' +
+        '<p><span class="display-none desktop:display-block">Shown on a desktop</span> <span class="md-display-none">Hidden from medium up only</span> <span class="cart-msg display-flex hidden">Layout of a hidden message</span> <span class="hide display-table-wrapper">Wrapper of a hidden toast</span></p>' +
         `<div class="hidden"><p>${prose(60, 'tab')}</p></div>`,
     );
     const { markdown } = htmlToMarkdown(html, URL_);
-    expect(markdown).not.toMatch(/Sage green swatch|Added to your cart|Sold out|Toast text|Problem calculating|Plain display none|Utility hidden/);
-    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class', 'Shown by a variant chain', 'Shown important', 'Shown past a width', 'Hidden on phones only', 'Shown by a display class', 'Not a display class']) {
+    expect(markdown).not.toMatch(/Sage green swatch|Added to your cart|Sold out|Toast text|Problem calculating|Plain display none|Utility hidden|Layout of a hidden|Wrapper of a hidden/);
+    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class', 'Shown by a variant chain', 'Shown important', 'Shown past a width', 'Hidden on phones only', 'Shown by a display class', 'Not a display class', 'Shown on a desktop', 'Hidden from medium up only']) {
       expect(markdown).toContain(shown);
     }
     // A large hidden block is content a script reveals (a collapsed tab).
@@ -722,14 +723,17 @@ describe('captions, related sections and listings', () => {
 
   it('drops a feed of recent events and announcements, as it drops the latest news', () => {
     const posts = Array.from({ length: 3 }, (_, i) => `<p><a href="/news/${i}">Patch notes ${i}: new maps and fixes, read the full post on the blog</a></p>`).join('');
-    for (const heading of ['Recent Events & Announcements', 'Latest announcements', 'Recent events and news']) {
+    for (const heading of ['Recent Events & Announcements', 'Latest events and news', 'Recent announcements & updates']) {
       const { markdown } = htmlToMarkdown(article(`<h2>${heading}</h2>${posts}<h2>About this game</h2><p>Two teams, one bomb site.</p>`), URL_);
       expect(markdown).not.toMatch(/Patch notes|Recent|Latest/);
       expect(markdown).toContain('## About this game');
     }
-    // A section that only mentions events is the page's own.
-    const own = htmlToMarkdown(article(`<h2>Recent events in the valley</h2><p>The weir was rebuilt after the spring flood.</p>`), URL_).markdown;
-    expect(own).toContain('The weir was rebuilt');
+    // A section that tells of events is the page's own: a town's "Recent events", a course's announcements.
+    for (const heading of ['Recent events', 'Latest announcements', 'Recent events in the valley']) {
+      const own = htmlToMarkdown(article(`<h2>${heading}</h2><p>The weir was rebuilt after the spring flood.</p><h2>Geography</h2><p>Hills.</p>`), URL_).markdown;
+      expect(own).toContain(`## ${heading}`);
+      expect(own).toContain('The weir was rebuilt');
+    }
   });
 
   it('keeps a "See also" section, which is content on reference pages', () => {
@@ -834,7 +838,9 @@ describe('robustness', () => {
     for (const html of [page(buttons), page(many), page(divs), page(terms), page(hidden), page(noscripts), page(spaces)]) {
       const started = performance.now();
       const { markdown } = htmlToMarkdown(html, URL_);
-      expect(performance.now() - started).toBeLessThan(5_000);
+      // Each takes 0.1-1.7 s alone on a 2-CPU machine, more beside other test files; the
+      // quadratic versions took 23 s and more.
+      expect(performance.now() - started).toBeLessThan(10_000);
       expect(markdown).toContain('The river keeps');
     }
   });
@@ -1016,7 +1022,11 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(other.stage).toBe('readability');
     expect(other.markdown).toContain('The kettle keeps');
     expect(other.markdown).not.toContain('Spec line');
-    expect(MIN_READABILITY_SHARE).toBeLessThan(MIN_PRODUCT_READABILITY_SHARE);
+    // A pick that holds more than MIN_PRODUCT_READABILITY_SHARE (0.8) of the prose is taken on a product page too.
+    expect(MIN_PRODUCT_READABILITY_SHARE).toBe(0.8);
+    const few = Array.from({ length: 3 }, (_, i) => `<li>Spec line ${i}: ${i + 1}.5 litres of volume</li>`).join('');
+    const light = page(`<main><h1>Stovetop Kettle</h1><section class="story">${copy}</section><section class="details"><div class="tab-panel"><ul>${few}</ul></div></section></main>`, productLd);
+    expect(htmlToMarkdown(light, URL_).stage).toBe('readability');
   });
 
   it('leaves the cascade alone when the page is no product, or its description is a teaser', () => {

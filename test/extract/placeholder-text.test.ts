@@ -16,6 +16,10 @@ function page(body: string, title = 'Aluminium wallet'): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 }
 
+function normalizeSpaceOf(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /** The body's text after the pass. */
 function afterPass(html: string): string {
   const doc = parseHTML(html).document as unknown as DomDocument;
@@ -49,6 +53,49 @@ describe('placeholder text', () => {
     expect(nested).toContain('Ships in a tin box.');
     // Its dummy paragraph, as a block of its own, goes.
     expect(afterPass(page(`<section><p>${LOREM}</p><p>Ships in a tin box.</p></section>`))).toBe('Ships in a tin box.');
+  });
+
+  it('empties a table cell rather than removing it, so that its row keeps its columns', () => {
+    const html = page(`<table><tr><th>Model</th><th>Description</th><th>Price</th></tr><tr><td>Slim</td><td>${LOREM}</td><td>$49</td></tr></table>`);
+    const doc = parseHTML(html).document as unknown as DomDocument;
+    const body = doc.querySelector('body') as DomElement;
+    dropPlaceholderText(doc, body, html);
+    const cells = Array.from(body.querySelectorAll('tr:last-child td')).map((td) => normalizeSpaceOf(td.textContent));
+    expect(cells).toEqual(['Slim', '', '$49']);
+  });
+
+  it('keeps a block that holds more than the placeholder: facts, code, images, line breaks', () => {
+    const keeps = [
+      `<p><strong>Finish:</strong> ${LOREM}</p>`,
+      `<p>${LOREM} Two year warranty: 24 months.</p>`,
+      `<div class="product-info"><span>${LOREM}</span><br><strong>Price:</strong> $49<br><strong>Material:</strong> aircraft aluminium</div>`,
+      `<div class="highlight"><pre><code>${LOREM}\nUt enim ad minim veniam</code></pre></div>`,
+      `<p><code>${LOREM}</code></p>`,
+      `<div class="feature">${LOREM}<img src="x.png" alt="Exploded view of the wallet"></div>`,
+    ];
+    for (const html of keeps) {
+      const doc = parseHTML(page(html)).document as unknown as DomDocument;
+      const body = doc.querySelector('body') as DomElement;
+      const before = body.innerHTML;
+      dropPlaceholderText(doc, body, html);
+      expect(body.innerHTML).toBe(before);
+    }
+  });
+
+  it('reads the text as a browser shows it: white space collapsed, markup inside it', () => {
+    for (const opening of ['Lorem  ipsum dolor sit amet', 'Lorem ipsum\n  dolor sit amet', 'Lorem&nbsp;ipsum dolor sit amet', '<b>Lorem</b> ipsum dolor sit amet', '&nbsp;<span>lorem</span> IPSUM dolor sit amet']) {
+      expect(afterPass(page(`<p>${opening}, consectetur adipiscing elit.</p><p>Ships in a tin box.</p>`))).toBe('Ships in a tin box.');
+    }
+  });
+
+  it('judges each block once: thousands of placeholder runs in one block or nested cost one read', () => {
+    const spans = Array.from({ length: 5000 }, () => '<span>Lorem ipsum dolor sit amet </span>').join('');
+    const nested = '<div>Lorem ipsum dolor sit amet '.repeat(20000) + '</div>'.repeat(20000);
+    for (const body of [`<div>${spans}<p>Ships in a tin box.</p></div>`, `<div>Intro ${spans}</div>`, nested]) {
+      const started = performance.now();
+      htmlToMarkdown(page(`<main><h1>Wallet</h1>${body}</main>`), URL_);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    }
   });
 
   it('keeps a name that only starts like the passage', () => {

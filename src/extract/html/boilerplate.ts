@@ -255,7 +255,7 @@ export const RELATED_HEADING = new RegExp(
       'more (?:stories|articles|news|posts|from [^.]{1,40}|like this|to (?:read|explore|watch))',
       '(?:trending|popular|most (?:read|popular|viewed|shared))(?: now| today| articles| stories| posts| products| on [^.]{1,30})?',
       '(?:latest|recent|top) (?:stories|articles|news|posts|headlines)',
-      '(?:latest|recent) (?:events|announcements)(?: (?:&|and) (?:news|announcements|updates))?',
+      '(?:latest|recent) (?:events|announcements) (?:&|and) (?:news|announcements|updates|events)',
       "(?:don[’']t|do not) miss",
       'read (?:next|this next)',
       'recently viewed(?: items| products)?',

@@ -57,9 +57,12 @@ const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
  * (we apply no style sheet, but these say what they do): Tailwind's and Bootstrap 3's
  * `hidden`, Bootstrap 4/5's `d-none`, Bulma's `is-hidden`, Bootstrap 2's and Foundation's
  * `hide`, the `display-none` of design systems that name classes for their property
- * (with a short prefix: Etsy's `wt-display-none`) and SUIT's `u-hidden`. Not when the same element carries a class that shows it from some width or in
- * some state (SHOWING_CLASS: `hidden md:block`, `d-none d-lg-flex`, `hidden
- * group-hover:block`, `wt-display-none wt-display-flex-lg`): a desktop reader may see it. Only small elements go, as for the
+ * (with a short prefix: Etsy's `wt-display-none`; not a width's, `md-display-none`, which
+ * hides from that width up only) and SUIT's `u-hidden`. Not when the same element
+ * carries a class that shows it from some width or in some state (SHOWING_CLASS:
+ * `hidden md:block`, `d-none d-lg-flex`, `hidden group-hover:block`, `display-none
+ * desktop:display-block`, `wt-display-none wt-display-flex-lg`): a desktop reader may
+ * see it. Only small elements go, as for the
  * `hidden` attribute (MAX_HIDDEN_CHARS): form errors, spinners ("Working..."), empty
  * carts, share buttons, machine-readable dates (864 elements on 134 dev pages). WCXB dev
  * 0.8763 -> 0.8767 (collection 0.7485 -> 0.7504, forum +0.0014, listing +0.0010), no
@@ -67,15 +70,19 @@ const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
  * changed one page: a shop's hidden "There was a problem calculating your shipping"
  * (product +0.0004).
  */
-const HIDING_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide|(?:[a-z]{1,4}-)?display-none|u-hidden)(?=\s|$)/;
+const HIDING_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide|(?!(?:xs|sm|md|lg|xl|xxl)-)(?:[a-z]{1,4}-)?display-none|u-hidden)(?=\s|$)/;
 const DISPLAY_VALUE =
   '(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|inline-table|table-row|table-cell|table-row-group|table-header-group|table-footer-group|table-column|table-column-group|table-caption|contents|flow-root|list-item)';
+/** The widths a class names for what it does from there up. */
+const BREAKPOINT = '(?:xs|sm|md|lg|xl|xxl|mobile|tablet|desktop|widescreen)';
 /**
- * A Tailwind variant chain ending in a display (`md:block`, `md:hover:!flex`, `md:block!`),
- * Bootstrap's `d-md-block`, or a display class of the `display-none` kind (`wt-display-flex-lg`).
+ * A Tailwind variant chain ending in a display (`md:block`, `md:hover:!flex`, `md:block!`;
+ * USWDS's `desktop:display-block`), Bootstrap's `d-md-block`, or a display class of the
+ * `display-none` kind at a width (`wt-display-flex-lg`, `md-display-block`). Not a display
+ * class without a width (`display-flex`): it sets the layout the element has when shown.
  */
 const SHOWING_CLASS = new RegExp(
-  `(?:^|\\s)(?:\\S+:!?${DISPLAY_VALUE}!?|d-(?:sm|md|lg|xl|xxl)-${DISPLAY_VALUE}|(?:[a-z]{1,4}-)?display-${DISPLAY_VALUE}(?:-[a-z]{2,7})?)(?=\\s|$)`,
+  `(?:^|\\s)(?:\\S+:!?(?:[a-z]{1,4}-)?(?:display-)?${DISPLAY_VALUE}!?|d-(?:sm|md|lg|xl|xxl)-${DISPLAY_VALUE}|(?:[a-z]{1,4}-)?display-${DISPLAY_VALUE}-${BREAKPOINT}|${BREAKPOINT}-display-${DISPLAY_VALUE})(?=\\s|$)`,
 );
 
 /** Hidden from view: the `hidden` attribute, an inline style or a framework class that hides it. */
