@@ -64,10 +64,19 @@ describe('placeholder text', () => {
     expect(cells).toEqual(['Slim', '', '$49']);
   });
 
-  it('keeps a block that holds more than the placeholder: facts, code, images, line breaks', () => {
+  it('keeps a block that holds more than the placeholder: words of its own, code, images, line breaks, other elements', () => {
     const keeps = [
       `<p><strong>Finish:</strong> ${LOREM}</p>`,
       `<p>${LOREM} Two year warranty: 24 months.</p>`,
+      `<p>${LOREM} Handmade in Portugal from recycled aluminium.</p>`,
+      `<p>${LOREM}<br>Made in Portugal</p>`,
+      `<div class="faq"><details><summary>${LOREM}</summary>Shipping within two working days to all of Europe</details></div>`,
+      `<div class="row"><aside>${LOREM}</aside><aside>Free returns within thirty days of delivery</aside></div>`,
+      `<div><header>${LOREM}</header><footer>Handmade in Portugal from recycled aluminium</footer></div>`,
+      `<div class="card"><span>${LOREM}</span> <a href="/c/leather">Shop the leather collection</a></div>`,
+      `<pre><code><div class="line">${LOREM}</div><div class="line">Ut enim ad minim veniam</div></code></pre>`,
+      `<pre><p>${LOREM}</p></pre>`,
+      `<dl><dt>Material</dt><dd>${LOREM}</dd><dt>Weight</dt><dd>60 grams</dd></dl>`,
       `<div class="product-info"><span>${LOREM}</span><br><strong>Price:</strong> $49<br><strong>Material:</strong> aircraft aluminium</div>`,
       `<div class="highlight"><pre><code>${LOREM}\nUt enim ad minim veniam</code></pre></div>`,
       `<p><code>${LOREM}</code></p>`,
@@ -86,6 +95,8 @@ describe('placeholder text', () => {
     for (const opening of ['Lorem  ipsum dolor sit amet', 'Lorem ipsum\n  dolor sit amet', 'Lorem&nbsp;ipsum dolor sit amet', '<b>Lorem</b> ipsum dolor sit amet', '&nbsp;<span>lorem</span> IPSUM dolor sit amet']) {
       expect(afterPass(page(`<p>${opening}, consectetur adipiscing elit.</p><p>Ships in a tin box.</p>`))).toBe('Ships in a tin box.');
     }
+    // The generators' other words, and a card's trailing ellipsis.
+    expect(afterPass(page('<p>Lorem ipsum dolor sit amet. Quis ipsum suspendisse ultrices gravida. Risus commodo viverra maecenas accumsan lacus vel facilisis…</p><p>Ships in a tin box.</p>'))).toBe('Ships in a tin box.');
   });
 
   it('judges each block once: thousands of placeholder runs in one block or nested cost one read', () => {

@@ -7,15 +7,19 @@
  * shop's wallet page on WCXB dev held two such blocks among its specifications (57 of its
  * 669 words; none of the 684 dev pages' ground truths holds the words).
  *
- * A block goes when all of it is the placeholder: a block of text and inline markup (a
- * paragraph, a list item, a cell, a heading, a `div` of text) whose text, white space
- * collapsed, opens with the passage's first five words and holds words and sentence
- * punctuation only (WORDS_ONLY). What is more stays whole: a block that holds other
- * blocks, a list, a table, an image or a line break; a block with a figure, a price or a
- * label after the dummy text ("Price: $49"); text in code (a sample's input is the
- * page's). A table cell is emptied, not removed, so that its row keeps its columns.
- * "Lorem ipsum" alone is a name as often ("Lorem ipsum generator"), and a page about the
- * placeholder (its title or an `<h1>` names it) keeps its quotations of it.
+ * A block goes when all of it is the placeholder: a block of text and inline markup only (a
+ * paragraph, a list item, a cell, a heading, a `div` of text: INLINE_TAGS inside) whose
+ * text, white space collapsed, opens with the passage's first five words and holds its
+ * words only (PLACEHOLDER_WORDS). What is more stays whole: a block that holds any other
+ * element (a block, a list, a table, an image, a line break, code, a sectioning or form
+ * element); a block with a word, a figure or a price of its own after the dummy text
+ * ("Handmade in Portugal", "Price: $49"); code and what is inside it (a sample's input,
+ * a highlighter's lines). A table cell is emptied, not removed, so that its row keeps its
+ * columns; a definition list's term and definition are left alone, since without its
+ * definition a term reads as the next one's. "Lorem ipsum" alone is a name as often
+ * ("Lorem ipsum generator"), and a page about the placeholder (its title or an `<h1>`
+ * names it) keeps its quotations of it. The pass runs after the noise removal, which
+ * bounds the depth (MAX_TREE_DEPTH) that each matching text node climbs to its block.
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -25,11 +29,32 @@ import { TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, normalizeSpace, tagOf 
 const PLACEHOLDER = /^lorem ipsum dolor sit amet\b/i;
 
 /**
- * A placeholder block holds words and sentence punctuation only: a figure, a price, a
- * label's colon ("Price: $49", "Warranty: 2 years") is the page's own, written after the
- * dummy text in the same block.
+ * The words of the placeholder's forms: the passage as typesetters print it ("Lorem ipsum
+ * ... id est laborum"), the generators' extended word list ("Quis ipsum suspendisse
+ * ultrices gravida ..."), and Cicero's text they are cut from. A placeholder block holds
+ * these words only: any other word, figure or price ("Handmade in Portugal", "Price: $49")
+ * is the page's own, written after the dummy text in the same block.
  */
-const WORDS_ONLY = /^[\p{L}\s.,;!?'"’‘“”()\-–—]+$/u;
+const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a ab ac accumsan accusantium ad adipisci adipiscing aenean aliqua aliquam aliquet aliquip amet anim ante aperiam arcu architecto ' +
+    'aspernatur at auctor augue aut aute autem beatae bibendum blandit cillum commodi commodo condimentum congue consectetur ' +
+    'consequat consequatur consequuntur convallis corporis cras culpa cum cupidatat curabitur cursus dapibus deserunt diam dicta ' +
+    'dictum dictumst dignissim dis do dolor dolore dolorem doloremque dolores donec dui duis ea eaque egestas eget eiusmod eius ' +
+    'eleifend elementum elit enim eos erat eros error esse est et etiam eu euismod ex exercitation excepteur explicabo facilisi ' +
+    'facilisis fames faucibus felis fermentum feugiat fringilla fugiat fugit fusce gravida habitant habitasse hac hendrerit iaculis ' +
+    'id illo imperdiet in incidunt incididunt integer interdum inventore ipsa ipsam ipsum irure iste iure justo labore laboriosam ' +
+    'laboris laborum lacinia lacus laoreet laudantium lectus leo libero ligula lobortis lorem luctus maecenas magna magnam magni ' +
+    'magnis malesuada massa mattis mauris metus mi minim minima modi molestie mollis mollit montes morbi mus nam nascetur natoque ' +
+    'natus nec nemo neque nesciunt netus nibh nihil nisi nisl non nostrud nostrum nulla nullam numquam nunc occaecat odio odit ' +
+    'officia omnis orci ornare pariatur parturient pellentesque penatibus perspiciatis pharetra phasellus placerat platea porro ' +
+    'porta porttitor posuere potenti praesent pretium proident proin pulvinar purus quaerat quam quasi qui quia quis quisquam ' +
+    'quisque quo ratione reprehenderit rem rhoncus ridiculus risus rutrum sagittis sapien scelerisque sed sem semper senectus ' +
+    'sequi sint sit sociis sodales sollicitudin sunt suscipit suspendisse tellus tempor tempora tempus tincidunt tortor totam ' +
+    'tristique turpis ullam ullamco ullamcorper ultrices ultricies unde urna ut varius vel velit venenatis veniam veritatis ' +
+    'vestibulum vitae vivamus viverra voluptas voluptate voluptatem volutpat vulputate'
+  ).split(' '),
+);
 
 /** A text node that may open a placeholder: it starts with its first word. */
 const FIRST_WORD = /^[\s\u00a0]*lorem(?![\p{L}\p{N}])/iu;
@@ -40,38 +65,43 @@ const SOURCE_TEST = /lorem/i;
 /** A page about the placeholder names it in its title or an `<h1>`. */
 const ABOUT_IT = /lorem ipsum/i;
 
-/** The elements a placeholder fills: blocks of text. */
+/**
+ * The elements a placeholder fills: blocks of text. Not a definition list's term or
+ * definition: without its definition a term would read as the next one's.
+ */
 const TEXT_BLOCKS: ReadonlySet<string> = new Set([
-  'p', 'li', 'td', 'th', 'dd', 'dt', 'blockquote', 'figcaption', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'section', 'article',
+  'p', 'li', 'td', 'th', 'blockquote', 'figcaption', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'section', 'article',
 ]);
 
-/** What a block may hold besides text and inline markup, and then is more than a placeholder. */
-const OTHER_CONTENT: ReadonlySet<string> = new Set([
-  ...TEXT_BLOCKS, ...VERBATIM_TAGS, 'img', 'picture', 'figure', 'table', 'ul', 'ol', 'dl', 'br', 'hr', 'video', 'audio', 'iframe', 'object', 'embed', 'canvas', 'svg', 'math',
+/** The inline markup a placeholder block may hold; any other element is more than a placeholder. */
+const INLINE_TAGS: ReadonlySet<string> = new Set([
+  'span', 'a', 'b', 'i', 'em', 'strong', 'small', 'big', 'sub', 'sup', 'mark', 'u', 's', 'del', 'ins', 'abbr', 'cite', 'q', 'time', 'font', 'wbr', 'bdi', 'bdo', 'data',
 ]);
 
 /** A cell keeps its place in its row, emptied: else the cells after it move under the wrong header. */
 const CELLS: ReadonlySet<string> = new Set(['td', 'th']);
 
-/**
- * The block around `element` (itself, or the nearest ancestor that is one), up to `root`;
- * null inside code (a sample's text is the page's, whatever it says).
- */
+/** The block around `element` (itself, or the nearest ancestor that is one), up to `root`. */
 function blockOf(element: DomElement, root: DomElement): DomElement | null {
   for (let up: DomElement | null = element; up !== null && up !== root; up = up.parentElement) {
-    const tag = tagOf(up);
-    if (VERBATIM_TAGS.has(tag)) return null;
-    if (TEXT_BLOCKS.has(tag)) return up;
+    if (TEXT_BLOCKS.has(tagOf(up))) return up;
   }
   return null;
 }
 
-/** Whether `block` holds more than text and inline markup (the walk stops at the first such element). */
+/** Whether `block` holds more than text and inline markup (the walk stops at the first other element). */
 function holdsOtherContent(block: DomElement): boolean {
   for (let node = nextInTree(block, block, false); node !== null; node = nextInTree(node, block, false)) {
-    if (isElement(node) && OTHER_CONTENT.has(tagOf(node))) return true;
+    if (isElement(node) && !INLINE_TAGS.has(tagOf(node))) return true;
   }
   return false;
+}
+
+/** Whether the text is the placeholder: its opening, then its words only. */
+function isPlaceholder(text: string): boolean {
+  if (!PLACEHOLDER.test(text)) return false;
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) if (!PLACEHOLDER_WORDS.has(word)) return false;
+  return true;
 }
 
 /**
@@ -86,15 +116,21 @@ export function dropPlaceholderText(doc: DomDocument, body: DomElement, source: 
   if (ABOUT_IT.test(title) || Array.from(body.querySelectorAll('h1')).some((h1) => ABOUT_IT.test(h1.textContent ?? ''))) return;
   const judged = new Set<DomElement>();
   const doomed: DomElement[] = [];
-  for (let node = nextInTree(body, body, false); node !== null; node = nextInTree(node, body, false)) {
-    if (node.nodeType !== TEXT_NODE || !FIRST_WORD.test(node.textContent ?? '')) continue;
-    const parent = node.parentNode;
-    const block = parent === null ? null : blockOf(parent, body);
-    if (block === null || judged.has(block)) continue;
-    judged.add(block);
-    if (holdsOtherContent(block)) continue;
-    const text = normalizeSpace(block.textContent);
-    if (PLACEHOLDER.test(text) && WORDS_ONLY.test(text)) doomed.push(block);
+  for (let node = nextInTree(body, body, false); node !== null; ) {
+    // Code is the page's, whatever it says: a sample's input, a highlighter's lines.
+    if (isElement(node) && VERBATIM_TAGS.has(tagOf(node))) {
+      node = nextInTree(node, body, true);
+      continue;
+    }
+    if (node.nodeType === TEXT_NODE && FIRST_WORD.test(node.textContent ?? '')) {
+      const parent = node.parentNode;
+      const block = parent === null ? null : blockOf(parent, body);
+      if (block !== null && !judged.has(block)) {
+        judged.add(block);
+        if (!holdsOtherContent(block) && isPlaceholder(normalizeSpace(block.textContent))) doomed.push(block);
+      }
+    }
+    node = nextInTree(node, body, false);
   }
   for (const block of doomed) {
     if (!CELLS.has(tagOf(block))) block.remove();
