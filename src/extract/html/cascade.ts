@@ -60,9 +60,9 @@ export const MIN_READABILITY_SHARE = 0.5;
  * 0.751 / 0.754 / **0.755** / 0.755 / 0.752. At 0.8 seven pages change stage: five gain
  * (two graphics cards' specifications, a sofa's details, a toolkit's contents, a
  * doorbell's questions: +0.06 to +0.21), two lose (a laptop's carousels, an auction's
- * banners and dates: -0.17, -0.13). At 0.9 four collections that declare a product change both ways
- * (-0.27 to +0.23); at 1.0 Readability's pick is never taken, and pages whose pick is the
- * whole description lose.
+ * banners and dates: -0.17, -0.13). At 0.9 four collections that declare a product
+ * change both ways (-0.27 to +0.23); at 1.0 Readability's pick is never taken, and pages
+ * whose pick is the whole description lose.
  */
 export const MIN_PRODUCT_READABILITY_SHARE = 0.8;
 /**
