@@ -59,7 +59,7 @@ if (process.argv[2] === '--serve') {
   const { buildCore } = await import('../dist/compose.js');
   const { silentLogger } = await import('../dist/core/logger.js');
   const config = loadConfig({ env: {}, overrides: { fetch: { allowPrivateAddresses: true, timeoutMs: 60_000 }, cache: { ttlMs: 0 }, log: { level: 'silent' } } });
-  const core = buildCore(config, silentLogger);
+  const core = await buildCore(config, silentLogger);
 
   const rssMb = () => process.memoryUsage().rss / MiB;
   let peak = 0;

@@ -56,7 +56,7 @@ async function runStdio(config: Config): Promise<void> {
 async function runServe(config: Config): Promise<void> {
   const logger = await makeLogger(config);
   const [{ buildCore }, { startHttpServer }] = await Promise.all([import('./compose.js'), import('./http-server.js')]);
-  const core = buildCore(config, logger);
+  const core = await buildCore(config, logger);
   const server = await startHttpServer(core);
   const mode = config.mcp.stateless ? 'stateless' : 'with sessions';
   process.stderr.write(
@@ -121,7 +121,7 @@ async function runExtract(config: Config, args: string[]): Promise<number> {
     start_char: options.startChar,
     ...(options.maxChars !== undefined ? { max_chars: options.maxChars } : {}),
   });
-  const core = buildCore(config, logger);
+  const core = await buildCore(config, logger);
   try {
     const response = await core.crawl.crawl(request);
     if (options.json) {
@@ -186,7 +186,7 @@ async function runSearch(config: Config, args: string[]): Promise<number> {
     import('./faces/mcp/tools/render-search-markdown.js'),
   ]);
   const request = validate(searchRequestSchema, options.body);
-  const core = buildCore(config, logger);
+  const core = await buildCore(config, logger);
   try {
     const response = await core.search.search(request);
     process.stdout.write(options.json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response)}\n`);

@@ -22,7 +22,7 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export function buildCore(config: Config, logger: Logger): Core {
+export async function buildCore(config: Config, logger: Logger): Promise<Core> {
   const client = new GuardedFetcher(config.fetch);
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
   const cache = new MemoryCache<ExtractedPage>(config.cache.maxEntries);

@@ -33,7 +33,7 @@ export interface TestApi {
 }
 
 export async function startTestApi(overrides: DeepPartial<Config> = {}): Promise<TestApi> {
-  const core = buildCore(testConfig(overrides), silentLogger);
+  const core = await buildCore(testConfig(overrides), silentLogger);
   const server = await startHttpServer(core);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {
