@@ -55,8 +55,8 @@ async function runStdio(config: Config): Promise<void> {
 
 async function runServe(config: Config): Promise<void> {
   const logger = await makeLogger(config);
-  const [{ buildCore }, { startHttpServer }] = await Promise.all([import('./compose.js'), import('./http-server.js')]);
-  const core = await buildCore(config, logger);
+  const [{ buildCore }, { startHttpServer }, { Metrics }] = await Promise.all([import('./compose.js'), import('./http-server.js'), import('./services/metrics.js')]);
+  const core = await buildCore(config, logger, { metrics: new Metrics() });
   const server = await startHttpServer(core);
   const mode = config.mcp.stateless ? 'stateless' : 'with sessions';
   process.stderr.write(
@@ -67,6 +67,13 @@ async function runServe(config: Config): Promise<void> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  // A second signal during the graceful stop means "now".
+  const now = () => {
+    process.stderr.write('websearch-mcp: stopping at once\n');
+    process.exit(1);
+  };
+  process.once('SIGINT', now);
+  process.once('SIGTERM', now);
   await server.close();
   await core.close();
 }
@@ -221,6 +228,10 @@ export async function main(argv: string[]): Promise<number> {
         return await runExtract(config, commandArgs);
       case 'search':
         return await runSearch(config, commandArgs);
+      case 'keys': {
+        const { runKeys } = await import('./cli/keys.js');
+        return await runKeys(config, commandArgs);
+      }
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -229,7 +240,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n`);
       return 2;
     }
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || (err instanceof Error && err.name === 'KeysUsageError')) {
       process.stderr.write(`websearch-mcp: ${err.message}\nRun "websearch-mcp --help" for usage.\n`);
       return 2;
     }

@@ -3,44 +3,87 @@
  * this file picks concrete adapters.
  */
 import type { Config } from './core/config.js';
+import { ConfigError } from './core/config.js';
 import type { Logger } from './core/logger.js';
+import type { SearchResponse } from './core/schemas.js';
+import type { Store } from './core/store-port.js';
 import { GuardedFetcher } from './net/guarded-fetcher.js';
 import { RobotsChecker } from './net/robots.js';
-import type { SearchResponse } from './core/schemas.js';
+import { ApiKeys } from './services/api-keys.js';
 import { CrawlService } from './services/crawl-service.js';
-import { SearchService } from './services/search-service.js';
+import { Metering } from './services/metering.js';
+import type { Metrics } from './services/metrics.js';
+import { Operations } from './services/operations.js';
 import type { ExtractedPage } from './services/page-extractor.js';
 import { PageExtractor } from './services/page-extractor.js';
-import { MemoryCache } from './store/memory-cache.js';
+import { SearchService } from './services/search-service.js';
+import { RedisStore } from './store/redis-store.js';
+import { SqliteStore } from './store/sqlite-store.js';
 
 export interface Core {
   config: Config;
   logger: Logger;
+  store: Store;
+  keys: ApiKeys;
+  metrics?: Metrics;
+  /** The two operations, metered for a caller: what the faces call. */
+  operations: Operations;
   crawl: CrawlService;
   search: SearchService;
   pages: PageExtractor;
   close(): Promise<void>;
 }
 
-export async function buildCore(config: Config, logger: Logger): Promise<Core> {
+export interface CoreOptions {
+  /** The server's Prometheus metrics; the services report to it as they work. */
+  metrics?: Metrics;
+}
+
+/** Opens the configured store: the SQLite file (default) or a Redis server shared by instances. */
+export async function openStore(config: Config): Promise<Store> {
+  try {
+    if (config.store.kind === 'redis') {
+      return await RedisStore.connect({ url: config.store.redisUrl as string, prefix: config.store.redisPrefix });
+    }
+    return SqliteStore.open(config.store.path);
+  } catch (err) {
+    // A store that cannot be opened is a setting to fix: one clear line, exit 2.
+    throw new ConfigError([`${config.store.kind === 'redis' ? 'REDIS_URL' : 'WEBSEARCH_STORE_PATH'}: ${(err as Error).message}`]);
+  }
+}
+
+export async function buildCore(config: Config, logger: Logger, options: CoreOptions = {}): Promise<Core> {
+  const store = await openStore(config);
+  try {
+    return assemble(config, logger, store, options);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+function assemble(config: Config, logger: Logger, store: Store, options: CoreOptions): Core {
   const client = new GuardedFetcher(config.fetch);
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
-  const cache = new MemoryCache<ExtractedPage>(config.cache.maxEntries);
-  const pages = new PageExtractor({ config, client, robots, cache, logger });
+  const observer = options.metrics ? { observer: options.metrics } : {};
+  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), logger, ...observer });
   const crawl = new CrawlService(pages);
-  const searchCache = new MemoryCache<SearchResponse>(config.cache.maxEntries);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
-  const search = new SearchService({ config, client, pages, cache: searchCache, logger });
+  const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, logger, ...observer });
+  const metering = new Metering({ store, config, logger, ...observer });
   return {
     config,
     logger,
+    store,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    keys: new ApiKeys(store),
+    operations: new Operations(metering, crawl, search),
     crawl,
     search,
     pages,
     close: async () => {
       await client.close();
-      await cache.close();
-      await searchCache.close();
+      await store.close();
     },
   };
 }

@@ -1,35 +1,70 @@
 /**
- * Starts the HTTP face: the JSON API and MCP Streamable HTTP on one node server.
+ * Starts the HTTP face: the JSON API and MCP (Streamable HTTP and legacy SSE) on one node
+ * server, and stops it gracefully: no new connections, in-flight work finishes within a
+ * grace period, then MCP sessions and streams are closed.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Core } from './compose.js';
+import { ConfigError } from './core/config.js';
+import { createAuthenticator, metricsGate } from './faces/http/auth.js';
 import { createHttpApp } from './faces/http/app.js';
 import { isLoopbackHost } from './faces/http/host-guard.js';
 import { createMcpServer } from './faces/mcp/create-mcp-server.js';
 import { createLegacySseHandler } from './faces/mcp/legacy-sse.js';
+import type { McpServerFactory } from './faces/mcp/streamable-http.js';
 import { createStatelessHttpHandler, createStreamableHttpHandler } from './faces/mcp/streamable-http.js';
 
 export interface RunningServer {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /** Requests doing work right now (every request but the long-lived GET streams). */
+  inFlight(): number;
+  /** Stops accepting, lets in-flight work finish for up to `graceMs` (default: the configured grace), then closes everything. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function startHttpServer(core: Core): Promise<RunningServer> {
   const { config, logger } = core;
-  // decisions.md: with no API keys configured the server only listens on loopback.
-  if (!isLoopbackHost(config.server.host)) {
-    throw new Error(
-      `Refusing to listen on ${config.server.host}: without API keys the server only binds loopback (127.0.0.1, ::1, localhost).`,
-    );
+  const loopback = isLoopbackHost(config.server.host);
+  // decisions.md: with no API keys the server only listens on loopback.
+  if (!loopback && (await core.keys.activeCount()) === 0) {
+    throw new ConfigError([
+      `WEBSEARCH_HOST=${config.server.host}: a server on a non-loopback address needs API keys; create one with "websearch-mcp keys create" (or bind 127.0.0.1).`,
+    ]);
   }
-  const mcpDeps = { config, logger, engines: core.search.settings.configured, services: async () => core };
-  const makeServer = () => createMcpServer(mcpDeps);
+  const { metrics } = core;
+  const makeServer: McpServerFactory = (caller) =>
+    createMcpServer({ config, logger, engines: core.search.settings.configured, services: async () => core, caller, ...(metrics ? { observer: metrics } : {}) });
   const mcp = config.mcp.stateless ? createStatelessHttpHandler(makeServer, logger) : createStreamableHttpHandler(makeServer, logger);
   const sse = createLegacySseHandler(makeServer, logger);
-  const app = createHttpApp({ config, logger, crawl: core.crawl, search: core.search, mcp: mcp.handle, sse });
+  const app = createHttpApp({
+    config,
+    logger,
+    operations: core.operations,
+    auth: createAuthenticator(core.keys, loopback),
+    store: core.store,
+    ...(metrics ? { metrics, metricsAllowed: metricsGate(core.keys, config.auth.metricsToken, loopback) } : {}),
+    mcp: mcp.handle,
+    sse,
+  });
+  metrics?.setSessionGauge(() => ({ streamable: mcp.sessionCount(), sse: sse.sessionCount() }));
   const server = serve({ fetch: app.fetch, hostname: config.server.host, port: config.server.port });
+
+  // GET /mcp and GET /sse are event streams that stay open for a session's life; every
+  // other request is work that a graceful stop waits for.
+  let working = 0;
+  let drained: (() => void) | undefined;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && /^\/(mcp|sse)(\?|$)/.test(req.url ?? '')) return;
+    working += 1;
+    res.once('close', () => {
+      working -= 1;
+      if (working === 0) drained?.();
+    });
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
     server.once('error', reject);
@@ -38,16 +73,30 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;
   logger.info({ url }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const close = async (graceMs = config.server.shutdownGraceMs): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if (working > 0) {
+      logger.info({ inFlight: working, graceMs }, 'waiting for in-flight requests');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (working > 0) logger.warn({ inFlight: working }, 'grace period over: closing the remaining requests');
+    }
+    await mcp.close();
+    await sse.close();
+    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    await closed;
+  };
   return {
     url,
     port,
-    close: async () => {
-      await mcp.close();
-      await sse.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
-    },
+    inFlight: () => working,
+    close: (graceMs) => (closing ??= close(graceMs)),
   };
 }

@@ -4,6 +4,8 @@
  * flag wins). All problems are reported at once; the result is frozen and passed down as
  * an argument. This is the only module that reads `process.env`.
  */
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 
 const MiB = 1024 * 1024;
@@ -96,10 +98,20 @@ const SETTINGS: SettingDef[] = [
   { path: 'crawl.maxUrls', env: 'WEBSEARCH_CRAWL_MAX_URLS', flag: '--crawl-max-urls', schema: int(1, 10).default(10), help: 'URLs per extraction request (spec 8.1: 10)' },
   { path: 'cache.ttlMs', env: 'WEBSEARCH_CACHE_TTL_MS', flag: '--cache-ttl-ms', schema: int(0, 30 * 24 * 3600_000).default(3600_000), help: 'how long extracted pages stay cached (0 = no cache)' },
   { path: 'cache.maxEntries', env: 'WEBSEARCH_CACHE_ENTRIES', flag: '--cache-entries', schema: int(1, 1_000_000).default(1000), help: 'entries kept in the in-memory cache' },
+
+  { path: 'store.kind', env: 'WEBSEARCH_STORE', flag: '--store', schema: z.enum(['sqlite', 'redis']).default('sqlite'), help: 'where caches, keys, balances and usage live: sqlite (one machine) or redis (several instances)' },
+  { path: 'store.path', env: 'WEBSEARCH_STORE_PATH', flag: '--store-path', schema: optionalString, help: 'SQLite file, or :memory: (default: $XDG_STATE_HOME/websearch-mcp/store.db, else ~/.local/state/websearch-mcp/store.db)' },
+  { path: 'store.redisUrl', env: 'REDIS_URL', flag: '--redis-url', schema: z.string().trim().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(), help: 'Redis server for WEBSEARCH_STORE=redis, e.g. redis://127.0.0.1:6379/0' },
+  { path: 'store.redisPrefix', env: 'WEBSEARCH_REDIS_PREFIX', flag: '--redis-prefix', schema: z.string().regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'letters, digits and _ : . - only').default('wsm:'), help: 'prefix of every Redis key (several deployments on one Redis)' },
+  { path: 'auth.allowedHosts', env: 'WEBSEARCH_ALLOWED_HOSTS', flag: '--allowed-hosts', schema: z.preprocess((v) => (Array.isArray(v) ? v.join(',') : v), optionalString), help: 'comma-separated public host names a reverse proxy passes in Host (accepted by the DNS-rebinding guard)' },
+  { path: 'auth.rateLimitRequests', env: 'WEBSEARCH_RATE_LIMIT_REQUESTS', flag: '--rate-limit-requests', schema: int(0, 1_000_000).default(600), help: 'search/extract calls one API key may make per window (0 = no limit)' },
+  { path: 'auth.rateLimitWindowMs', env: 'WEBSEARCH_RATE_LIMIT_WINDOW_MS', flag: '--rate-limit-window-ms', schema: int(1_000, 24 * 3600_000).default(60_000), help: 'length of the rate-limit window' },
+  { path: 'auth.metricsToken', env: 'WEBSEARCH_METRICS_TOKEN', flag: '--metrics-token', schema: optionalString, help: 'bearer token for GET /metrics (with keys, an API key works too)' },
+  { path: 'server.shutdownGraceMs', env: 'WEBSEARCH_SHUTDOWN_GRACE_MS', flag: '--shutdown-grace-ms', schema: int(0, 600_000).default(10_000), help: 'on SIGTERM/SIGINT, how long in-flight requests may finish' },
 ];
 
 export interface Config {
-  server: { host: string; port: number; bodyLimitBytes: number };
+  server: { host: string; port: number; bodyLimitBytes: number; shutdownGraceMs: number };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   fetch: {
     timeoutMs: number;
@@ -140,6 +152,8 @@ export interface Config {
   mcp: { stateless: boolean; outputBudgetChars: number };
   crawl: { maxUrls: number };
   cache: { ttlMs: number; maxEntries: number };
+  store: { kind: 'sqlite' | 'redis'; path: string; redisUrl?: string; redisPrefix: string };
+  auth: { allowedHosts: string[]; rateLimitRequests: number; rateLimitWindowMs: number; metricsToken?: string };
 }
 
 export const VERSION = '0.1.0';
@@ -250,10 +264,32 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   const config = out as unknown as Config;
   config.fetch.userAgent ??= `Mozilla/5.0 (compatible; ${config.fetch.productToken}/${VERSION}; +${PROJECT_URL})`;
+  const raw = config as unknown as { store: { path?: string }; auth: { allowedHosts?: string | string[] } };
+  raw.store.path ??= defaultStorePath(env);
+  raw.auth.allowedHosts = splitList(raw.auth.allowedHosts as string | undefined);
+  if (config.store.kind === 'redis' && config.store.redisUrl === undefined) {
+    throw new ConfigError(['WEBSEARCH_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)']);
+  }
   if (config.fetch.timeoutMs > config.fetch.maxTimeoutMs) {
     throw new ConfigError([`WEBSEARCH_FETCH_TIMEOUT_MS (${config.fetch.timeoutMs}) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (${config.fetch.maxTimeoutMs})`]);
   }
   return deepFreeze(config);
+}
+
+/**
+ * The SQLite file's default place: the XDG Base Directory spec's state home
+ * ($XDG_STATE_HOME, else ~/.local/state), for data that persists between runs but is not
+ * worth backing up like a document.
+ */
+function defaultStorePath(env: Record<string, string | undefined>): string {
+  const xdg = env.XDG_STATE_HOME?.trim();
+  // The spec says a relative XDG path is invalid and must be ignored.
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME?.trim() || homedir(), '.local', 'state');
+  return join(base, 'websearch-mcp', 'store.db');
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
 }
 
 /** One line per setting, for `--help`. */

@@ -8,3 +8,13 @@ import { ulid } from 'ulid';
 export function newSearchId(): string {
   return `srch_${ulid()}`;
 }
+
+/** `key_` + a ULID: the public id of an API key (never the secret). */
+export function newKeyId(): string {
+  return `key_${ulid()}`;
+}
+
+/** `req_` + a ULID: the id a charge and its usage record are filed under. */
+export function newRequestId(): string {
+  return `req_${ulid()}`;
+}

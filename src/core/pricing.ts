@@ -4,6 +4,8 @@
 
 export const CRAWL_CREDITS_PER_URL = 1;
 export const CRAWL_CREDITS_PER_URL_STEALTH = 5;
+/** The most one search can cost (6 to 10 pages delivered). */
+export const MAX_SEARCH_CREDITS = 4;
 
 /**
  * Spec 8.3: 1 credit per successfully extracted URL (5 with stealth), 0 for a URL served
@@ -28,5 +30,5 @@ export interface SearchChargeInput {
 export function searchCredits({ fromCache, numberOfResults, contentDelivered }: SearchChargeInput): number {
   if (fromCache || numberOfResults === 0) return 0;
   if (contentDelivered === undefined || contentDelivered === 0) return 1;
-  return contentDelivered <= 5 ? 2 : 4;
+  return contentDelivered <= 5 ? 2 : MAX_SEARCH_CREDITS;
 }

@@ -9,6 +9,7 @@ import { getEngine, getFallbackEngine } from '../engines/registry.js';
 import type { EngineId, EngineResult, SearchEngine, SearchParams } from '../engines/types.js';
 import type { HttpClient } from '../net/fetch-types.js';
 import type { EngineHealth } from './engine-health.js';
+import type { ServiceObserver } from './metrics.js';
 import type { EngineSettings } from './engine-settings.js';
 import type { EngineThrottle } from './engine-throttle.js';
 
@@ -36,6 +37,7 @@ export interface EngineCallerDeps {
   /** Time budget of one engine call, queueing and the DuckDuckGo fallback included. */
   timeoutMs: number;
   logger: Logger;
+  observer?: Pick<ServiceObserver, 'engineCall' | 'engineSuspended'>;
 }
 
 const utf8 = new TextDecoder('utf-8');
@@ -44,8 +46,12 @@ export class EngineCaller {
   constructor(private readonly deps: EngineCallerDeps) {}
 
   async call(id: EngineId, params: SearchParams, signal?: AbortSignal): Promise<EngineOutcome> {
-    const suspension = this.deps.health.check(id);
+    const suspension = await this.deps.health.check(id).catch((err: unknown) => {
+      this.deps.logger.warn({ err, engine: id }, 'reading engine suspensions failed');
+      return undefined;
+    });
     if (suspension) {
+      this.deps.observer?.engineCall(id, 'suspended');
       return { engine: id, ok: false, failure: { engine: id, error: suspension.reason, message: this.deps.health.describe(id, suspension) } };
     }
 
@@ -76,14 +82,20 @@ export class EngineCaller {
         this.deps.logger.debug({ engine: id, code: err.code }, 'trying the fallback endpoint');
         results = await this.#once(fallback, params, budget.signal, deadline);
       }
+      this.deps.observer?.engineCall(id, 'ok');
       return { engine: id, ok: true, results };
     } catch (error) {
       // A fired budget or cancellation explains whatever error it caused downstream.
       const reason: unknown = budget.signal.aborted ? budget.signal.reason : undefined;
       const err = reason instanceof AppError ? reason : toAppError(error);
       if (err.code === 'internal_error') this.deps.logger.error({ err: error, engine: id }, 'engine call failed unexpectedly');
-      const suspended = this.deps.health.recordFailure(id, err);
+      const suspended = await this.deps.health.recordFailure(id, err).catch((storeErr: unknown) => {
+        this.deps.logger.warn({ err: storeErr, engine: id }, 'recording an engine suspension failed');
+        return undefined;
+      });
+      this.deps.observer?.engineCall(id, err.code);
       if (suspended) {
+        this.deps.observer?.engineSuspended(id, suspended.reason);
         this.deps.logger.warn({ engine: id, reason: suspended.reason, until: new Date(suspended.until).toISOString() }, 'search engine suspended');
       }
       return { engine: id, ok: false, failure: { engine: id, error: err.code, message: err.message } };

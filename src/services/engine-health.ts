@@ -1,10 +1,12 @@
 /**
  * Per-engine suspension. An engine that showed a CAPTCHA or refused us (blocked), or that
  * rate-limited us, is left alone for a while: asking again at once only prolongs a block
- * and burns a quota, and the other engines can still answer. State is in memory (one
- * process); the clock is injectable for tests.
+ * and burns a quota, and the other engines can still answer. With a shared store the
+ * suspension holds on every instance (a CAPTCHA'd engine rests everywhere); a local copy
+ * spares the store a query per call while it lasts. The clock is injectable for tests.
  */
 import type { AppError } from '../core/errors.js';
+import type { Store } from '../core/store-port.js';
 import type { EngineId } from '../engines/types.js';
 
 export type SuspensionReason = 'blocked' | 'rate_limited';
@@ -21,6 +23,8 @@ export interface EngineHealthOptions {
   suspendBlockedMs: number;
   suspendRateLimitedMs: number;
   now?: () => number;
+  /** Shares suspensions between instances; without it they live in this process only. */
+  store?: Pick<Store, 'getSuspension' | 'putSuspension' | 'clearSuspensions'>;
 }
 
 /** A Retry-After beyond this is treated as this (a day, the longest configurable suspension). */
@@ -37,14 +41,15 @@ export class EngineHealth {
   }
 
   /** The engine's active suspension, or undefined when it may be called. */
-  check(id: EngineId): Suspension | undefined {
-    const suspension = this.#suspended.get(id);
-    if (suspension === undefined) return undefined;
-    if (this.#now() >= suspension.until) {
-      this.#suspended.delete(id);
-      return undefined;
-    }
-    return suspension;
+  async check(id: EngineId): Promise<Suspension | undefined> {
+    const now = this.#now();
+    const local = this.#suspended.get(id);
+    if (local !== undefined && now < local.until) return local;
+    this.#suspended.delete(id);
+    const shared = await this.#options.store?.getSuspension(id, now);
+    if (shared === undefined || now >= shared.until) return undefined;
+    this.#suspended.set(id, shared);
+    return shared;
   }
 
   /**
@@ -53,7 +58,7 @@ export class EngineHealth {
    * (timeouts, 5xx, malformed pages) are transient or ours and suspend nothing.
    * Returns the suspension placed, if any.
    */
-  recordFailure(id: EngineId, error: AppError): Suspension | undefined {
+  async recordFailure(id: EngineId, error: AppError): Promise<Suspension | undefined> {
     let reason: SuspensionReason;
     let ms: number;
     if (error.code === 'blocked') {
@@ -70,6 +75,7 @@ export class EngineHealth {
     if (current && current.until >= until) return current;
     const suspension: Suspension = { reason, until, cause: error.message };
     this.#suspended.set(id, suspension);
+    await this.#options.store?.putSuspension(id, suspension, this.#now());
     return suspension;
   }
 
@@ -80,7 +86,8 @@ export class EngineHealth {
   }
 
   /** Lifts every suspension (operators, tests). */
-  reset(): void {
+  async reset(): Promise<void> {
     this.#suspended.clear();
+    await this.#options.store?.clearSuspensions();
   }
 }

@@ -6,12 +6,13 @@
  * Used by the crawl service and by search for result page content.
  */
 import type { Config } from '../core/config.js';
-import { AppError, toAppError } from '../core/errors.js';
+import { AppError, extractionErrorTypeOf, toAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { classifyContentType, convert, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
 import type { ConvertOutput } from '../extract/types.js';
 import type { HttpClient, ResponseHead } from '../net/fetch-types.js';
 import type { CacheStore } from '../core/cache-port.js';
+import type { ServiceObserver } from './metrics.js';
 
 export type ExtractFormat = 'markdown' | 'html';
 
@@ -41,6 +42,7 @@ export interface PageExtractorDeps {
   robots: RobotsPolicy;
   cache: CacheStore<ExtractedPage>;
   logger: Logger;
+  observer?: Pick<ServiceObserver, 'cacheLookup' | 'pageFetched'>;
 }
 
 /** The result of parsing a submitted URL string, or the reason it cannot be fetched. */
@@ -75,11 +77,18 @@ export class PageExtractor {
   constructor(private readonly deps: PageExtractorDeps) {}
 
   async extract(rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
+    const outcome = await this.#extract(rawUrl, options);
+    this.deps.observer?.pageFetched(outcome.ok ? (outcome.fromCache ? 'cached' : 'success') : extractionErrorTypeOf(outcome.error.code));
+    return outcome;
+  }
+
+  async #extract(rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
     const parsed = parseTargetUrl(rawUrl);
     if (parsed instanceof AppError) return { ok: false, statusCode: 0, error: parsed };
     const cacheKey = `page:${options.format}:${pageKey(parsed)}`;
     if (this.deps.config.cache.ttlMs > 0) {
       const cached = await this.deps.cache.get(cacheKey).catch(() => undefined);
+      this.deps.observer?.cacheLookup('page', cached !== undefined);
       if (cached) return { ok: true, fromCache: true, ...cached };
     }
     try {

@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { CacheStore } from '../core/cache-port.js';
+import type { Store } from '../core/store-port.js';
+import type { ServiceObserver } from './metrics.js';
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { newSearchId } from '../core/ids.js';
@@ -30,6 +32,9 @@ export interface SearchServiceDeps {
   pages: Pick<PageExtractor, 'extract'>;
   cache: CacheStore<SearchResponse>;
   logger: Logger;
+  observer?: ServiceObserver;
+  /** Where engine suspensions are shared between instances (the store). */
+  suspensions?: Pick<Store, 'getSuspension' | 'putSuspension' | 'clearSuspensions'>;
   /** Wall clock (epoch ms) for suspensions and timestamps; tests inject a fake one. */
   now?: () => number;
 }
@@ -88,6 +93,7 @@ export class SearchService {
         suspendBlockedMs: config.search.suspendBlockedMs,
         suspendRateLimitedMs: config.search.suspendRateLimitedMs,
         now: this.#now,
+        ...(deps.suspensions ? { store: deps.suspensions } : {}),
       }),
       throttle: new EngineThrottle({
         duckduckgoIntervalMs: config.search.duckduckgoIntervalMs,
@@ -95,6 +101,7 @@ export class SearchService {
       }),
       timeoutMs: config.search.engineTimeoutMs,
       logger: deps.logger,
+      ...(deps.observer ? { observer: deps.observer } : {}),
     });
   }
 
@@ -110,6 +117,7 @@ export class SearchService {
         this.#deps.logger.warn({ err }, 'search cache read failed');
         return undefined;
       });
+      this.#deps.observer?.cacheLookup('search', hit !== undefined);
       if (hit) return this.#fromCache(hit, request, started);
     }
 

@@ -6,20 +6,26 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
 import type { Logger } from '../../src/core/logger.js';
 import { createHttpApp } from '../../src/faces/http/app.js';
-import type { CrawlService } from '../../src/services/crawl-service.js';
-import type { SearchService } from '../../src/services/search-service.js';
+import { LOCAL_CALLER } from '../../src/services/metering.js';
+import type { Operations } from '../../src/services/operations.js';
 import { testConfig } from '../helpers/test-server.js';
 
 describe('500 internal_error', () => {
   it('hides the stack and logs the error', async () => {
     const logged: unknown[] = [];
     const logger: Logger = { ...silentLogger, error: (obj: unknown) => void logged.push(obj) };
-    const crawl = {
+    const operations = {
       crawl: async () => {
         throw new TypeError('secret internal detail at /srv/app/file.js:12');
       },
-    } as unknown as CrawlService;
-    const app = createHttpApp({ config: testConfig(), logger, crawl, search: {} as SearchService });
+    } as unknown as Operations;
+    const app = createHttpApp({
+      config: testConfig(),
+      logger,
+      operations,
+      auth: { callerOf: async () => LOCAL_CALLER },
+      store: { kind: 'sqlite', ping: async () => undefined },
+    });
     const res = await app.request('http://127.0.0.1/api/crawl', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -7,6 +7,7 @@ import { buildCore } from '../../src/compose.js';
 import type { Config, DeepPartial } from '../../src/core/config.js';
 import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { Metrics } from '../../src/services/metrics.js';
 import type { RunningServer } from '../../src/http-server.js';
 import { startHttpServer } from '../../src/http-server.js';
 import type { McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
@@ -16,9 +17,10 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     env: {},
     overrides: {
       ...overrides,
-      server: { port: 0, ...overrides.server },
+      server: { port: 0, shutdownGraceMs: 2000, ...overrides.server },
       fetch: { allowPrivateAddresses: true, timeoutMs: 5000, ...overrides.fetch },
       log: { level: 'silent', ...overrides.log },
+      store: { path: ':memory:', ...overrides.store },
     },
   });
 }
@@ -33,7 +35,7 @@ export interface TestApi {
 }
 
 export async function startTestApi(overrides: DeepPartial<Config> = {}): Promise<TestApi> {
-  const core = await buildCore(testConfig(overrides), silentLogger);
+  const core = await buildCore(testConfig(overrides), silentLogger, { metrics: new Metrics() });
   const server = await startHttpServer(core);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {

@@ -64,41 +64,41 @@ describe('engine settings', () => {
   });
 });
 
-describe('engine health', () => {
+describe('engine health', async () => {
   const blocked = new AppError('blocked', 'DuckDuckGo refused the request (HTTP 202): anomaly (CAPTCHA) page');
-  it('suspends a blocked engine for suspendBlockedMs', () => {
+  it('suspends a blocked engine for suspendBlockedMs', async () => {
     const clock = fakeClock();
     const health = new EngineHealth({ suspendBlockedMs: 60_000, suspendRateLimitedMs: 5_000, now: clock.now });
-    expect(health.recordFailure('duckduckgo', blocked)).toMatchObject({ reason: 'blocked', until: clock.now() + 60_000 });
+    expect(await health.recordFailure('duckduckgo', blocked)).toMatchObject({ reason: 'blocked', until: clock.now() + 60_000 });
     clock.advance(59_999);
-    const s = health.check('duckduckgo');
+    const s = await health.check('duckduckgo');
     expect(s?.reason).toBe('blocked');
     expect(health.describe('duckduckgo', s!)).toBe(
       `duckduckgo is suspended until ${new Date(Date.UTC(2025, 0, 1, 0, 1)).toISOString()} because it blocked the last request (${blocked.message})`,
     );
-    expect(health.check('wikipedia')).toBeUndefined();
+    expect(await health.check('wikipedia')).toBeUndefined();
     clock.advance(1);
-    expect(health.check('duckduckgo')).toBeUndefined();
+    expect(await health.check('duckduckgo')).toBeUndefined();
   });
 
-  it('suspends a rate-limited engine for its Retry-After, else the default', () => {
+  it('suspends a rate-limited engine for its Retry-After, else the default', async () => {
     const clock = fakeClock();
     const health = new EngineHealth({ suspendBlockedMs: 60_000, suspendRateLimitedMs: 5_000, now: clock.now });
-    health.recordFailure('brave', new AppError('rate_limited', 'x', { retryAfter: 120 }));
-    health.recordFailure('google', new AppError('rate_limited', 'x'));
+    await health.recordFailure('brave', new AppError('rate_limited', 'x', { retryAfter: 120 }));
+    await health.recordFailure('google', new AppError('rate_limited', 'x'));
     clock.advance(5_000);
-    expect(health.check('google')).toBeUndefined();
-    expect(health.check('brave')?.reason).toBe('rate_limited');
+    expect(await health.check('google')).toBeUndefined();
+    expect((await health.check('brave'))?.reason).toBe('rate_limited');
     clock.advance(115_000);
-    expect(health.check('brave')).toBeUndefined();
+    expect(await health.check('brave')).toBeUndefined();
   });
 
-  it('ignores transient failures and zero durations', () => {
+  it('ignores transient failures and zero durations', async () => {
     const health = new EngineHealth({ suspendBlockedMs: 0, suspendRateLimitedMs: 5_000 });
-    expect(health.recordFailure('mojeek', new AppError('timeout', 'slow'))).toBeUndefined();
-    expect(health.recordFailure('mojeek', new AppError('http', '500', { statusCode: 500 }))).toBeUndefined();
-    expect(health.recordFailure('mojeek', blocked)).toBeUndefined();
-    expect(health.check('mojeek')).toBeUndefined();
+    expect(await health.recordFailure('mojeek', new AppError('timeout', 'slow'))).toBeUndefined();
+    expect(await health.recordFailure('mojeek', new AppError('http', '500', { statusCode: 500 }))).toBeUndefined();
+    expect(await health.recordFailure('mojeek', blocked)).toBeUndefined();
+    expect(await health.check('mojeek')).toBeUndefined();
   });
 });
 

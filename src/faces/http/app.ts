@@ -1,20 +1,27 @@
 /**
- * The JSON API (hono): `POST|GET /api/search`, `POST /api/crawl`, the MCP Streamable HTTP endpoint at `/mcp`, and
- * the request-level errors of decisions.md (400 with paths, 404, 405, 413, 415, 500
- * without a stack trace).
+ * The JSON API (hono): `POST|GET /api/search`, `POST /api/crawl`, the MCP Streamable HTTP
+ * endpoint at `/mcp` and the legacy SSE one, each behind the API-key check; `/healthz`;
+ * and the request-level errors of decisions.md (400 with paths, 401, 402, 404, 405, 413,
+ * 415, 429, 500 without a stack trace).
  */
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { crawlRequestSchema, searchRequestSchema } from '../../core/schemas.js';
 import { validate } from '../../core/validate.js';
-import type { CrawlService } from '../../services/crawl-service.js';
-import type { SearchService } from '../../services/search-service.js';
+import type { Store } from '../../core/store-port.js';
+import type { Caller } from '../../services/metering.js';
+import type { Metrics } from '../../services/metrics.js';
+import type { Operations } from '../../services/operations.js';
 import type { LegacySseHandler } from '../mcp/legacy-sse.js';
+import type { AuthVariables, Authenticator } from './auth.js';
+import { requireCaller } from './auth.js';
 import { appErrorResponse, errorResponse } from './error-response.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { hostGuard } from './host-guard.js';
 import { readJsonBody } from './read-json-body.js';
 import { searchQueryToBody } from './search-query.js';
@@ -22,10 +29,16 @@ import { searchQueryToBody } from './search-query.js';
 export interface HttpAppDeps {
   config: Config;
   logger: Logger;
-  crawl: CrawlService;
-  search: SearchService;
-  /** Handles `/mcp` (Streamable HTTP); absent when MCP over HTTP is off. */
-  mcp?: (request: Request) => Promise<Response>;
+  operations: Pick<Operations, 'crawl' | 'search'>;
+  auth: Authenticator;
+  /** Reached by `/healthz`: the store must answer. */
+  store: Pick<Store, 'kind' | 'ping'>;
+  /** Prometheus metrics of this process; without them there is no `/metrics`. */
+  metrics?: Metrics;
+  /** Whether a request may read `/metrics` (the metrics token, or any valid API key when keys exist). */
+  metricsAllowed?: (headers: Headers) => Promise<boolean>;
+  /** Handles `/mcp` (Streamable HTTP) for a caller; absent when MCP over HTTP is off. */
+  mcp?: (request: Request, caller: Caller) => Promise<Response>;
   /** The legacy HTTP+SSE transport (`GET /sse`, `POST /messages`). */
   sse?: LegacySseHandler;
 }
@@ -38,47 +51,95 @@ const ROUTES: Record<string, string[]> = {
   '/sse': ['GET'],
   '/messages': ['POST'],
   '/health': ['GET'],
+  '/healthz': ['GET'],
+  '/metrics': ['GET'],
+  '/openapi.json': ['GET'],
 };
 
-export function createHttpApp(deps: HttpAppDeps): Hono<{ Bindings: HttpBindings }> {
-  const app = new Hono<{ Bindings: HttpBindings }>();
+/** How long `/healthz` waits for the store before calling it unreachable. */
+const HEALTH_TIMEOUT_MS = 2_000;
+
+type Env = { Bindings: HttpBindings; Variables: AuthVariables };
+
+export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
+  const app = new Hono<Env>();
   const crawlSchema = crawlRequestSchema({ maxUrls: deps.config.crawl.maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
 
-  app.use('*', hostGuard(deps.config.server.host));
+  // One debug line per request: who (the key's id, never the key), what, how it ended;
+  // and the request metrics, labelled by route (a raw path would be an unbounded label).
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    const ms = performance.now() - started;
+    deps.metrics?.observeHttp(c.req.path in ROUTES ? c.req.path : 'other', c.req.method, c.res.status, ms / 1000);
+    deps.logger.debug({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms), key: c.get('caller')?.key?.id }, 'request');
+  });
+  app.use('*', hostGuard(deps.config.server.host, deps.config.auth.allowedHosts));
 
-  app.get('/health', (c) => c.json({ status: 'ok' }));
+  // Liveness and readiness in one: the process answers and its store is reachable.
+  const health = async (c: Context<Env>) => {
+    const started = performance.now();
+    try {
+      await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
+      return c.json({ status: 'ok', store: deps.store.kind, store_ms: Math.round(performance.now() - started) });
+    } catch (err) {
+      deps.logger.warn({ err }, 'health check: store unreachable');
+      return c.json({ status: 'unavailable', store: deps.store.kind, error: 'the store does not answer' }, 503);
+    }
+  };
+  app.get('/healthz', health);
+  app.get('/health', health);
+
+  let openapi: string | undefined;
+  app.get('/openapi.json', (c) => {
+    openapi ??= JSON.stringify(buildOpenApiDocument({ config: deps.config }));
+    return c.body(openapi, 200, { 'content-type': 'application/json' });
+  });
+
+  if (deps.metrics) {
+    const metrics = deps.metrics;
+    app.get('/metrics', async (c) => {
+      if (deps.metricsAllowed && !(await deps.metricsAllowed(c.req.raw.headers))) {
+        throw new AppError('unauthorized', 'Metrics need the metrics token or an API key as "Authorization: Bearer <token>".');
+      }
+      const { contentType, body } = await metrics.render();
+      return c.body(body, 200, { 'content-type': contentType });
+    });
+  }
+
+  const authenticated = requireCaller(deps.auth, (code) => deps.metrics?.requestRefused(code));
+  for (const path of ['/api/crawl', '/api/search', '/mcp', '/sse', '/messages']) app.use(path, authenticated);
 
   app.post('/api/crawl', async (c) => {
     const body = await readJsonBody(c, deps.config.server.bodyLimitBytes);
     const request = validate(crawlSchema, body);
-    const response = await deps.crawl.crawl(request, { signal: c.req.raw.signal });
-    return c.json(response);
+    return c.json(await deps.operations.crawl(c.get('caller'), request, { signal: c.req.raw.signal }));
   });
 
   app.post('/api/search', async (c) => {
     const request = validate(searchRequestSchema, await readJsonBody(c, deps.config.server.bodyLimitBytes));
-    return c.json(await deps.search.search(request, { signal: c.req.raw.signal }));
+    return c.json(await deps.operations.search(c.get('caller'), request, { signal: c.req.raw.signal }));
   });
 
   app.get('/api/search', async (c) => {
     const request = validate(searchRequestSchema, searchQueryToBody(new URL(c.req.url).searchParams));
-    return c.json(await deps.search.search(request, { signal: c.req.raw.signal }));
+    return c.json(await deps.operations.search(c.get('caller'), request, { signal: c.req.raw.signal }));
   });
 
   if (deps.mcp) {
     const handle = deps.mcp;
-    app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => handle(c.req.raw));
+    app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => handle(c.req.raw, c.get('caller')));
   }
 
   if (deps.sse) {
     const sse = deps.sse;
     // The SDK's SSE transport writes to node's response itself.
     app.get('/sse', async (c) => {
-      await sse.open(c.env.incoming, c.env.outgoing);
+      await sse.open(c.env.incoming, c.env.outgoing, c.get('caller'));
       return RESPONSE_ALREADY_SENT;
     });
     app.post('/messages', async (c) => {
-      await sse.post(c.env.incoming, c.env.outgoing, c.req.query('sessionId'));
+      await sse.post(c.env.incoming, c.env.outgoing, c.req.query('sessionId'), c.get('caller'));
       return RESPONSE_ALREADY_SENT;
     });
   }
@@ -102,4 +163,12 @@ export function createHttpApp(deps: HttpAppDeps): Hono<{ Bindings: HttpBindings 
   });
 
   return app;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -2,7 +2,8 @@
  * DNS-rebinding protection for a server bound to loopback: a web page on an attacker's
  * domain that re-resolves to 127.0.0.1 still sends its own name in `Host`, so only
  * loopback names are accepted there (the MCP transport spec asks servers to validate
- * Origin/Host for the same reason). A browser Origin other than a loopback one is refused.
+ * Origin/Host for the same reason), plus the public names a reverse proxy in front passes
+ * on (`WEBSEARCH_ALLOWED_HOSTS`). A browser Origin other than these is refused.
  */
 import type { MiddlewareHandler } from 'hono';
 import { errorBody } from './error-response.js';
@@ -19,11 +20,13 @@ function hostNameOf(hostHeader: string): string {
   return (match?.[1] ?? hostHeader).toLowerCase();
 }
 
-export function hostGuard(bindHost: string): MiddlewareHandler {
+export function hostGuard(bindHost: string, allowedHosts: readonly string[] = []): MiddlewareHandler {
   if (!isLoopbackHost(bindHost)) return async (_c, next) => next();
+  const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
+  const accepted = (name: string) => isLoopbackHost(name) || allowed.has(name);
   return async (c, next) => {
     const host = c.req.header('host');
-    if (host !== undefined && !isLoopbackHost(hostNameOf(host))) {
+    if (host !== undefined && !accepted(hostNameOf(host))) {
       return c.json(errorBody('forbidden_host', `Host "${host}" is not accepted by a server bound to loopback.`), 403);
     }
     const origin = c.req.header('origin');
@@ -34,7 +37,7 @@ export function hostGuard(bindHost: string): MiddlewareHandler {
       } catch {
         // An unparsable Origin is treated as foreign.
       }
-      if (!isLoopbackHost(originHost)) {
+      if (!accepted(originHost.toLowerCase())) {
         return c.json(errorBody('forbidden_origin', `Origin "${origin}" is not accepted by a server bound to loopback.`), 403);
       }
     }

@@ -15,16 +15,16 @@ import { VERSION } from '../../core/config.js';
 import { toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { validate } from '../../core/validate.js';
-import type { CrawlService } from '../../services/crawl-service.js';
-import type { SearchService } from '../../services/search-service.js';
+import type { Caller } from '../../services/metering.js';
+import { LOCAL_CALLER } from '../../services/metering.js';
+import type { Operations } from '../../services/operations.js';
 import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
 import { extractUrlsTool } from './tools/extract-urls.js';
 import { webSearchTool } from './tools/web-search.js';
 
 /** The services behind the tools, loaded on first use (start-up stays light). */
 export interface McpServices {
-  crawl: CrawlService;
-  search: SearchService;
+  operations: Pick<Operations, 'crawl' | 'search'>;
 }
 
 export interface McpDeps {
@@ -33,6 +33,10 @@ export interface McpDeps {
   /** Engines usable with this configuration (named in the web_search description). */
   engines: readonly string[];
   services: () => Promise<McpServices>;
+  /** Whose calls these are (charged to its key); none on stdio and in open mode. */
+  caller?: Caller;
+  /** Told of every tool call (the HTTP server's metrics). */
+  observer?: { toolCall(tool: string, outcome: 'ok' | 'error', seconds: number): void };
 }
 
 export interface McpServerHandle {
@@ -47,7 +51,8 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
 }
 
 export function listTools(deps: McpDeps): ToolDefinition[] {
-  return [webSearchTool(deps) as unknown as ToolDefinition, extractUrlsTool(deps) as unknown as ToolDefinition];
+  const withCaller = { ...deps, caller: deps.caller ?? LOCAL_CALLER };
+  return [webSearchTool(withCaller) as unknown as ToolDefinition, extractUrlsTool(withCaller) as unknown as ToolDefinition];
 }
 
 export function createMcpServer(deps: McpDeps): McpServerHandle {
@@ -105,6 +110,8 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
           .catch((err: unknown) => deps.logger.debug({ err }, 'progress notification failed'));
       },
     };
+    const started = performance.now();
+    const observe = (outcome: 'ok' | 'error') => deps.observer?.toolCall(tool.name, outcome, (performance.now() - started) / 1000);
     try {
       const args = validate(tool.inputSchema, request.params.arguments ?? {});
       const budgetChars = deps.config.mcp.outputBudgetChars;
@@ -112,8 +119,10 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
       for (const line of tool.logLines(whole)) logToClient(extra.sendNotification, line.level, line.message);
       const { result, cut } = tool.budget(whole, budgetChars, tool.renderText);
       const notice = cut > 0 ? `[Output budget: ${cut} page(s) were cut to fit ${budgetChars} characters; each cut page says how to get the rest.]\n\n` : '';
+      observe('ok');
       return { content: [{ type: 'text', text: notice + tool.renderText(result) }], structuredContent: result as Record<string, unknown> };
     } catch (err) {
+      observe('error');
       const error = toAppError(err);
       if (error.code === 'internal_error') deps.logger.error({ err, tool: tool.name }, 'tool call failed');
       const message = error.code === 'internal_error' ? 'An internal error occurred; it has been logged.' : error.message;

@@ -7,11 +7,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { Logger } from '../../core/logger.js';
+import type { Caller } from '../../services/metering.js';
 import type { McpServerHandle } from './create-mcp-server.js';
+import type { McpServerFactory } from './streamable-http.js';
 
 export interface LegacySseHandler {
-  open(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  post(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void>;
+  open(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void>;
+  post(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined, caller: Caller): Promise<void>;
   close(): Promise<void>;
   sessionCount(): number;
 }
@@ -20,14 +22,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-export function createLegacySseHandler(makeServer: () => McpServerHandle, logger: Logger): LegacySseHandler {
-  const sessions = new Map<string, { transport: SSEServerTransport; handle: McpServerHandle }>();
+export function createLegacySseHandler(makeServer: McpServerFactory, logger: Logger): LegacySseHandler {
+  const sessions = new Map<string, { transport: SSEServerTransport; handle: McpServerHandle; keyId: string | undefined }>();
 
-  async function open(_req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function open(_req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
     const transport = new SSEServerTransport('/messages', res);
-    const handle = makeServer();
+    const handle = makeServer(caller);
     const id = transport.sessionId;
-    sessions.set(id, { transport, handle });
+    sessions.set(id, { transport, handle, keyId: caller.key?.id });
     let closed = false;
     const cleanup = () => {
       if (closed) return;
@@ -41,9 +43,10 @@ export function createLegacySseHandler(makeServer: () => McpServerHandle, logger
     await handle.server.connect(transport);
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined, caller: Caller): Promise<void> {
     const session = sessionId ? sessions.get(sessionId) : undefined;
-    if (!session) {
+    // A stream belongs to the key that opened it: to any other key it does not exist.
+    if (!session || session.keyId !== caller.key?.id) {
       sendJson(res, 404, { error: { code: 'not_found', message: 'Unknown or missing sessionId: open GET /sse first and POST to the endpoint it names.' } });
       return;
     }

@@ -8,10 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Logger } from '../../core/logger.js';
+import type { Caller } from '../../services/metering.js';
 import type { McpServerHandle } from './create-mcp-server.js';
 
+/** Builds the MCP server that answers one caller (its tool calls are charged to its key). */
+export type McpServerFactory = (caller: Caller) => McpServerHandle;
+
 export interface StreamableHttpHandler {
-  handle(request: Request): Promise<Response>;
+  handle(request: Request, caller: Caller): Promise<Response>;
   close(): Promise<void>;
   sessionCount(): number;
 }
@@ -51,9 +55,9 @@ function whenFinished(response: Response, onDone: () => void): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-export function createStatelessHttpHandler(makeServer: () => McpServerHandle, logger: Logger): StreamableHttpHandler {
+export function createStatelessHttpHandler(makeServer: McpServerFactory, logger: Logger): StreamableHttpHandler {
   let open = 0;
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, caller: Caller): Promise<Response> {
     if (request.method !== 'POST') {
       // No session to stream to or delete: the spec's answer for a server without them.
       return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; POST each request.' }, id: null }), {
@@ -61,7 +65,7 @@ export function createStatelessHttpHandler(makeServer: () => McpServerHandle, lo
         headers: { 'content-type': 'application/json', allow: 'POST' },
       });
     }
-    const server = makeServer();
+    const server = makeServer(caller);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     open += 1;
     let done = false;
@@ -82,26 +86,27 @@ export function createStatelessHttpHandler(makeServer: () => McpServerHandle, lo
   return { handle, close: async () => undefined, sessionCount: () => open };
 }
 
-export function createStreamableHttpHandler(makeServer: () => McpServerHandle, logger: Logger): StreamableHttpHandler {
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; handle: McpServerHandle }>();
+export function createStreamableHttpHandler(makeServer: McpServerFactory, logger: Logger): StreamableHttpHandler {
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; handle: McpServerHandle; keyId: string | undefined }>();
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, caller: Caller): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = sessions.get(sessionId);
       // MCP spec (Streamable HTTP, session management): an unknown session id gets 404,
-      // telling the client to start a new session.
-      if (!session) return jsonRpcError(404, -32001, 'Session not found; start a new session with initialize.');
+      // telling the client to start a new session. A session belongs to the key that
+      // opened it: to any other key it does not exist.
+      if (!session || session.keyId !== caller.key?.id) return jsonRpcError(404, -32001, 'Session not found; start a new session with initialize.');
       return session.transport.handleRequest(request);
     }
     if (request.method !== 'POST') {
       return jsonRpcError(400, -32000, 'Bad request: no Mcp-Session-Id header; POST an initialize request first.');
     }
-    const handleForSession = makeServer();
+    const handleForSession = makeServer(caller);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, handle: handleForSession });
+        sessions.set(id, { transport, handle: handleForSession, keyId: caller.key?.id });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);

@@ -3,12 +3,13 @@
  */
 import type { Config } from '../../../core/config.js';
 import { crawlRequestSchema, crawlResponseSchema } from '../../../core/schemas.js';
-import type { CrawlService } from '../../../services/crawl-service.js';
+import type { Caller } from '../../../services/metering.js';
+import type { Operations } from '../../../services/operations.js';
 import { budgetCrawl } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderCrawlMarkdown } from './render-crawl-markdown.js';
 
-export function extractUrlsTool(deps: { config: Config; services: () => Promise<{ crawl: CrawlService }> }) {
+export function extractUrlsTool(deps: { config: Config; caller: Caller; services: () => Promise<{ operations: Pick<Operations, 'crawl'> }> }) {
   const maxUrls = deps.config.crawl.maxUrls;
   const inputSchema = crawlRequestSchema({ maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
   const tool: ToolDefinition<typeof inputSchema, typeof crawlResponseSchema> = {
@@ -25,7 +26,7 @@ export function extractUrlsTool(deps: { config: Config; services: () => Promise<
     outputSchema: crawlResponseSchema,
     annotations: { title: 'Extract web pages', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
     handler: async (args, ctx) =>
-      (await deps.services()).crawl.crawl(args, {
+      (await deps.services()).operations.crawl(deps.caller, args, {
         signal: ctx.signal,
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
       }),

@@ -2,12 +2,13 @@
  * The `web_search` tool: the search operation (`POST /api/search`) for models.
  */
 import { searchRequestSchema, searchResponseSchema } from '../../../core/schemas.js';
-import type { SearchService } from '../../../services/search-service.js';
+import type { Caller } from '../../../services/metering.js';
+import type { Operations } from '../../../services/operations.js';
 import { budgetSearch } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderSearchMarkdown } from './render-search-markdown.js';
 
-export function webSearchTool(deps: { engines: readonly string[]; services: () => Promise<{ search: SearchService }> }) {
+export function webSearchTool(deps: { engines: readonly string[]; caller: Caller; services: () => Promise<{ operations: Pick<Operations, 'search'> }> }) {
   const configured = deps.engines.join(', ');
   const tool: ToolDefinition<typeof searchRequestSchema, typeof searchResponseSchema> = {
     name: 'web_search',
@@ -17,14 +18,14 @@ export function webSearchTool(deps: { engines: readonly string[]; services: () =
       'Use it to find pages about a topic or to answer questions that need current information; then read promising results with extract_urls, or set include_content=true to get the Markdown of the top results (content_results, default 5) in the same call.',
       `Engines configured here: ${configured}. Narrow with include_domains / exclude_domains, time_range (day/week/month/year), country, language, safesearch.`,
       'With include_content, each of the top results carries either content (Markdown) or content_error (blocked, robots_disallowed, http_error, timeout, network_error, unsupported_content_type, too_large, forbidden_address, empty_content). PDFs and other binaries are listed but cannot be read.',
-      'metadata.status is success, partial (an engine failed; results are still usable) or no_results. Errors: invalid_request (bad parameter), engines_unavailable (every engine failed; try later).',
+      'metadata.status is success, partial (an engine failed; results are still usable) or no_results. Errors: invalid_request (bad parameter), engines_unavailable (every engine failed; try later), and on a metered server insufficient_credits or rate_limited.',
       'Cost: 1 credit; with include_content 2 credits when 1-5 pages were delivered, 4 when 6-10, 1 when none; 0 for no results or a cached answer.',
     ].join('\n'),
     inputSchema: searchRequestSchema,
     outputSchema: searchResponseSchema,
     annotations: { title: 'Search the web', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
     handler: async (args, ctx) =>
-      (await deps.services()).search.search(args, {
+      (await deps.services()).operations.search(deps.caller, args, {
         signal: ctx.signal,
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
       }),

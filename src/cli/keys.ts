@@ -1,0 +1,172 @@
+/**
+ * `websearch-mcp keys create|list|revoke|topup|usage`: API keys and their credits, in the
+ * store the server uses (the SQLite file, or Redis), so keys made here work at once on
+ * every running instance. A key's secret is printed once, by `create`, and never again.
+ */
+import { parseArgs } from 'node:util';
+import type { Config } from '../core/config.js';
+import { isAppError } from '../core/errors.js';
+import type { ApiKeyRecord, UsageRecord } from '../core/store-port.js';
+
+export const KEYS_USAGE = `Usage:
+  websearch-mcp keys create [--name NAME] [--credits N] [--json]
+                                 create a key (unlimited without --credits); prints its secret once
+  websearch-mcp keys list [--json]
+                                 every key: id, name, first characters, balance, state
+  websearch-mcp keys revoke <key-id>
+                                 the key stops working at once, everywhere
+  websearch-mcp keys topup <key-id> --credits N
+                                 add N credits to a limited key
+  websearch-mcp keys usage [--key <key-id>] [--since <ISO date | 30m | 24h | 7d>] [--json]
+                                 credits used, per key and operation (--json: every record)
+`;
+
+export class KeysUsageError extends Error {
+  override name = 'KeysUsageError';
+}
+
+interface Parsed {
+  values: { name?: string; credits?: string; json?: boolean; key?: string; since?: string; help?: boolean };
+  positionals: string[];
+}
+
+function parse(args: string[]): Parsed {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        credits: { type: 'string' },
+        json: { type: 'boolean' },
+        key: { type: 'string' },
+        since: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }) as Parsed;
+  } catch (err) {
+    throw new KeysUsageError((err as Error).message);
+  }
+}
+
+function wholeNumber(value: string | undefined, what: string, min: number): number {
+  const n = Number(value);
+  if (value === undefined || !/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+    throw new KeysUsageError(`${what} must be a whole number of at least ${min} (got ${JSON.stringify(value ?? '')})`);
+  }
+  return n;
+}
+
+/** `--since`: an ISO 8601 date-time, or a span back from now such as 30m, 24h or 7d. */
+export function parseSince(value: string, now = Date.now()): string {
+  const span = /^(\d+)\s*([mhd])$/i.exec(value.trim());
+  if (span) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[(span[2] as string).toLowerCase() as 'm' | 'h' | 'd'];
+    return new Date(now - Number(span[1]) * unit).toISOString();
+  }
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw new KeysUsageError(`--since takes an ISO 8601 date (2026-01-31 or 2026-01-31T12:00:00Z) or a span such as 24h or 7d (got "${value}")`);
+  return new Date(at).toISOString();
+}
+
+function only(positionals: string[], count: number, what: string): string[] {
+  if (positionals.length !== count) throw new KeysUsageError(`${what} (got ${positionals.length === 0 ? 'nothing' : positionals.join(' ')})`);
+  return positionals;
+}
+
+const balanceText = (k: ApiKeyRecord) => (k.balance === null ? 'unlimited' : String(k.balance));
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+}
+
+/** Totals per key and operation. */
+function summarise(records: UsageRecord[], keys: ApiKeyRecord[]): string {
+  if (records.length === 0) return 'No usage recorded.';
+  const names = new Map(keys.map((k) => [k.id, k.name]));
+  const totals = new Map<string, { keyId: string; operation: string; requests: number; credits: number }>();
+  for (const r of records) {
+    const id = `${r.keyId}\u0000${r.operation}`;
+    const t = totals.get(id) ?? { keyId: r.keyId, operation: r.operation, requests: 0, credits: 0 };
+    t.requests += 1;
+    t.credits += r.credits;
+    totals.set(id, t);
+  }
+  const rows = [['KEY', 'NAME', 'OPERATION', 'REQUESTS', 'CREDITS']];
+  for (const t of totals.values()) rows.push([t.keyId, names.get(t.keyId) ?? '?', t.operation, String(t.requests), String(t.credits)]);
+  const sum = records.reduce((s, r) => s + r.credits, 0);
+  return `${table(rows)}\n\n${records.length} request(s), ${sum} credit(s), from ${records[0]?.at} to ${records[records.length - 1]?.at}`;
+}
+
+/** Runs one `keys` subcommand; returns the exit code (0 done, 1 failed). Usage errors throw KeysUsageError. */
+export async function runKeys(config: Config, args: string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parse(rest);
+  if (sub === undefined || sub === 'help' || values.help) {
+    out(KEYS_USAGE);
+    return 0;
+  }
+  const { openStore } = await import('../compose.js');
+  const { ApiKeys } = await import('../services/api-keys.js');
+  const store = await openStore(config);
+  const keys = new ApiKeys(store);
+  try {
+    switch (sub) {
+      case 'create': {
+        only(positionals, 0, 'keys create takes no arguments besides --name and --credits');
+        const credits = values.credits === undefined ? undefined : wholeNumber(values.credits, '--credits', 0);
+        const { secret, record } = await keys.create({ ...(values.name ? { name: values.name } : {}), ...(credits !== undefined ? { credits } : {}) });
+        if (values.json) out(`${JSON.stringify({ id: record.id, name: record.name, key: secret, balance: record.balance }, null, 2)}\n`);
+        else {
+          out(`${secret}\n`);
+          process.stderr.write(`Created ${record.id} "${record.name}" with ${balanceText(record)} credits. The key above is shown only now: store it safely.\n`);
+        }
+        return 0;
+      }
+      case 'list': {
+        only(positionals, 0, 'keys list takes no arguments');
+        const all = await keys.list();
+        if (values.json) out(`${JSON.stringify(all.map(({ hash: _hash, ...k }) => k), null, 2)}\n`);
+        else if (all.length === 0) out('No keys. Create one with: websearch-mcp keys create --name NAME [--credits N]\n');
+        else {
+          const rows = [['ID', 'NAME', 'STARTS', 'BALANCE', 'CREATED', 'STATE']];
+          for (const k of all) rows.push([k.id, k.name, `${k.prefix}…`, balanceText(k), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active']);
+          out(`${table(rows)}\n`);
+        }
+        return 0;
+      }
+      case 'revoke': {
+        const [id] = only(positionals, 1, 'keys revoke takes one key id');
+        const key = await keys.revoke(id as string);
+        out(`Revoked ${key.id} "${key.name}" (${key.revokedAt}).\n`);
+        return 0;
+      }
+      case 'topup': {
+        const [id, positionalCredits] = positionals;
+        if (id === undefined || positionals.length > 2) throw new KeysUsageError('keys topup takes one key id and --credits N');
+        const credits = wholeNumber(values.credits ?? positionalCredits, '--credits', 1);
+        const key = await keys.topUp(id, credits);
+        out(`${key.id} "${key.name}": balance ${balanceText(key)} (+${credits}).\n`);
+        return 0;
+      }
+      case 'usage': {
+        only(positionals, 0, 'keys usage takes --key and --since, no arguments');
+        const records = await keys.usage({ ...(values.key ? { key: values.key } : {}), ...(values.since ? { since: parseSince(values.since) } : {}) });
+        out(values.json ? `${JSON.stringify(records, null, 2)}\n` : `${summarise(records, await keys.list())}\n`);
+        return 0;
+      }
+      default:
+        throw new KeysUsageError(`unknown keys command "${sub}" (create, list, revoke, topup, usage)`);
+    }
+  } catch (err) {
+    if (isAppError(err) && err.code !== 'internal_error') {
+      process.stderr.write(`websearch-mcp keys ${sub}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Authentication of the HTTP routes that do work (spec part 5, decisions.md): an API key
+ * as `Authorization: Bearer <key>` or `x-api-key: <key>`, on both endpoints and on the
+ * MCP transports. Open mode, where no key is needed, holds only while no key exists and
+ * only on a server bound to loopback (a single user's machine); it ends as soon as a key
+ * is created, without a restart.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { AppError } from '../../core/errors.js';
+import type { ApiKeys } from '../../services/api-keys.js';
+import type { Caller } from '../../services/metering.js';
+import { LOCAL_CALLER } from '../../services/metering.js';
+
+export interface AuthVariables {
+  caller: Caller;
+}
+
+/** The key a request presents, or undefined; a malformed Authorization header is an error. */
+export function presentedKey(headers: { get(name: string): string | null | undefined }): string | undefined {
+  const authorization = headers.get('authorization')?.trim();
+  if (authorization) {
+    // RFC 6750 2.1: the scheme is case-insensitive, one space, then the token.
+    const match = /^bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) throw new AppError('unauthorized', 'The Authorization header must be "Bearer <API key>".');
+    return match[1];
+  }
+  const apiKey = headers.get('x-api-key')?.trim();
+  return apiKey ? apiKey : undefined;
+}
+
+export interface Authenticator {
+  /** The caller of a request, or `unauthorized`. */
+  callerOf(headers: { get(name: string): string | null | undefined }): Promise<Caller>;
+}
+
+export function createAuthenticator(keys: Pick<ApiKeys, 'authenticate' | 'activeCount'>, openModeAllowed: boolean): Authenticator {
+  return {
+    async callerOf(headers) {
+      const secret = presentedKey(headers);
+      if (secret !== undefined) return { key: await keys.authenticate(secret) };
+      if (openModeAllowed && (await keys.activeCount()) === 0) return LOCAL_CALLER;
+      throw new AppError('unauthorized', 'An API key is required: send "Authorization: Bearer <key>" or "x-api-key: <key>".');
+    },
+  };
+}
+
+/** Sets `c.var.caller`, or answers 401 with `WWW-Authenticate: Bearer` (RFC 6750 3). */
+export function requireCaller(auth: Authenticator, onRefused?: (code: 'unauthorized') => void): MiddlewareHandler<{ Variables: AuthVariables }> {
+  return async (c, next) => {
+    let caller: Caller;
+    try {
+      caller = await auth.callerOf(c.req.raw.headers);
+    } catch (err) {
+      onRefused?.('unauthorized');
+      throw err;
+    }
+    c.set('caller', caller);
+    await next();
+  };
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Who may read `/metrics`: the metrics token or any valid API key; with neither configured
+ * nor needed (open mode), anyone the server answers.
+ */
+export function metricsGate(keys: Pick<ApiKeys, 'authenticate' | 'activeCount'>, metricsToken: string | undefined, openModeAllowed: boolean) {
+  return async (headers: { get(name: string): string | null | undefined }): Promise<boolean> => {
+    let secret: string | undefined;
+    try {
+      secret = presentedKey(headers);
+    } catch {
+      return false;
+    }
+    if (secret !== undefined && metricsToken !== undefined && sameSecret(secret, metricsToken)) return true;
+    if (secret !== undefined) return keys.authenticate(secret).then(() => true, () => false);
+    return metricsToken === undefined && openModeAllowed && (await keys.activeCount()) === 0;
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Metering of the two operations for a caller with an API key (spec part 8, decisions.md
+ * "Credits and keys"): the per-key rate limit, then admission (a hold of the request's
+ * largest possible cost, so concurrent requests cannot overdraw a key by more than one
+ * request), the work, and one atomic debit of exactly `credits_used` with its usage
+ * record. A caller without a key (stdio, the CLI, loopback while no key exists) is not
+ * metered.
+ */
+import type { Config } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+import { newRequestId } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
+import { CRAWL_CREDITS_PER_URL, CRAWL_CREDITS_PER_URL_STEALTH, MAX_SEARCH_CREDITS } from '../core/pricing.js';
+import type { CrawlRequest, SearchRequest } from '../core/schemas.js';
+import type { ApiKeyRecord, Operation, Store } from '../core/store-port.js';
+
+/** Who is calling: a key, or nobody (unmetered local use). */
+export interface Caller {
+  key?: ApiKeyRecord;
+}
+
+export const LOCAL_CALLER: Caller = Object.freeze({});
+
+/** Hooks for the metrics the faces export (optional: the CLI has none). */
+export interface MeteringObserver {
+  creditsCharged(operation: Operation, credits: number): void;
+  requestRefused(code: string): void;
+}
+
+export interface MeteringDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  observer?: MeteringObserver;
+  now?: () => number;
+}
+
+/**
+ * How long a hold lives when its request never settles (a crashed instance): longer than
+ * any request can run (the longest configurable per-URL deadline is 5 minutes).
+ */
+const HOLD_MS = 10 * 60_000;
+
+/** The most a crawl request can cost: every distinct URL extracted fresh. */
+export function maxCrawlCredits(request: Pick<CrawlRequest, 'urls' | 'stealth'>): number {
+  return new Set(request.urls).size * (request.stealth ? CRAWL_CREDITS_PER_URL_STEALTH : CRAWL_CREDITS_PER_URL);
+}
+
+export function maxSearchCredits(request: Pick<SearchRequest, 'include_content'>): number {
+  return request.include_content ? MAX_SEARCH_CREDITS : 1;
+}
+
+export class Metering {
+  readonly #deps: MeteringDeps;
+  readonly #now: () => number;
+
+  constructor(deps: MeteringDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /**
+   * Runs `work` for `caller`: refuses with `rate_limited` (429), `unauthorized` (401) or
+   * `insufficient_credits` (402) before any work, and debits `creditsOf(result)` after it.
+   * A failed request is never charged.
+   */
+  async run<T>(caller: Caller, operation: Operation, maxCredits: number, work: () => Promise<T>, creditsOf: (result: T) => number): Promise<T> {
+    const key = caller.key;
+    if (key === undefined) return work();
+    const { store, observer } = this.#deps;
+    try {
+      await this.#checkRate(key);
+    } catch (err) {
+      observer?.requestRefused('rate_limited');
+      throw err;
+    }
+    const requestId = newRequestId();
+    const admitted = await store.reserve(key.id, requestId, maxCredits, HOLD_MS, this.#now());
+    if (!admitted.ok) {
+      const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
+      observer?.requestRefused(code);
+      throw code === 'insufficient_credits'
+        ? new AppError('insufficient_credits', `The key's credits are spent (balance ${admitted.balance ?? 0}); top it up to continue.`)
+        : new AppError('unauthorized', admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.');
+    }
+    let result: T;
+    try {
+      result = await work();
+    } catch (err) {
+      await store.release(key.id, requestId).catch((releaseErr: unknown) => this.#deps.logger.warn({ err: releaseErr, keyId: key.id }, 'releasing a credit hold failed'));
+      throw err;
+    }
+    const credits = creditsOf(result);
+    // The answer is returned only once its debit is recorded, so credits_used always
+    // equals what was debited; a failed debit fails the request (uncharged).
+    await store.charge({ keyId: key.id, operation, credits, requestId, at: new Date(this.#now()).toISOString() });
+    if (credits > 0) observer?.creditsCharged(operation, credits);
+    return result;
+  }
+
+  async #checkRate(key: ApiKeyRecord): Promise<void> {
+    const { rateLimitRequests, rateLimitWindowMs } = this.#deps.config.auth;
+    if (rateLimitRequests === 0) return;
+    const now = this.#now();
+    const hit = await this.#deps.store.hitRateLimit(`key:${key.id}`, rateLimitWindowMs, now);
+    if (hit.count > rateLimitRequests) {
+      const retryAfter = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
+      throw new AppError('rate_limited', `Rate limit reached: ${rateLimitRequests} requests per ${rateLimitWindowMs / 1000} s for this key; retry in ${retryAfter} s.`, {
+        retryAfter,
+        retryable: true,
+      });
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Prometheus metrics of one process (prom-client, its own registry): HTTP requests by
+ * route pattern and status, latencies, MCP tool calls, credits charged and refusals,
+ * cache lookups, engine outcomes and suspensions, pages by outcome, open MCP sessions.
+ * Label values are bounded sets (route patterns, codes, engine ids): a raw path or URL
+ * as a label would grow the series without end.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Operation } from '../core/store-port.js';
+import type { MeteringObserver } from './metering.js';
+
+/** Seconds, from a cache hit (about 1 ms) to a slow page (the 30 s class). */
+const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export type CacheKind = 'page' | 'search' | 'robots';
+
+/** What the services report as they work (optional: the CLI reports nothing). */
+export interface ServiceObserver {
+  cacheLookup(kind: CacheKind, hit: boolean): void;
+  engineCall(engine: string, outcome: string): void;
+  engineSuspended(engine: string, reason: string): void;
+  pageFetched(outcome: string): void;
+}
+
+export class Metrics implements MeteringObserver, ServiceObserver {
+  readonly registry = new Registry();
+  readonly #httpRequests = new Counter({ name: 'websearch_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
+  readonly #httpDuration = new Histogram({ name: 'websearch_http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  readonly #toolCalls = new Counter({ name: 'websearch_mcp_tool_calls_total', help: 'MCP tool calls by tool and outcome', labelNames: ['tool', 'outcome'], registers: [this.registry] });
+  readonly #toolDuration = new Histogram({ name: 'websearch_mcp_tool_call_duration_seconds', help: 'MCP tool call latency', labelNames: ['tool'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  readonly #credits = new Counter({ name: 'websearch_credits_charged_total', help: 'Credits debited from API keys', labelNames: ['operation'], registers: [this.registry] });
+  readonly #refusals = new Counter({ name: 'websearch_requests_refused_total', help: 'Requests refused before any work (unauthorized, insufficient_credits, rate_limited)', labelNames: ['code'], registers: [this.registry] });
+  readonly #cache = new Counter({ name: 'websearch_cache_lookups_total', help: 'Cache lookups by kind and result', labelNames: ['kind', 'result'], registers: [this.registry] });
+  readonly #engineCalls = new Counter({ name: 'websearch_engine_calls_total', help: 'Search engine calls by engine and outcome (ok or an error code)', labelNames: ['engine', 'outcome'], registers: [this.registry] });
+  readonly #suspensions = new Counter({ name: 'websearch_engine_suspensions_total', help: 'Engine suspensions placed (blocked, rate_limited)', labelNames: ['engine', 'reason'], registers: [this.registry] });
+  readonly #pages = new Counter({ name: 'websearch_pages_total', help: 'Pages by outcome: success, cached, or the extraction error_type', labelNames: ['outcome'], registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'websearch_' });
+  }
+
+  /** @param route a served route pattern, or `other`: never the raw path. */
+  observeHttp(route: string, method: string, status: number, seconds: number): void {
+    this.#httpRequests.inc({ route, method, status: String(status) });
+    this.#httpDuration.observe({ route, method }, seconds);
+  }
+
+  toolCall(tool: string, outcome: 'ok' | 'error', seconds: number): void {
+    this.#toolCalls.inc({ tool, outcome });
+    this.#toolDuration.observe({ tool }, seconds);
+  }
+
+  creditsCharged(operation: Operation, credits: number): void {
+    this.#credits.inc({ operation }, credits);
+  }
+
+  requestRefused(code: string): void {
+    this.#refusals.inc({ code });
+  }
+
+  cacheLookup(kind: CacheKind, hit: boolean): void {
+    this.#cache.inc({ kind, result: hit ? 'hit' : 'miss' });
+  }
+
+  engineCall(engine: string, outcome: string): void {
+    this.#engineCalls.inc({ engine, outcome });
+  }
+
+  engineSuspended(engine: string, reason: string): void {
+    this.#suspensions.inc({ engine, reason });
+  }
+
+  pageFetched(outcome: string): void {
+    this.#pages.inc({ outcome });
+  }
+
+  /** Open MCP sessions, read when scraped. */
+  setSessionGauge(read: () => { streamable: number; sse: number }): void {
+    new Gauge({
+      name: 'websearch_mcp_sessions',
+      help: 'Open MCP sessions by transport',
+      labelNames: ['transport'],
+      registers: [this.registry],
+      collect() {
+        const open = read();
+        this.set({ transport: 'streamable_http' }, open.streamable);
+        this.set({ transport: 'sse' }, open.sse);
+      },
+    });
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

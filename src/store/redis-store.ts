@@ -1,0 +1,293 @@
+/**
+ * The store on a Redis server (ioredis), for several instances behind a load balancer:
+ * caches and suspensions expire by Redis TTLs, and each step that must be atomic across
+ * instances (admission with its hold, a charge with its usage record, a revocation, a
+ * rate-limit hit, keeping the longer suspension) is one Lua script, which Redis runs
+ * without interleaving any other command.
+ */
+import { Redis } from 'ioredis';
+import type { CacheStore } from '../core/cache-port.js';
+import type {
+  ApiKeyRecord,
+  CacheNamespace,
+  ChargeInput,
+  RateLimitHit,
+  ReserveResult,
+  Store,
+  StoredSuspension,
+  UsageRecord,
+} from '../core/store-port.js';
+
+/** KEYS: record, balance, holds (zset: request -> expiry), hold credits (hash). ARGV: request, credits, now, expires. */
+const RESERVE = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return {0, 'unknown_key'} end
+if cjson.decode(raw).revokedAt then return {0, 'revoked'} end
+local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
+if #expired > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
+  redis.call('HDEL', KEYS[4], unpack(expired))
+end
+local balance = redis.call('GET', KEYS[2])
+if balance then
+  local held = 0
+  for _, credits in ipairs(redis.call('HVALS', KEYS[4])) do held = held + tonumber(credits) end
+  if tonumber(balance) - held <= 0 then return {0, 'insufficient_credits', balance} end
+end
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+local last = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[3], last[2])
+redis.call('PEXPIREAT', KEYS[4], last[2])
+return {1, balance or ''}
+`;
+
+/** KEYS: balance, holds, hold credits, usage (all), usage (this key). ARGV: request, credits, record JSON. */
+const CHARGE = `
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+local balance = ''
+if redis.call('EXISTS', KEYS[1]) == 1 then balance = redis.call('DECRBY', KEYS[1], ARGV[2]) end
+redis.call('RPUSH', KEYS[4], ARGV[3])
+redis.call('RPUSH', KEYS[5], ARGV[3])
+return balance
+`;
+
+/** KEYS: record, active set. ARGV: id, time. */
+const REVOKE = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local record = cjson.decode(raw)
+if not record.revokedAt then
+  record.revokedAt = ARGV[2]
+  redis.call('SET', KEYS[1], cjson.encode(record))
+end
+redis.call('SREM', KEYS[2], ARGV[1])
+return 1
+`;
+
+/** KEYS: balance. ARGV: credits. A top-up of a key without a balance (unlimited or unknown) does nothing. */
+const TOP_UP = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return '' end
+return redis.call('INCRBY', KEYS[1], ARGV[1])
+`;
+
+/** KEYS: suspension. ARGV: JSON, until (epoch ms). Keeps the later of the stored and the new one. */
+const SUSPEND = `
+local raw = redis.call('GET', KEYS[1])
+if raw and tonumber(cjson.decode(raw)['until']) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2])
+return 1
+`;
+
+/** KEYS: window counter. ARGV: window end (epoch ms). */
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+return count
+`;
+
+interface Scripts {
+  wsmReserve(...args: (string | number)[]): Promise<[number, string, string?]>;
+  wsmCharge(...args: (string | number)[]): Promise<number | string>;
+  wsmRevoke(...args: (string | number)[]): Promise<number>;
+  wsmTopUp(...args: (string | number)[]): Promise<number | string>;
+  wsmSuspend(...args: (string | number)[]): Promise<number>;
+  wsmHit(...args: (string | number)[]): Promise<number>;
+}
+
+export interface RedisStoreOptions {
+  url: string;
+  /** Prepended to every key, so deployments can share one Redis. */
+  prefix?: string;
+  /** How long connecting may take before the store is called unreachable. */
+  connectTimeoutMs?: number;
+}
+
+type KeyJson = Omit<ApiKeyRecord, 'balance'>;
+
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  readonly #redis: Redis & Scripts;
+  readonly #p: string;
+
+  /** Connects, or throws a clear error naming the server. */
+  static async connect(options: RedisStoreOptions): Promise<RedisStore> {
+    // Fail fast rather than queue: a request while Redis is away gets an error at once
+    // (and /healthz a 503) instead of hanging until the connection returns.
+    const redis = new Redis(options.url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: options.connectTimeoutMs ?? 5_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    redis.on('error', () => undefined); // reported by the commands that fail; the client reconnects by itself
+    try {
+      await redis.connect();
+    } catch (err) {
+      redis.disconnect();
+      throw new Error(`cannot reach Redis at ${redactUrl(options.url)}: ${(err as Error).message}`, { cause: err });
+    }
+    return new RedisStore(redis, options.prefix ?? 'wsm:');
+  }
+
+  private constructor(redis: Redis, prefix: string) {
+    redis.defineCommand('wsmReserve', { numberOfKeys: 4, lua: RESERVE });
+    redis.defineCommand('wsmCharge', { numberOfKeys: 5, lua: CHARGE });
+    redis.defineCommand('wsmRevoke', { numberOfKeys: 2, lua: REVOKE });
+    redis.defineCommand('wsmTopUp', { numberOfKeys: 1, lua: TOP_UP });
+    redis.defineCommand('wsmSuspend', { numberOfKeys: 1, lua: SUSPEND });
+    redis.defineCommand('wsmHit', { numberOfKeys: 1, lua: HIT });
+    this.#redis = redis as Redis & Scripts;
+    this.#p = prefix;
+  }
+
+  cache<V>(namespace: CacheNamespace): CacheStore<V> {
+    const at = (key: string) => `${this.#p}cache:${namespace}:${key}`;
+    return {
+      get: async (key) => {
+        const text = await this.#redis.get(at(key));
+        return text === null ? undefined : (JSON.parse(text) as V);
+      },
+      set: async (key, value, ttlMs) => {
+        if (!(ttlMs > 0)) return;
+        await this.#redis.set(at(key), JSON.stringify(value), 'PX', Math.ceil(ttlMs));
+      },
+    };
+  }
+
+  async getSuspension(engine: string, now: number): Promise<StoredSuspension | undefined> {
+    const text = await this.#redis.get(`${this.#p}suspension:${engine}`);
+    if (text === null) return undefined;
+    const s = JSON.parse(text) as StoredSuspension;
+    return now < s.until ? s : undefined;
+  }
+
+  async putSuspension(engine: string, suspension: StoredSuspension, now: number): Promise<void> {
+    if (suspension.until <= now) return;
+    await this.#redis.wsmSuspend(`${this.#p}suspension:${engine}`, JSON.stringify(suspension), suspension.until);
+  }
+
+  async clearSuspensions(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.#redis.scan(cursor, 'MATCH', `${this.#p}suspension:*`, 'COUNT', 500);
+      if (keys.length > 0) await this.#redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  async createKey(record: ApiKeyRecord): Promise<void> {
+    const { balance, ...rest } = record;
+    const created = await this.#redis.set(this.#k('hash', record.hash), record.id, 'NX');
+    if (created === null) throw new Error(`a key with this hash exists`);
+    const tx = this.#redis
+      .multi()
+      .set(this.#k('key', record.id), JSON.stringify(rest))
+      .zadd(`${this.#p}keys`, Date.parse(record.createdAt) || 0, record.id);
+    if (balance !== null) tx.set(this.#k('balance', record.id), balance);
+    if (record.revokedAt === undefined) tx.sadd(`${this.#p}active`, record.id);
+    await tx.exec();
+  }
+
+  async keyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const id = await this.#redis.get(this.#k('hash', hash));
+    return id === null ? undefined : this.keyById(id);
+  }
+
+  async keyById(id: string): Promise<ApiKeyRecord | undefined> {
+    const [json, balance] = await this.#redis.mget(this.#k('key', id), this.#k('balance', id));
+    if (!json) return undefined;
+    return { ...(JSON.parse(json) as KeyJson), balance: balance === null || balance === undefined ? null : Number(balance) };
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    const ids = await this.#redis.zrange(`${this.#p}keys`, 0, -1);
+    const keys = await Promise.all(ids.map((id) => this.keyById(id)));
+    return keys.filter((k): k is ApiKeyRecord => k !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  async activeKeyCount(): Promise<number> {
+    return this.#redis.scard(`${this.#p}active`);
+  }
+
+  async revokeKey(id: string, at: string): Promise<boolean> {
+    return (await this.#redis.wsmRevoke(this.#k('key', id), `${this.#p}active`, id, at)) === 1;
+  }
+
+  async topUp(id: string, credits: number): Promise<ApiKeyRecord | undefined> {
+    await this.#redis.wsmTopUp(this.#k('balance', id), credits);
+    return this.keyById(id);
+  }
+
+  async reserve(keyId: string, requestId: string, maxCredits: number, holdMs: number, now: number): Promise<ReserveResult> {
+    const [ok, detail, balance] = await this.#redis.wsmReserve(
+      this.#k('key', keyId),
+      this.#k('balance', keyId),
+      this.#k('holds', keyId),
+      this.#k('held', keyId),
+      requestId,
+      maxCredits,
+      now,
+      now + holdMs,
+    );
+    if (ok === 1) return { ok: true, balance: detail === '' ? null : Number(detail) };
+    const reason = detail as 'unknown_key' | 'revoked' | 'insufficient_credits';
+    return reason === 'insufficient_credits' ? { ok: false, reason, balance: Number(balance) } : { ok: false, reason };
+  }
+
+  async charge(input: ChargeInput): Promise<{ balance: number | null }> {
+    const record: UsageRecord = { keyId: input.keyId, operation: input.operation, credits: input.credits, requestId: input.requestId, at: input.at };
+    const balance = await this.#redis.wsmCharge(
+      this.#k('balance', input.keyId),
+      this.#k('holds', input.keyId),
+      this.#k('held', input.keyId),
+      `${this.#p}usage`,
+      this.#k('usage', input.keyId),
+      input.requestId,
+      input.credits,
+      JSON.stringify(record),
+    );
+    return { balance: balance === '' ? null : Number(balance) };
+  }
+
+  async release(keyId: string, requestId: string): Promise<void> {
+    await this.#redis.multi().zrem(this.#k('holds', keyId), requestId).hdel(this.#k('held', keyId), requestId).exec();
+  }
+
+  async usage(query: { keyId?: string; since?: string } = {}): Promise<UsageRecord[]> {
+    const list = query.keyId === undefined ? `${this.#p}usage` : this.#k('usage', query.keyId);
+    const records = (await this.#redis.lrange(list, 0, -1)).map((text) => JSON.parse(text) as UsageRecord);
+    return query.since === undefined ? records : records.filter((r) => r.at >= (query.since as string));
+  }
+
+  async hitRateLimit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit> {
+    const end = now - (now % windowMs) + windowMs;
+    const count = await this.#redis.wsmHit(`${this.#p}rate:${bucket}:${end}`, end);
+    return { count: Number(count), resetAt: end };
+  }
+
+  async ping(): Promise<void> {
+    await this.#redis.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  #k(kind: string, id: string): string {
+    return `${this.#p}${kind}:${id}`;
+  }
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the configured URL';
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The operator's routes of the real server: /healthz (and 503 when the store is gone),
+ * /metrics (Prometheus text, behind a key or the metrics token once keys exist),
+ * /openapi.json (generated from the schemas the endpoints use), the allowed public host
+ * names behind a proxy, and a graceful stop that lets in-flight work finish.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { crawlRequestSchema } from '../../src/core/schemas.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
+import type { TestApi } from '../helpers/test-server.js';
+import { startTestApi } from '../helpers/test-server.js';
+
+type Site = Awaited<ReturnType<typeof startFixtureSite>>;
+let site: Site;
+beforeAll(async () => {
+  site = await startFixtureSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+const apis: TestApi[] = [];
+afterEach(async () => {
+  await Promise.all(apis.splice(0).map((a) => a.close().catch(() => undefined)));
+});
+async function api(overrides: Parameters<typeof startTestApi>[0] = {}): Promise<TestApi> {
+  const started = await startTestApi({ cache: { ttlMs: 0 }, ...overrides });
+  apis.push(started);
+  return started;
+}
+
+describe('/healthz', () => {
+  it('is ok while the store answers and 503 when it does not, without a key', async () => {
+    const a = await api();
+    await a.core.keys.create({ name: 'x' });
+    const ok = await fetch(`${a.url}/healthz`);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ status: 'ok', store: 'sqlite' });
+    expect((await fetch(`${a.url}/health`)).status).toBe(200);
+    await a.core.store.close();
+    const down = await fetch(`${a.url}/healthz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ status: 'unavailable', store: 'sqlite' });
+  });
+});
+
+describe('/metrics', () => {
+  it('counts requests by route, credits and refusals, in the Prometheus text format', async () => {
+    const a = await api();
+    const crawl = (headers: Record<string, string> = {}) =>
+      fetch(`${a.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ urls: [`${site.origin}/text`] }) });
+    expect((await crawl()).status).toBe(200);
+    await fetch(`${a.url}/no/such/route/${Math.random()}`);
+    const open = await fetch(`${a.url}/metrics`);
+    expect(open.status).toBe(200);
+    expect(open.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await open.text();
+    expect(text).toMatch(/websearch_http_requests_total\{route="\/api\/crawl",method="POST",status="200"\} 1/);
+    expect(text).toMatch(/websearch_http_requests_total\{route="other",method="GET",status="404"\} 1/);
+    expect(text).toMatch(/websearch_http_request_duration_seconds_bucket\{le="0\.005",route="\/api\/crawl",method="POST"\}/);
+    expect(text).toMatch(/websearch_pages_total\{outcome="success"\} 1/);
+    expect(text).toMatch(/websearch_mcp_sessions\{transport="streamable_http"\} 0/);
+    expect(text).toMatch(/websearch_process_resident_memory_bytes \d+/);
+
+    // Once a key exists the metrics ask for one (or the metrics token).
+    const { secret } = await a.core.keys.create({ name: 'ops', credits: 10 });
+    expect((await crawl({ 'x-api-key': secret })).status).toBe(200);
+    expect((await crawl()).status).toBe(401);
+    const refused = await fetch(`${a.url}/metrics`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await fetch(`${a.url}/metrics`, { headers: { authorization: `Bearer ${secret}x` } })).status).toBe(401);
+    const keyed = await (await fetch(`${a.url}/metrics`, { headers: { authorization: `Bearer ${secret}` } })).text();
+    expect(keyed).toMatch(/websearch_credits_charged_total\{operation="crawl"\} 1/);
+    expect(keyed).toMatch(/websearch_requests_refused_total\{code="unauthorized"\} 1/);
+    expect(keyed).toMatch(/websearch_http_requests_total\{route="\/api\/crawl",method="POST",status="401"\} 1/);
+  });
+
+  it('accepts the metrics token instead of a key', async () => {
+    const a = await api({ auth: { metricsToken: 'scrape-me-please' } });
+    expect((await fetch(`${a.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${a.url}/metrics`, { headers: { authorization: 'Bearer scrape-me-please' } })).status).toBe(200);
+    expect((await fetch(`${a.url}/metrics`, { headers: { authorization: 'Bearer scrape-me-pleasE' } })).status).toBe(401);
+  });
+});
+
+describe('/openapi.json', () => {
+  it('describes every route, and its request schemas accept and refuse what the endpoints do', async () => {
+    const a = await api();
+    await a.core.keys.create({ name: 'x' });
+    const res = await fetch(`${a.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as any;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/search', '/api/crawl', '/healthz', '/metrics', '/openapi.json', '/mcp', '/sse', '/messages']));
+    expect(doc.components.securitySchemes).toMatchObject({ bearerAuth: { type: 'http', scheme: 'bearer' }, apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' } });
+    for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
+      for (const [method, op] of Object.entries(methods)) {
+        if (path.startsWith('/api/')) {
+          expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['200', '400', '401', '402', '429', '500']));
+          expect(op.responses['401'].headers['WWW-Authenticate'], `${method} ${path}`).toBeDefined();
+          expect(op.responses['429'].headers['Retry-After'], `${method} ${path}`).toBeDefined();
+        }
+      }
+    }
+    // Every $ref resolves.
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] as string);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const name of refs) expect(doc.components.schemas[name], name).toBeDefined();
+
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(doc.components.schemas.CrawlRequest);
+    const zod = crawlRequestSchema({ maxUrls: 10, maxTimeoutMs: a.core.config.fetch.maxTimeoutMs });
+    const samples = [
+      { urls: ['https://example.com/'] },
+      { urls: ['https://example.com/'], format: 'html', stealth: true, max_chars: 10, start_char: 5 },
+      { urls: [] },
+      { urls: Array.from({ length: 11 }, () => 'https://example.com/') },
+      { urls: ['x'], format: 'pdf' },
+      { urls: ['x'], extra: 1 },
+      { urls: ['x'], timeout_ms: 50 },
+      {},
+    ];
+    for (const body of samples) expect(validate(body), JSON.stringify(body)).toBe(zod.safeParse(body).success);
+    // No key is needed to read it.
+    expect(doc.paths['/openapi.json'].get.security).toEqual([]);
+  });
+});
+
+describe('behind a reverse proxy', () => {
+  it('accepts the public host names it was given, and still refuses others', async () => {
+    const a = await api({ auth: { allowedHosts: ['search.example.com'] } });
+    const { secret } = await a.core.keys.create({ name: 'proxy' });
+    const port = new URL(a.url).port;
+    const { request } = await import('node:http');
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/api/crawl', method: 'POST', headers: { host, 'content-type': 'application/json', 'x-api-key': secret } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ urls: ['x'] }));
+      });
+    expect(await status('search.example.com')).toBe(200);
+    expect(await status('SEARCH.example.com:443')).toBe(200);
+    expect(await status('evil.example.net')).toBe(403);
+  });
+});
+
+describe('graceful stop', () => {
+  it('lets an in-flight request finish, refuses new connections, then closes', async () => {
+    const a = await startTestApi({ cache: { ttlMs: 0 }, server: { shutdownGraceMs: 5_000 } });
+    const slow = fetch(`${a.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ urls: [`${site.origin}/delay/600`] }) });
+    while (a.server.inFlight() === 0) await new Promise((r) => setTimeout(r, 10));
+    const stopped = a.server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(fetch(`${a.url}/healthz`)).rejects.toThrow();
+    const res = await slow;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).results[0].success).toBe(true);
+    await stopped;
+    await a.core.close();
+  });
+
+  it('cuts what is left when the grace period ends', async () => {
+    const a = await startTestApi({ cache: { ttlMs: 0 }, server: { shutdownGraceMs: 200 }, fetch: { timeoutMs: 20_000 } });
+    const hung = fetch(`${a.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ urls: [`${site.origin}/hang`] }) }).then(
+      (r) => r.status,
+      () => 'cut',
+    );
+    while (a.server.inFlight() === 0) await new Promise((r) => setTimeout(r, 10));
+    const started = performance.now();
+    await a.server.close();
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(await hung).toBe('cut');
+    await a.core.close();
+  });
+});

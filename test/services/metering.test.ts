@@ -1,0 +1,142 @@
+/**
+ * Metering around an operation: rate limit, admission by hold, one debit of exactly what
+ * the result says, nothing charged for a failure, unmetered local callers.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/core/config.js';
+import { AppError } from '../../src/core/errors.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { ApiKeys } from '../../src/services/api-keys.js';
+import { LOCAL_CALLER, Metering, maxCrawlCredits, maxSearchCredits } from '../../src/services/metering.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+
+function setup(auth: { rateLimitRequests?: number; rateLimitWindowMs?: number } = {}) {
+  const store = new MemoryStore();
+  const config = loadConfig({ env: {}, overrides: { auth: { rateLimitRequests: 0, ...auth }, store: { path: ':memory:' } } });
+  let now = Date.UTC(2026, 0, 1);
+  const refused: string[] = [];
+  const charged: number[] = [];
+  const metering = new Metering({
+    store,
+    config,
+    logger: silentLogger,
+    now: () => now,
+    observer: { creditsCharged: (_op, n) => void charged.push(n), requestRefused: (code) => void refused.push(code) },
+  });
+  return { store, metering, keys: new ApiKeys(store, () => now), advance: (ms: number) => (now += ms), refused, charged };
+}
+
+describe('Metering', () => {
+  it('debits what the result says and records one usage line per request', async () => {
+    const { store, metering, keys, charged } = setup();
+    const { record } = await keys.create({ name: 'a', credits: 10 });
+    const result = await metering.run({ key: record }, 'crawl', 5, async () => ({ credits: 3 }), (r) => r.credits);
+    expect(result).toEqual({ credits: 3 });
+    expect((await store.keyById(record.id))?.balance).toBe(7);
+    expect(await store.usage({ keyId: record.id })).toMatchObject([{ keyId: record.id, operation: 'crawl', credits: 3 }]);
+    expect(charged).toEqual([3]);
+    // The hold is gone: the whole balance can be reserved again.
+    expect(await store.reserve(record.id, 'probe', 7, 60_000, Date.now())).toMatchObject({ ok: true });
+  });
+
+  it('charges nothing for a failed operation and releases its hold', async () => {
+    const { store, metering, keys } = setup();
+    const { record } = await keys.create({ name: 'a', credits: 1 });
+    await expect(metering.run({ key: record }, 'search', 4, async () => Promise.reject(new AppError('engines_unavailable', 'all down')), () => 4)).rejects.toMatchObject({
+      code: 'engines_unavailable',
+    });
+    expect((await store.keyById(record.id))?.balance).toBe(1);
+    expect(await store.usage({ keyId: record.id })).toEqual([]);
+    await expect(metering.run({ key: record }, 'search', 4, async () => 'ok', () => 1)).resolves.toBe('ok');
+  });
+
+  it('refuses a spent key with insufficient_credits before doing any work', async () => {
+    const { metering, keys, refused } = setup();
+    const { record } = await keys.create({ name: 'a', credits: 0 });
+    let worked = false;
+    await expect(
+      metering.run({ key: record }, 'crawl', 1, async () => {
+        worked = true;
+      }, () => 1),
+    ).rejects.toMatchObject({ code: 'insufficient_credits' });
+    expect(worked).toBe(false);
+    expect(refused).toEqual(['insufficient_credits']);
+  });
+
+  it('lets concurrent requests overdraw a key by at most one request', async () => {
+    const { store, metering, keys } = setup();
+    const { record } = await keys.create({ name: 'a', credits: 3 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, () => metering.run({ key: record }, 'crawl', 2, () => new Promise<number>((r) => setTimeout(() => r(2), 5)), (n) => n)),
+    );
+    const done = outcomes.filter((o) => o.status === 'fulfilled').length;
+    const balance = (await store.keyById(record.id))?.balance as number;
+    expect(done).toBeGreaterThanOrEqual(1);
+    expect(balance).toBe(3 - 2 * done);
+    expect(balance).toBeGreaterThanOrEqual(-2);
+    expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason.code === 'insufficient_credits')).toBe(true);
+  });
+
+  it('refuses a key revoked after it authenticated', async () => {
+    const { metering, keys } = setup();
+    const { record } = await keys.create({ name: 'a' });
+    await keys.revoke(record.id);
+    await expect(metering.run({ key: record }, 'crawl', 1, async () => 1, () => 1)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('rate-limits per key and window, with a Retry-After to the end of the window', async () => {
+    const { metering, keys, advance, refused } = setup({ rateLimitRequests: 2, rateLimitWindowMs: 10_000 });
+    const a = (await keys.create({ name: 'a' })).record;
+    const b = (await keys.create({ name: 'b' })).record;
+    const call = (key: typeof a) => metering.run({ key }, 'search', 1, async () => 'ok', () => 0);
+    await call(a);
+    await call(a);
+    const error = await call(a).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'rate_limited' });
+    expect((error as AppError).retryAfter).toBeGreaterThanOrEqual(1);
+    expect((error as AppError).retryAfter).toBeLessThanOrEqual(10);
+    await expect(call(b)).resolves.toBe('ok');
+    advance(10_000);
+    await expect(call(a)).resolves.toBe('ok');
+    expect(refused).toEqual(['rate_limited']);
+  });
+
+  it('does not meter a local caller', async () => {
+    const { store, metering } = setup({ rateLimitRequests: 1 });
+    for (let i = 0; i < 3; i++) await expect(metering.run(LOCAL_CALLER, 'crawl', 1, async () => i, () => 1)).resolves.toBe(i);
+    expect(await store.usage()).toEqual([]);
+  });
+
+  it('bounds what a request can cost', () => {
+    expect(maxCrawlCredits({ urls: ['a', 'b', 'a'], stealth: false })).toBe(2);
+    expect(maxCrawlCredits({ urls: ['a', 'b'], stealth: true })).toBe(10);
+    expect(maxSearchCredits({ include_content: false })).toBe(1);
+    expect(maxSearchCredits({ include_content: true })).toBe(4);
+  });
+});
+
+describe('ApiKeys', () => {
+  it('stores only a hash, shows a prefix, and authenticates by the secret', async () => {
+    const { store, keys } = setup();
+    const { secret, record } = await keys.create({ name: ' team ', credits: 5 });
+    expect(secret).toMatch(/^wsk_[A-Za-z0-9_-]{43}$/);
+    expect(record).toMatchObject({ name: 'team', balance: 5, prefix: secret.slice(0, 10) });
+    expect(JSON.stringify(await store.listKeys())).not.toContain(secret.slice(10));
+    expect((await keys.authenticate(secret)).id).toBe(record.id);
+    await expect(keys.authenticate(`${secret}x`)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(keys.authenticate('')).rejects.toMatchObject({ code: 'unauthorized' });
+    await keys.revoke(record.prefix);
+    await expect(keys.authenticate(secret)).rejects.toMatchObject({ code: 'unauthorized', message: 'The API key was revoked.' });
+  });
+
+  it('refuses bad credit amounts and unknown keys with clear errors', async () => {
+    const { keys } = setup();
+    await expect(keys.create({ credits: -1 })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(keys.create({ credits: 1.5 })).rejects.toMatchObject({ code: 'invalid_request' });
+    const { record } = await keys.create({ credits: 1 });
+    await expect(keys.topUp(record.id, 0)).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(keys.topUp('key_missing', 5)).rejects.toMatchObject({ code: 'not_found' });
+    expect((await keys.topUp(record.id, 4)).balance).toBe(5);
+    expect(await keys.activeCount()).toBe(1);
+  });
+});

@@ -1,0 +1,4 @@
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { storeContract } from './store-contract.js';
+
+storeContract('MemoryStore', async () => new MemoryStore());

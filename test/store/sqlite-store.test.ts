@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { storeContract } from './store-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+storeContract('SqliteStore (file)', async () => SqliteStore.open(join(dir, `contract-${++n}.db`)));
+storeContract('SqliteStore (:memory:)', async () => SqliteStore.open(':memory:'));
+
+describe('SqliteStore', () => {
+  it('creates its directory (private) and shares one file between two connections', async () => {
+    const path = join(dir, 'nested', 'deeper', 'store.db');
+    const a = SqliteStore.open(path);
+    const b = SqliteStore.open(path);
+    try {
+      expect(statSync(join(dir, 'nested', 'deeper')).mode & 0o777).toBe(0o700);
+      await a.createKey({ id: 'key_shared', name: 'shared', hash: 'f'.repeat(64), prefix: 'wsk_shared', balance: 5, createdAt: new Date().toISOString() });
+      expect((await b.keyById('key_shared'))?.balance).toBe(5);
+      await b.cache<string>('page').set('p', 'from b', 60_000);
+      expect(await a.cache<string>('page').get('p')).toBe('from b');
+      // Concurrent charges from both connections add up.
+      const now = Date.now();
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const s = i % 2 ? a : b;
+          await s.reserve('key_shared', `r${i}`, 1, 60_000, now);
+          await s.charge({ keyId: 'key_shared', operation: 'crawl', credits: 1, requestId: `r${i}`, at: new Date(now).toISOString() });
+        }),
+      );
+      expect((await a.keyById('key_shared'))?.balance).toBe(-15);
+      expect(await b.usage({ keyId: 'key_shared' })).toHaveLength(20);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('says which path it cannot open', () => {
+    const blocker = join(dir, 'a-file');
+    SqliteStore.open(blocker).close();
+    expect(() => SqliteStore.open(join(blocker, 'store.db'))).toThrow(/cannot open the SQLite store at .*a-file\/store\.db/);
+  });
+});
