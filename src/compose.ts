@@ -8,6 +8,7 @@ import type { Logger } from './core/logger.js';
 import type { SearchResponse } from './core/schemas.js';
 import type { Store } from './core/store-port.js';
 import { GuardedFetcher } from './net/guarded-fetcher.js';
+import type { StoredRobots } from './net/robots.js';
 import { RobotsChecker } from './net/robots.js';
 import { ApiKeys } from './services/api-keys.js';
 import { CrawlService } from './services/crawl-service.js';
@@ -64,8 +65,12 @@ export async function buildCore(config: Config, logger: Logger, options: CoreOpt
 
 function assemble(config: Config, logger: Logger, store: Store, options: CoreOptions): Core {
   const client = new GuardedFetcher(config.fetch);
-  const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
-  const observer = options.metrics ? { observer: options.metrics } : {};
+  const { metrics } = options;
+  const robots = new RobotsChecker(client, config.robots, config.fetch.productToken, {
+    shared: store.cache<StoredRobots>('robots'),
+    ...(metrics ? { onLookup: (cached: boolean) => metrics.cacheLookup('robots', cached) } : {}),
+  });
+  const observer = metrics ? { observer: metrics } : {};
   const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), logger, ...observer });
   const crawl = new CrawlService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).

@@ -1,6 +1,6 @@
 /**
- * The cache port. The in-memory LRU adapter lives in store/memory-cache.ts; the durable
- * adapters (SQLite, Redis) implement the same interface.
+ * The cache port: one namespace of the store (store-port.ts `cache(namespace)`), with a
+ * TTL per entry.
  */
 export interface CacheStore<V> {
   get(key: string): Promise<V | undefined>;

@@ -97,7 +97,6 @@ const SETTINGS: SettingDef[] = [
   { path: 'mcp.outputBudgetChars', env: 'WEBSEARCH_MCP_OUTPUT_CHARS', flag: '--mcp-output-chars', schema: int(2_000, 10_000_000).default(40_000), help: 'characters a tool result may hold (clients cap results near 25k tokens)' },
   { path: 'crawl.maxUrls', env: 'WEBSEARCH_CRAWL_MAX_URLS', flag: '--crawl-max-urls', schema: int(1, 10).default(10), help: 'URLs per extraction request (spec 8.1: 10)' },
   { path: 'cache.ttlMs', env: 'WEBSEARCH_CACHE_TTL_MS', flag: '--cache-ttl-ms', schema: int(0, 30 * 24 * 3600_000).default(3600_000), help: 'how long extracted pages stay cached (0 = no cache)' },
-  { path: 'cache.maxEntries', env: 'WEBSEARCH_CACHE_ENTRIES', flag: '--cache-entries', schema: int(1, 1_000_000).default(1000), help: 'entries kept in the in-memory cache' },
 
   { path: 'store.kind', env: 'WEBSEARCH_STORE', flag: '--store', schema: z.enum(['sqlite', 'redis']).default('sqlite'), help: 'where caches, keys, balances and usage live: sqlite (one machine) or redis (several instances)' },
   { path: 'store.path', env: 'WEBSEARCH_STORE_PATH', flag: '--store-path', schema: optionalString, help: 'SQLite file, or :memory: (default: $XDG_STATE_HOME/websearch-mcp/store.db, else ~/.local/state/websearch-mcp/store.db)' },
@@ -151,7 +150,7 @@ export interface Config {
   };
   mcp: { stateless: boolean; outputBudgetChars: number };
   crawl: { maxUrls: number };
-  cache: { ttlMs: number; maxEntries: number };
+  cache: { ttlMs: number };
   store: { kind: 'sqlite' | 'redis'; path: string; redisUrl?: string; redisPrefix: string };
   auth: { allowedHosts: string[]; rateLimitRequests: number; rateLimitWindowMs: number; metricsToken?: string };
 }

@@ -12,6 +12,7 @@
 import robotsParserModule from 'robots-parser';
 import type { Config } from '../core/config.js';
 import { AppError, toAppError } from '../core/errors.js';
+import type { CacheStore } from '../core/cache-port.js';
 import type { HttpClient } from './fetch-types.js';
 import { LruCache } from '../core/lru-cache.js';
 
@@ -50,9 +51,23 @@ type Rules =
   | { kind: 'missing'; status?: number }
   | { kind: 'unreachable'; status?: number; error?: AppError };
 
+/** An outcome as the shared cache keeps it: plain JSON, the file's text rather than its parse. */
+export type StoredRobots = { expiresAt: number } & (
+  | { kind: 'parsed'; status: number; text: string }
+  | { kind: 'missing'; status?: number }
+  | { kind: 'unreachable'; status?: number; error?: { code: AppError['code']; message: string; statusCode?: number } }
+);
+
 export interface RobotsCheckerDeps {
   /** Clock for cache expiry (tests). */
   now?: () => number;
+  /**
+   * The cache shared with other processes and instances (the store): one fetch of an
+   * origin's robots.txt serves them all. The in-process cache stays in front of it.
+   */
+  shared?: CacheStore<StoredRobots>;
+  /** Told whether each robots.txt lookup was answered from a cache (metrics). */
+  onLookup?: (cached: boolean) => void;
 }
 
 export class RobotsChecker {
@@ -60,6 +75,9 @@ export class RobotsChecker {
   readonly #config: RobotsConfig;
   readonly #productToken: string;
   readonly #cache: LruCache<string, Rules>;
+  readonly #shared: CacheStore<StoredRobots> | undefined;
+  readonly #now: () => number;
+  readonly #onLookup: ((cached: boolean) => void) | undefined;
   /** One fetch per origin at a time; concurrent checks await the same promise. */
   readonly #inflight = new Map<string, Promise<Rules>>();
 
@@ -72,6 +90,9 @@ export class RobotsChecker {
     this.#config = config;
     this.#productToken = productToken;
     this.#cache = new LruCache<string, Rules>({ maxEntries: config.cacheEntries, ttlMs: config.cacheTtlMs, now: deps.now });
+    this.#shared = deps.shared;
+    this.#now = deps.now ?? Date.now;
+    this.#onLookup = deps.onLookup;
   }
 
   /** Number of origins currently cached (tests, metrics). */
@@ -102,7 +123,10 @@ export class RobotsChecker {
 
   async #rulesFor(origin: string, signal: AbortSignal | undefined): Promise<Rules> {
     const cached = this.#cache.get(origin);
-    if (cached) return cached;
+    if (cached) {
+      this.#onLookup?.(true);
+      return cached;
+    }
     let pending = this.#inflight.get(origin);
     if (!pending) {
       // The shared fetch gets no caller signal: one caller giving up must not fail the
@@ -113,45 +137,88 @@ export class RobotsChecker {
     return signal ? abortable(pending, signal) : pending;
   }
 
-  /** Fetches and interprets one origin's robots.txt; never rejects. */
+  /** The outcome for one origin from the shared cache, else fetched and interpreted; never rejects. */
   async #load(origin: string): Promise<Rules> {
     const robotsUrl = `${origin}/robots.txt`;
-    const rules = await this.#fetchRules(robotsUrl);
+    const now = this.#now();
+    const stored = this.#config.cacheTtlMs > 0 ? await this.#shared?.get(origin).catch(() => undefined) : undefined;
+    this.#onLookup?.(stored !== undefined && stored.expiresAt > now);
+    if (stored !== undefined && stored.expiresAt > now) {
+      const rules = fromStored(robotsUrl, stored);
+      // Never past the stored expiry: RFC 9309 2.4 caps the life of a cached copy.
+      this.#cache.set(origin, rules, stored.expiresAt - now);
+      return rules;
+    }
+    const { rules, text } = await this.#fetchRules(robotsUrl);
     const ttl = rules.kind === 'unreachable' ? Math.min(this.#config.cacheTtlMs, UNREACHABLE_TTL_MS) : this.#config.cacheTtlMs;
     this.#cache.set(origin, rules, ttl);
+    if (ttl > 0) await this.#shared?.set(origin, toStored(rules, text, now + ttl), ttl).catch(() => undefined);
     return rules;
   }
 
-  async #fetchRules(robotsUrl: string): Promise<Rules> {
+  async #fetchRules(robotsUrl: string): Promise<{ rules: Rules; text?: string }> {
     try {
-      const response = await this.#client.fetch(robotsUrl, {
-        headers: { accept: 'text/plain, */*;q=0.5' },
-        maxRedirects: 5, // 2.3.1.2: follow at least five consecutive redirects
-        timeoutMs: this.#config.timeoutMs,
-        truncateAt: this.#config.maxBytes, // 2.5: parse at least 500 KiB, do not fail
-        maxBytes: this.#config.maxBytes, // so the fetcher's page cap never turns the cut into a failure
-        // Robots is fetched once per origin per TTL, often right before the page itself:
-        // it must not queue behind (or deadlock with) that page's own host slot.
-        bypassHostLimit: true,
-      });
-      const { status } = response;
-      if (status >= 200 && status < 300) {
-        const text = robotsText(response.body, this.#config.maxBytes);
-        // Parse against the ORIGINAL robots URL: after a redirect the rules still apply to
-        // the authority that was asked (2.3.1.2), and robots-parser checks the origin.
-        return { kind: 'parsed', robot: robotsParser(robotsUrl, text), status };
-      }
-      if (status === 429 || status >= 500) return { kind: 'unreachable', status };
-      // 4xx, and 1xx/3xx left over (a redirect without usable Location): unavailable.
-      return { kind: 'missing', status };
+      return await this.#fetchRulesOnce(robotsUrl);
     } catch (error) {
       const failure = toAppError(error);
       // 2.3.1.2: after too many redirects a crawler MAY treat robots.txt as unavailable; a
       // redirect to a non-http(s) URL is the same kind of dead end.
       if (failure.code === 'too_many_redirects' || failure.code === 'invalid_url') {
-        return { kind: 'missing', status: failure.statusCode || undefined };
+        return { rules: { kind: 'missing', status: failure.statusCode || undefined } };
       }
-      return { kind: 'unreachable', status: failure.statusCode || undefined, error: failure };
+      return { rules: { kind: 'unreachable', status: failure.statusCode || undefined, error: failure } };
+    }
+  }
+
+  async #fetchRulesOnce(robotsUrl: string): Promise<{ rules: Rules; text?: string }> {
+    const response = await this.#client.fetch(robotsUrl, {
+      headers: { accept: 'text/plain, */*;q=0.5' },
+      maxRedirects: 5, // 2.3.1.2: follow at least five consecutive redirects
+      timeoutMs: this.#config.timeoutMs,
+      truncateAt: this.#config.maxBytes, // 2.5: parse at least 500 KiB, do not fail
+      maxBytes: this.#config.maxBytes, // so the fetcher's page cap never turns the cut into a failure
+      // Robots is fetched once per origin per TTL, often right before the page itself:
+      // it must not queue behind (or deadlock with) that page's own host slot.
+      bypassHostLimit: true,
+    });
+    const { status } = response;
+    if (status >= 200 && status < 300) {
+      const text = robotsText(response.body, this.#config.maxBytes);
+      // Parse against the ORIGINAL robots URL: after a redirect the rules still apply to
+      // the authority that was asked (2.3.1.2), and robots-parser checks the origin.
+      return { rules: { kind: 'parsed', robot: robotsParser(robotsUrl, text), status }, text };
+    }
+    if (status === 429 || status >= 500) return { rules: { kind: 'unreachable', status } };
+    // 4xx, and 1xx/3xx left over (a redirect without usable Location): unavailable.
+    return { rules: { kind: 'missing', status } };
+  }
+}
+
+function toStored(rules: Rules, text: string | undefined, expiresAt: number): StoredRobots {
+  switch (rules.kind) {
+    case 'parsed':
+      return { kind: 'parsed', status: rules.status, text: text ?? '', expiresAt };
+    case 'missing':
+      return withStatus({ kind: 'missing' as const, expiresAt }, rules.status);
+    case 'unreachable': {
+      const base = withStatus({ kind: 'unreachable' as const, expiresAt }, rules.status);
+      if (!rules.error) return base;
+      const { code, message, statusCode } = rules.error;
+      return { ...base, error: { code, message, ...(statusCode !== undefined ? { statusCode } : {}) } };
+    }
+  }
+}
+
+function fromStored(robotsUrl: string, stored: StoredRobots): Rules {
+  switch (stored.kind) {
+    case 'parsed':
+      return { kind: 'parsed', robot: robotsParser(robotsUrl, stored.text), status: stored.status };
+    case 'missing':
+      return withStatus({ kind: 'missing' as const }, stored.status);
+    case 'unreachable': {
+      const base = withStatus({ kind: 'unreachable' as const }, stored.status);
+      const e = stored.error;
+      return e ? { ...base, error: new AppError(e.code, e.message, e.statusCode !== undefined ? { statusCode: e.statusCode } : {}) } : base;
     }
   }
 }

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 
@@ -157,6 +159,24 @@ describe('serve and the store', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it('stdio needs no key, even when keys exist, and shares the page cache with the CLI', async () => {
+    const store = join(dir, 'stdio.db');
+    const env = envFor(store);
+    expect((await run(['keys', 'create', '--name', 'someone', '--credits', '1'], env)).code).toBe(0);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env, stderr: 'pipe' });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'extract_urls', arguments: { urls: [`${site.origin}/html?stdio`] } });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as any).metadata).toMatchObject({ successful_crawls: 1, credits_used: 1 });
+    } finally {
+      await client.close();
+    }
+    const cli = JSON.parse((await run(['extract', `${site.origin}/html?stdio`, '--json'], env)).stdout);
+    expect(cli.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
   });
 
   it('a page extracted by one CLI run is a free cache hit for the next', async () => {

@@ -8,6 +8,7 @@ import { RobotsChecker, robotsText, UNREACHABLE_TTL_MS } from '../../src/net/rob
 import { fetchConfig, robotsConfig } from '../helpers/fetch-config.js';
 import { send } from '../helpers/fixture-scenarios.js';
 import { startFixtureSite, type FixtureSite, type FixtureSiteOptions } from '../helpers/fixture-site.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
 
 const TOKEN = 'websearch-mcp';
 let client: GuardedFetcher;
@@ -248,5 +249,43 @@ describe('robotsText', () => {
   it('drops a half line cut by truncation', () => {
     const text = 'User-agent: *\nDisallow: /private/\nDisallow: /fo';
     expect(robotsText(bytes(text), text.length)).toBe('User-agent: *\nDisallow: /private/\n');
+  });
+});
+
+describe('the shared cache (the store)', () => {
+  function sharedChecker(shared: MemoryStore, now?: () => number): RobotsChecker {
+    return new RobotsChecker(client, robotsConfig({ timeoutMs: 2_000 }), TOKEN, { shared: shared.cache('robots'), ...(now ? { now } : {}) });
+  }
+
+  it('fetches an origin once for every checker sharing it, and parses the stored file the same way', async () => {
+    const own = await siteWith({});
+    const store = new MemoryStore();
+    const first = sharedChecker(store);
+    expect(await first.check(`${own.origin}/no-bot/page`)).toEqual({ allowed: false, source: 'parsed', status: 200 });
+    // Another process: its own in-process cache is empty, the store is not.
+    const second = sharedChecker(store);
+    expect(await second.check(`${own.origin}/no-bot/page`)).toEqual({ allowed: false, source: 'parsed', status: 200 });
+    expect(await second.check(`${own.origin}/html`)).toEqual({ allowed: true, source: 'parsed', status: 200 });
+    expect(own.hits('/robots.txt')).toBe(1);
+  });
+
+  it('shares an unreachable verdict with its cause, and only for the short time', async () => {
+    const own = await siteWith({ robots: '503' });
+    const store = new MemoryStore();
+    let now = Date.now();
+    const clock = () => now;
+    expect(await sharedChecker(store, clock).check(`${own.origin}/html`)).toMatchObject({ allowed: false, source: 'unreachable', status: 503 });
+    expect(await sharedChecker(store, clock).check(`${own.origin}/html`)).toMatchObject({ allowed: false, source: 'unreachable', status: 503 });
+    expect(own.hits('/robots.txt')).toBe(1);
+    now += UNREACHABLE_TTL_MS + 1;
+    await sharedChecker(store, clock).check(`${own.origin}/html`);
+    expect(own.hits('/robots.txt')).toBe(2);
+
+    const refused = new MemoryStore();
+    const network = await sharedChecker(refused).check('http://127.0.0.1:1/html');
+    const again = await sharedChecker(refused).check('http://127.0.0.1:1/html');
+    expect(again).toMatchObject({ allowed: false, source: 'unreachable', error: { code: network.error?.code, message: network.error?.message } });
+    expect(again.error).toBeInstanceOf(Error);
+    expect(again.error?.code).toBe('network');
   });
 });
