@@ -1,32 +1,97 @@
 #!/usr/bin/env node
 /**
  * `websearch-mcp` — with no command, the stdio MCP server (what desktop clients spawn);
- * `serve` runs the HTTP API and `/mcp`; `extract` prints pages as Markdown or JSON.
+ * `serve` runs the HTTP API and `/mcp`; `extract` and `search` print results; `keys`
+ * manages API keys. Exit codes: 0 done, 1 the operation failed, 2 a usage or setting
+ * mistake (one line, no stack trace).
  */
-import type { Config } from './core/config.js';
-import { ConfigError, VERSION, loadConfig, parseSettingFlags, settingsHelp } from './core/config.js';
+import type { OptionSpec } from './cli/args.js';
+import { UsageError, closest, parseCommand, wholeNumber } from './cli/args.js';
+import type { Config, ConfigSources } from './core/config.js';
+import { ConfigError, VERSION, loadConfig, settingsHelp } from './core/config.js';
 import type { Core } from './compose.js';
 import type { Logger } from './core/logger.js';
 
 const USAGE = `websearch-mcp ${VERSION} — web search and URL extraction for AI agents (MCP + HTTP API)
 
 Usage:
-  websearch-mcp                         run the MCP server on stdio (for desktop clients)
-  websearch-mcp serve [--host H] [--port P]
-                                        run the HTTP API (POST /api/crawl) and MCP at /mcp
-  websearch-mcp search "<query>" [--content] [--content-results N] [--engines a,b]
-                                        [--max-results N] [--json]
-                                        print search results (Markdown, or the API's JSON)
-  websearch-mcp extract <url...> [--format markdown|html] [--json]
-                                        [--max-chars N] [--start-char N] [--stealth]
-                                        print the pages (Markdown, or the API's JSON)
-  websearch-mcp --help | --version
+  websearch-mcp [settings]              run the MCP server on stdio (for desktop clients)
+  websearch-mcp serve [settings]        run the HTTP API and MCP (/mcp, /sse) on --host:--port
+  websearch-mcp search <query...>       print search results (Markdown, or --json)
+  websearch-mcp extract <url...>        print pages as Markdown (or --json, --format html)
+  websearch-mcp keys <create|list|revoke|topup|usage>
+                                        manage API keys and credits
+  websearch-mcp <command> --help        a command's own options
+  websearch-mcp --version | -v
 
-Settings (flag, environment variable, meaning):
+Settings (flag, environment variable, meaning, default); a flag wins over its variable:
 ${settingsHelp()}
 `;
 
-class UsageError extends Error {}
+interface CommandDef {
+  usage: string;
+  options: Record<string, OptionSpec>;
+  positionals: boolean;
+  /** Config sections the command never reads: a bad value there does not stop it. */
+  unused: readonly string[];
+  /** One-shot commands log warnings and errors only, unless a level is asked for. */
+  quiet: boolean;
+  run(config: Config, parsed: { options: Record<string, string | boolean | undefined>; positionals: string[] }): Promise<number>;
+}
+
+const COMMANDS: Record<string, CommandDef> = {
+  '': {
+    usage: 'websearch-mcp [settings]\n  The MCP server on stdio: what Claude Desktop, Claude Code, Cursor and VS Code spawn.\n',
+    options: {},
+    positionals: false,
+    unused: ['server', 'auth'],
+    quiet: false,
+    run: async (config) => {
+      await runStdio(config);
+      return 0;
+    },
+  },
+  serve: {
+    usage: 'websearch-mcp serve [--host H] [--port P] [settings]\n  The HTTP API (POST /api/crawl, GET|POST /api/search), MCP Streamable HTTP at /mcp, legacy SSE at /sse,\n  /healthz, /metrics and /openapi.json.\n',
+    options: {},
+    positionals: false,
+    unused: [],
+    quiet: false,
+    run: async (config) => {
+      await runServe(config);
+      return 0;
+    },
+  },
+  extract: {
+    usage: `websearch-mcp extract <url...> [options] [settings]
+  --format markdown|html   main content as Markdown (default), or the page's HTML
+  --json                   print the API's response object
+  --max-chars N            at most N characters of each page (the rest: --start-char)
+  --start-char N           continue a cut page from this offset
+  --stealth                the stealth rate (see README)
+  Exit 1 when a URL failed (its error goes to stderr).
+`,
+    options: { format: { type: 'string' }, json: { type: 'boolean' }, 'max-chars': { type: 'string' }, 'start-char': { type: 'string' }, stealth: { type: 'boolean' } },
+    positionals: true,
+    unused: ['server', 'mcp', 'auth'],
+    quiet: true,
+    run: (config, parsed) => runExtract(config, parsed),
+  },
+  search: {
+    usage: `websearch-mcp search <query...> [options] [settings]
+  --engines a,b            engines for this search (default: every configured one)
+  --max-results N          1-20 (default 10)
+  --content                attach the Markdown of the top results
+  --content-results N      how many results get content (1-10, default 5)
+  --json                   print the API's response object (and the error body on failure)
+`,
+    options: { engines: { type: 'string' }, 'max-results': { type: 'string' }, content: { type: 'boolean' }, 'content-results': { type: 'string' }, json: { type: 'boolean' } },
+    positionals: true,
+    unused: ['server', 'mcp', 'auth'],
+    quiet: true,
+    run: (config, parsed) => runSearch(config, parsed),
+  },
+};
 
 async function makeLogger(config: Config): Promise<Logger> {
   const { createLogger } = await import('./logging.js');
@@ -35,7 +100,7 @@ async function makeLogger(config: Config): Promise<Logger> {
 
 async function runStdio(config: Config): Promise<void> {
   // A desktop client spawns this on every launch: only what answers initialize and
-  // tools/list loads now; the core (fetcher, parsers, engines) loads on the first call.
+  // tools/list loads now; the core (fetcher, parsers, engines, store) loads on the first call.
   const [logger, { resolveEngineSettings }, { createMcpServer }, { serveStdio }] = await Promise.all([
     makeLogger(config),
     import('./services/engine-settings.js'),
@@ -57,7 +122,18 @@ async function runServe(config: Config): Promise<void> {
   const logger = await makeLogger(config);
   const [{ buildCore }, { startHttpServer }, { Metrics }] = await Promise.all([import('./compose.js'), import('./http-server.js'), import('./services/metrics.js')]);
   const core = await buildCore(config, logger, { metrics: new Metrics() });
-  const server = await startHttpServer(core);
+  let server;
+  try {
+    server = await startHttpServer(core);
+  } catch (err) {
+    await core.close();
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {
+      const why = e.code === 'EADDRINUSE' ? 'is in use by another program' : e.code === 'EACCES' ? 'needs privileges this process does not have' : 'is not an address of this machine';
+      throw new ConfigError([`${config.server.host}:${config.server.port} ${why}: choose another with --port / WEBSEARCH_PORT (or --host / WEBSEARCH_HOST)`]);
+    }
+    throw err;
+  }
   const mode = config.mcp.stateless ? 'stateless' : 'with sessions';
   process.stderr.write(
     `websearch-mcp listening on ${server.url}: GET|POST /api/search, POST /api/crawl, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n`,
@@ -78,74 +154,41 @@ async function runServe(config: Config): Promise<void> {
   await core.close();
 }
 
-interface ExtractArgs {
-  urls: string[];
-  format: 'markdown' | 'html';
-  json: boolean;
-  stealth: boolean;
-  maxChars?: number;
-  startChar: number;
-}
+type Parsed = { options: Record<string, string | boolean | undefined>; positionals: string[] };
 
-function parseExtractArgs(args: string[]): ExtractArgs {
-  const out: ExtractArgs = { urls: [], format: 'markdown', json: false, stealth: false, startChar: 0 };
-  const intValue = (name: string, value: string | undefined): number => {
-    const n = Number(value);
-    if (value === undefined || !Number.isInteger(n) || n < 0) throw new UsageError(`${name} needs a whole number`);
-    return n;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => inline ?? args[++i];
-    if (name === '--json') out.json = true;
-    else if (name === '--stealth') out.stealth = true;
-    else if (name === '--format') {
-      const f = value();
-      if (f !== 'markdown' && f !== 'html') throw new UsageError('--format is markdown or html');
-      out.format = f;
-    } else if (name === '--max-chars') out.maxChars = intValue('--max-chars', value());
-    else if (name === '--start-char') out.startChar = intValue('--start-char', value());
-    else if (name.startsWith('--')) throw new UsageError(`unknown option ${name}`);
-    else out.urls.push(arg);
-  }
-  if (out.urls.length === 0) throw new UsageError('extract needs at least one URL');
-  return out;
-}
-
-async function runExtract(config: Config, args: string[]): Promise<number> {
-  const options = parseExtractArgs(args);
-  const logger = await makeLogger(config);
-  const [{ buildCore }, { crawlRequestSchema }, { validate }] = await Promise.all([
-    import('./compose.js'),
-    import('./core/schemas.js'),
-    import('./core/validate.js'),
-  ]);
+async function runExtract(config: Config, { options, positionals }: Parsed): Promise<number> {
+  if (positionals.length === 0) throw new UsageError('extract needs at least one URL');
+  const format = (options.format as string | undefined) ?? 'markdown';
+  if (format !== 'markdown' && format !== 'html') throw new UsageError(`--format is markdown or html (got "${format}")`);
+  const maxChars = wholeNumber(options['max-chars'] as string | undefined, '--max-chars', 1);
+  const startChar = wholeNumber(options['start-char'] as string | undefined, '--start-char') ?? 0;
+  const json = options.json === true;
+  const [{ buildCore }, { crawlRequestSchema }, { validate }] = await Promise.all([import('./compose.js'), import('./core/schemas.js'), import('./core/validate.js')]);
   const request = validate(crawlRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs }), {
-    urls: options.urls,
-    format: options.format,
-    stealth: options.stealth,
-    start_char: options.startChar,
-    ...(options.maxChars !== undefined ? { max_chars: options.maxChars } : {}),
+    urls: positionals,
+    format,
+    stealth: options.stealth === true,
+    start_char: startChar,
+    ...(maxChars !== undefined ? { max_chars: maxChars } : {}),
   });
-  const core = await buildCore(config, logger);
+  const core = await buildCore(config, await makeLogger(config));
   try {
     const response = await core.crawl.crawl(request);
-    if (options.json) {
+    if (json) {
       process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
     } else {
-      const multiple = response.results.length > 1;
-      for (const result of response.results) {
+      response.results.forEach((result, i) => {
         if (!result.success) {
           process.stderr.write(`${result.url}: ${result.error_type}: ${result.error}\n`);
-          continue;
+          return;
         }
-        if (multiple) process.stdout.write(`<!-- ${result.url} -->\n`);
-        process.stdout.write(`${result.html ?? result.markdown}\n`);
+        // A page starts with what it is and where it came from; its Markdown follows as the API returns it.
+        const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`].join('\n');
+        process.stdout.write(`${i > 0 ? '\n---\n\n' : ''}${header}\n\n${result.html ?? result.markdown}\n`);
         if (result.next_start_char !== undefined) {
           process.stderr.write(`${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`);
         }
-      }
+      });
     }
     return response.metadata.failed_crawls > 0 ? 1 : 0;
   } finally {
@@ -153,101 +196,86 @@ async function runExtract(config: Config, args: string[]): Promise<number> {
   }
 }
 
-interface SearchArgs {
-  query: string;
-  body: Record<string, unknown>;
-  json: boolean;
-}
-
-function parseSearchArgs(args: string[]): SearchArgs {
-  const words: string[] = [];
-  const body: Record<string, unknown> = {};
-  let json = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new UsageError(`${name} needs a value`);
-      return v;
-    };
-    if (name === '--json') json = true;
-    else if (name === '--content') body.include_content = true;
-    else if (name === '--content-results') body.content_results = Number(value());
-    else if (name === '--max-results') body.max_results = Number(value());
-    else if (name === '--engines') body.engines = value().split(',').map((e) => e.trim()).filter(Boolean);
-    else if (name.startsWith('--')) throw new UsageError(`unknown option ${name}`);
-    else words.push(arg);
-  }
-  if (words.length === 0) throw new UsageError('search needs a query');
-  return { query: words.join(' '), body: { q: words.join(' '), ...body }, json };
-}
-
-async function runSearch(config: Config, args: string[]): Promise<number> {
-  const options = parseSearchArgs(args);
-  const logger = await makeLogger(config);
-  const [{ buildCore }, { searchRequestSchema }, { validate }, { renderSearchMarkdown }] = await Promise.all([
+async function runSearch(config: Config, { options, positionals }: Parsed): Promise<number> {
+  if (positionals.length === 0) throw new UsageError('search needs a query');
+  const json = options.json === true;
+  const [{ buildCore }, { searchRequestSchema }, { validate }, { renderSearchMarkdown }, { isAppError }] = await Promise.all([
     import('./compose.js'),
     import('./core/schemas.js'),
     import('./core/validate.js'),
     import('./faces/mcp/tools/render-search-markdown.js'),
+    import('./core/errors.js'),
   ]);
-  const request = validate(searchRequestSchema, options.body);
-  const core = await buildCore(config, logger);
+  const body: Record<string, unknown> = { q: positionals.join(' ') };
+  if (options.content === true) body.include_content = true;
+  if (options['content-results'] !== undefined) body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
+  if (options['max-results'] !== undefined) body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
+  if (options.engines !== undefined) body.engines = (options.engines as string).split(',').map((e) => e.trim()).filter(Boolean);
   try {
-    const response = await core.search.search(request);
-    process.stdout.write(options.json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response)}\n`);
-    return 0;
-  } finally {
-    await core.close();
+    const request = validate(searchRequestSchema, body);
+    const core = await buildCore(config, await makeLogger(config));
+    try {
+      const response = await core.search.search(request);
+      process.stdout.write(json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response)}\n`);
+      return 0;
+    } finally {
+      await core.close();
+    }
+  } catch (err) {
+    // With --json a failure is the API's error body too, so a script reads one shape.
+    if (json && isAppError(err)) process.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, null, 2)}\n`);
+    throw err;
   }
 }
 
+function configError(err: ConfigError): string {
+  return err.problems.length === 1 ? `websearch-mcp: ${err.problems[0]}\n` : `websearch-mcp: ${err.problems.length} settings are wrong:\n${err.problems.map((p) => `  - ${p}`).join('\n')}\n`;
+}
+
 export async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+  const first = argv[0];
+  if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (argv.includes('--version')) {
+  if (first === '--version' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  // Setting flags may stand anywhere; what is left is the command and its arguments.
-  const [command, ...commandArgs] = parseSettingFlags(argv).rest;
+  const named = first !== undefined && !first.startsWith('-');
+  const name = named ? (first as string) : '';
   try {
-    const config = loadConfig({ argv });
-    switch (command) {
-      case undefined:
-        await runStdio(config);
-        return 0;
-      case 'serve':
-        if (commandArgs.length > 0) throw new UsageError(`serve takes no arguments besides settings (got ${commandArgs.join(' ')})`);
-        await runServe(config);
-        return 0;
-      case 'extract':
-        return await runExtract(config, commandArgs);
-      case 'search':
-        return await runSearch(config, commandArgs);
-      case 'keys': {
-        const { runKeys } = await import('./cli/keys.js');
-        return await runKeys(config, commandArgs);
-      }
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+    if (name === 'keys') {
+      const { runKeys } = await import('./cli/keys.js');
+      return await runKeys(argv.slice(1), (settings, unused) => loadConfig({ argv: settings, unused }));
     }
+    const command = COMMANDS[name];
+    if (!command) {
+      const guess = closest(name, [...Object.keys(COMMANDS).filter(Boolean), 'keys']);
+      throw new UsageError(`unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: serve, search, extract, keys`);
+    }
+    const parsed = parseCommand(name || 'websearch-mcp', named ? argv.slice(1) : argv, command.options, command.positionals);
+    if (parsed.help) {
+      process.stdout.write(`Usage: ${command.usage}\nEvery setting can be given too: see "websearch-mcp --help".\n`);
+      return 0;
+    }
+    const sources: ConfigSources = { argv: parsed.settings, unused: command.unused, ...(command.quiet ? { defaults: { log: { level: 'warn' } } } : {}) };
+    const config = loadConfig(sources);
+    return await command.run(config, parsed);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
+      process.stderr.write(configError(err));
       return 2;
     }
-    if (err instanceof UsageError || (err instanceof Error && err.name === 'KeysUsageError')) {
-      process.stderr.write(`websearch-mcp: ${err.message}\nRun "websearch-mcp --help" for usage.\n`);
+    if (err instanceof UsageError) {
+      const known = name === '' || name === 'keys' || name in COMMANDS;
+      process.stderr.write(`websearch-mcp: ${err.message}; see "websearch-mcp ${known && name ? `${name} ` : ''}--help"\n`);
       return 2;
     }
     const { isAppError } = await import('./core/errors.js');
-    if (isAppError(err)) {
+    if (isAppError(err) && err.code !== 'internal_error') {
       process.stderr.write(`websearch-mcp: ${err.code}: ${err.message}\n`);
-      return 2;
+      return err.code === 'invalid_request' ? 2 : 1;
     }
     throw err;
   }
@@ -258,7 +286,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`websearch-mcp: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // A bug, not a mistake of the caller: one line saying so.
+    process.stderr.write(`websearch-mcp: internal error (please report it): ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   },
 );

@@ -3,8 +3,8 @@
  * store the server uses (the SQLite file, or Redis), so keys made here work at once on
  * every running instance. A key's secret is printed once, by `create`, and never again.
  */
-import { parseArgs } from 'node:util';
 import type { Config } from '../core/config.js';
+import { UsageError, parseCommand, wholeNumber } from './args.js';
 import { isAppError } from '../core/errors.js';
 import type { ApiKeyRecord, UsageRecord } from '../core/store-port.js';
 
@@ -21,40 +21,17 @@ export const KEYS_USAGE = `Usage:
                                  credits used, per key and operation (--json: every record)
 `;
 
-export class KeysUsageError extends Error {
-  override name = 'KeysUsageError';
+interface KeysOptions {
+  name?: string;
+  credits?: string;
+  json?: boolean;
+  key?: string;
+  since?: string;
 }
 
-interface Parsed {
-  values: { name?: string; credits?: string; json?: boolean; key?: string; since?: string; help?: boolean };
-  positionals: string[];
-}
-
-function parse(args: string[]): Parsed {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        name: { type: 'string' },
-        credits: { type: 'string' },
-        json: { type: 'boolean' },
-        key: { type: 'string' },
-        since: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }) as Parsed;
-  } catch (err) {
-    throw new KeysUsageError((err as Error).message);
-  }
-}
-
-function wholeNumber(value: string | undefined, what: string, min: number): number {
-  const n = Number(value);
-  if (value === undefined || !/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-    throw new KeysUsageError(`${what} must be a whole number of at least ${min} (got ${JSON.stringify(value ?? '')})`);
-  }
+function credits(value: string | undefined, min: number): number {
+  const n = wholeNumber(value, '--credits', min);
+  if (n === undefined) throw new UsageError('--credits N is needed');
   return n;
 }
 
@@ -66,12 +43,12 @@ export function parseSince(value: string, now = Date.now()): string {
     return new Date(now - Number(span[1]) * unit).toISOString();
   }
   const at = Date.parse(value);
-  if (Number.isNaN(at)) throw new KeysUsageError(`--since takes an ISO 8601 date (2026-01-31 or 2026-01-31T12:00:00Z) or a span such as 24h or 7d (got "${value}")`);
+  if (Number.isNaN(at)) throw new UsageError(`--since takes an ISO 8601 date (2026-01-31 or 2026-01-31T12:00:00Z) or a span such as 24h or 7d (got "${value}")`);
   return new Date(at).toISOString();
 }
 
 function only(positionals: string[], count: number, what: string): string[] {
-  if (positionals.length !== count) throw new KeysUsageError(`${what} (got ${positionals.length === 0 ? 'nothing' : positionals.join(' ')})`);
+  if (positionals.length !== count) throw new UsageError(`${what} (got ${positionals.length === 0 ? 'nothing' : positionals.join(' ')})`);
   return positionals;
 }
 
@@ -100,14 +77,34 @@ function summarise(records: UsageRecord[], keys: ApiKeyRecord[]): string {
   return `${table(rows)}\n\n${records.length} request(s), ${sum} credit(s), from ${records[0]?.at} to ${records[records.length - 1]?.at}`;
 }
 
-/** Runs one `keys` subcommand; returns the exit code (0 done, 1 failed). Usage errors throw KeysUsageError. */
-export async function runKeys(config: Config, args: string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+/** The sections `keys` never reads: only the store matters to it. */
+const UNUSED = ['server', 'mcp', 'fetch', 'robots', 'search', 'engines', 'crawl', 'cache', 'auth'];
+
+/**
+ * Runs one `keys` subcommand; returns the exit code (0 done, 1 failed). Usage errors throw
+ * UsageError. `makeConfig` builds the configuration from the setting flags given.
+ */
+export async function runKeys(
+  args: string[],
+  makeConfig: (settings: string[], unused: readonly string[]) => Config,
+  out: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = parse(rest);
-  if (sub === undefined || sub === 'help' || values.help) {
+  const parsed = parseCommand(`keys ${sub ?? ''}`.trim(), rest, {
+    name: { type: 'string' },
+    credits: { type: 'string' },
+    json: { type: 'boolean' },
+    key: { type: 'string' },
+    since: { type: 'string' },
+  });
+  const values = parsed.options as KeysOptions;
+  const { positionals } = parsed;
+  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || parsed.help) {
     out(KEYS_USAGE);
     return 0;
   }
+  if (!['create', 'list', 'revoke', 'topup', 'usage'].includes(sub)) throw new UsageError(`unknown keys command "${sub}" (create, list, revoke, topup, usage)`);
+  const config = makeConfig(parsed.settings, UNUSED);
   const { openStore } = await import('../compose.js');
   const { ApiKeys } = await import('../services/api-keys.js');
   const store = await openStore(config);
@@ -116,8 +113,8 @@ export async function runKeys(config: Config, args: string[], out: (text: string
     switch (sub) {
       case 'create': {
         only(positionals, 0, 'keys create takes no arguments besides --name and --credits');
-        const credits = values.credits === undefined ? undefined : wholeNumber(values.credits, '--credits', 0);
-        const { secret, record } = await keys.create({ ...(values.name ? { name: values.name } : {}), ...(credits !== undefined ? { credits } : {}) });
+        const balance = values.credits === undefined ? undefined : credits(values.credits, 0);
+        const { secret, record } = await keys.create({ ...(values.name ? { name: values.name } : {}), ...(balance !== undefined ? { credits: balance } : {}) });
         if (values.json) out(`${JSON.stringify({ id: record.id, name: record.name, key: secret, balance: record.balance }, null, 2)}\n`);
         else {
           out(`${secret}\n`);
@@ -145,10 +142,10 @@ export async function runKeys(config: Config, args: string[], out: (text: string
       }
       case 'topup': {
         const [id, positionalCredits] = positionals;
-        if (id === undefined || positionals.length > 2) throw new KeysUsageError('keys topup takes one key id and --credits N');
-        const credits = wholeNumber(values.credits ?? positionalCredits, '--credits', 1);
-        const key = await keys.topUp(id, credits);
-        out(`${key.id} "${key.name}": balance ${balanceText(key)} (+${credits}).\n`);
+        if (id === undefined || positionals.length > 2) throw new UsageError('keys topup takes one key id and --credits N');
+        const amount = credits(values.credits ?? positionalCredits, 1);
+        const key = await keys.topUp(id, amount);
+        out(`${key.id} "${key.name}": balance ${balanceText(key)} (+${amount}).\n`);
         return 0;
       }
       case 'usage': {
@@ -158,7 +155,7 @@ export async function runKeys(config: Config, args: string[], out: (text: string
         return 0;
       }
       default:
-        throw new KeysUsageError(`unknown keys command "${sub}" (create, list, revoke, topup, usage)`);
+        throw new UsageError(`unknown keys command "${sub}" (create, list, revoke, topup, usage)`);
     }
   } catch (err) {
     if (isAppError(err) && err.code !== 'internal_error') {

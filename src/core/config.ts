@@ -173,6 +173,24 @@ export interface ConfigSources {
   argv?: string[];
   /** Values set by code (tests); they win over env and flags. */
   overrides?: DeepPartial<Config>;
+  /**
+   * Sections a command does not use (`['server', 'auth']` for `extract`): a bad value there
+   * falls back to its default instead of failing a command it cannot affect.
+   */
+  unused?: readonly string[];
+  /** Values used where no override, flag or variable gives one (a command's own defaults). */
+  defaults?: DeepPartial<Config>;
+}
+
+/** A setting as the command line sees it: its flag, whether it takes a value, its variable. */
+export interface SettingFlag {
+  flag: string;
+  env: string;
+  boolean: boolean;
+}
+
+export function settingFlags(): SettingFlag[] {
+  return SETTINGS.map((s) => ({ flag: s.flag, env: s.env, boolean: isBooleanSetting(s) }));
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
@@ -249,16 +267,23 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const flags = parseSettingFlags(sources.argv ?? []);
   const problems = [...flags.problems];
   const out: Record<string, unknown> = {};
+  const unused = (def: SettingDef) => sources.unused?.includes(def.path.split('.')[0] as string) ?? false;
   for (const def of SETTINGS) {
     const override = getPath(sources.overrides, def.path);
-    const raw = override !== undefined ? override : flags.values.get(def.path) ?? env[def.env];
-    const parsed = def.schema.safeParse(raw === '' && !isBooleanSetting(def) ? undefined : raw);
-    if (!parsed.success) {
-      const where = override !== undefined ? def.path : flags.values.has(def.path) ? def.flag : def.env;
-      problems.push(`${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`);
-      continue;
-    }
-    setPath(out, def.path, parsed.data);
+    const raw = override !== undefined ? override : flags.values.get(def.path) ?? env[def.env] ?? getPath(sources.defaults, def.path);
+    const where = override !== undefined ? def.path : flags.values.has(def.path) ? def.flag : def.env;
+    // A blank number or choice is a mistake, not "the default" (WEBSEARCH_PORT= would
+    // otherwise start on a port nobody asked for); blank text means unset.
+    const blank = typeof raw === 'string' && raw.trim() === '' && !isBooleanSetting(def);
+    const parsed = def.schema.safeParse(blank ? undefined : raw);
+    const fallback = def.schema.safeParse(undefined);
+    const defaultValue: unknown = fallback.success ? fallback.data : undefined;
+    let problem: string | undefined;
+    if (!parsed.success) problem = `${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`;
+    else if (blank && defaultValue !== undefined) problem = `${where} is set but empty: unset it for the default (${String(defaultValue)}) or give a value`;
+    if (problem === undefined) setPath(out, def.path, parsed.success ? parsed.data : undefined);
+    else if (unused(def)) setPath(out, def.path, defaultValue);
+    else problems.push(problem);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const config = out as unknown as Config;
@@ -291,7 +316,11 @@ function splitList(value: string | undefined): string[] {
   return (value ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
 }
 
-/** One line per setting, for `--help`. */
+/** One line per setting, for `--help`: flag, variable, meaning and default. */
 export function settingsHelp(): string {
-  return SETTINGS.map((s) => `  ${s.flag.padEnd(30)} ${s.env.padEnd(36)} ${s.help}`).join('\n');
+  return SETTINGS.map((s) => {
+    const fallback = s.schema.safeParse(undefined);
+    const shown = fallback.success && fallback.data !== undefined ? ` (default: ${String(fallback.data)})` : '';
+    return `  ${s.flag.padEnd(30)} ${s.env.padEnd(36)} ${s.help}${shown}`;
+  }).join('\n');
 }

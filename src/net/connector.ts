@@ -34,7 +34,19 @@ export const systemResolver: Resolver = async (hostname) => {
 /** The error for a refused destination; statusCode 0 = no HTTP response was obtained. */
 export function forbiddenAddressError(host: string, ip: string): AppError {
   const shown = host === ip ? '' : ` (${host} resolves to it)`;
-  return new AppError('forbidden_address', `refused to connect: ${describeAddress(ip)}${shown}`, { statusCode: 0 });
+  return new AppError('forbidden_address', `refused to connect: ${describeAddress(ip)}${shown}. ${PRIVATE_HINT}`, { statusCode: 0 });
+}
+
+/** How to get past the refusal, where that is the user's call (an intranet, a test). */
+export const PRIVATE_HINT = 'Private addresses are allowed only with WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=true';
+
+/**
+ * `localhost`, `localhost.` and every `*.localhost` name are loopback by definition (RFC
+ * 6761 6.3): refused by name, before any DNS query a resolver might answer otherwise.
+ */
+export function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 export function stripBrackets(hostname: string): string {

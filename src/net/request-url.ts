@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { AppError } from '../core/errors.js';
 import type { AddressPolicy } from './address-policy.js';
-import { forbiddenAddressError, stripBrackets } from './connector.js';
+import { forbiddenAddressError, isLocalhostName, PRIVATE_HINT, stripBrackets } from './connector.js';
 
 /**
  * Parses and validates a target URL. Credentials (`user:pass@`) are STRIPPED, not sent
@@ -44,11 +44,17 @@ export function hostKey(url: URL): string {
   return `${url.hostname}:${port}`;
 }
 
-/** Refuses a forbidden literal-IP host before any socket is opened (the connector re-checks). */
+/**
+ * Refuses a forbidden literal-IP host, or a localhost name, before any socket is opened
+ * or any name resolved (the connector re-checks the address it connects to).
+ */
 export function precheckLiteralHost(url: URL, policy: AddressPolicy | undefined): void {
   if (!policy) return;
   const host = stripBrackets(url.hostname);
   if (net.isIP(host) !== 0 && policy(host)) throw forbiddenAddressError(host, host);
+  if (isLocalhostName(host)) {
+    throw new AppError('forbidden_address', `refused to connect: ${host} is a loopback name (RFC 6761). ${PRIVATE_HINT}`, { statusCode: 0 });
+  }
 }
 
 function truncate(text: string): string {

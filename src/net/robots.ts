@@ -39,6 +39,9 @@ export type RobotsConfig = Config['robots'];
  */
 export const UNREACHABLE_TTL_MS = 60_000;
 
+/** A robots.txt that timed out is asked again sooner still: a slow moment is no verdict. */
+export const TIMEOUT_TTL_MS = 10_000;
+
 // robots-parser is CommonJS (`module.exports = fn`) but its typings say `export default`:
 // under NodeNext the default import IS the function at runtime, while TypeScript types it
 // as the module object. Re-type it once here.
@@ -150,7 +153,7 @@ export class RobotsChecker {
       return rules;
     }
     const { rules, text } = await this.#fetchRules(robotsUrl);
-    const ttl = rules.kind === 'unreachable' ? Math.min(this.#config.cacheTtlMs, UNREACHABLE_TTL_MS) : this.#config.cacheTtlMs;
+    const ttl = Math.min(this.#config.cacheTtlMs, rules.kind !== 'unreachable' ? Infinity : rules.error?.code === 'timeout' ? TIMEOUT_TTL_MS : UNREACHABLE_TTL_MS);
     this.#cache.set(origin, rules, ttl);
     if (ttl > 0) await this.#shared?.set(origin, toStored(rules, text, now + ttl), ttl).catch(() => undefined);
     return rules;

@@ -115,7 +115,16 @@ export class PageExtractor {
         { statusCode: 0 },
       );
     }
-    const verdict = await this.deps.robots.check(url.href, { signal: options.signal });
+    // One deadline per URL covers the robots.txt check and the page.
+    const timeoutMs = Math.min(options.timeoutMs ?? this.deps.config.fetch.timeoutMs, this.deps.config.fetch.maxTimeoutMs);
+    const started = performance.now();
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const verdict = await this.deps.robots.check(url.href, { signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline }).catch((err: unknown) => {
+      if (deadline.aborted && !options.signal?.aborted) {
+        throw new AppError('timeout', `No answer within ${timeoutMs} ms: the site's robots.txt did not answer in that time.`, { statusCode: 0, retryable: true });
+      }
+      throw err;
+    });
     if (!verdict.allowed) {
       // A robots.txt that cannot be fetched because the host is forbidden, cannot be
       // resolved or refuses connections says more about the host than about robots:
@@ -123,13 +132,13 @@ export class PageExtractor {
       const cause = verdict.error?.code;
       if (verdict.error && (cause === 'forbidden_address' || cause === 'network' || cause === 'cancelled')) throw verdict.error;
       const why = verdict.source === 'unreachable'
-        ? `its robots.txt could not be fetched${verdict.status ? ` (HTTP ${verdict.status})` : ''}, which RFC 9309 (2.3.1.4) treats as disallowing everything`
-        : `its robots.txt disallows this path for ${this.deps.config.fetch.productToken}`;
+        ? `its robots.txt could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly`
+        : `its robots.txt disallows this path for ${this.deps.config.fetch.productToken} (the operator's WEBSEARCH_ROBOTS setting governs robots.txt checks)`;
       throw new AppError('robots_disallowed', `Not fetched: ${why}.`, { statusCode: 0 });
     }
-    const timeoutMs = Math.min(options.timeoutMs ?? this.deps.config.fetch.timeoutMs, this.deps.config.fetch.maxTimeoutMs);
+    const remainingMs = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
     const response = await this.deps.client.fetch(url.href, {
-      timeoutMs,
+      timeoutMs: remainingMs,
       signal: options.signal,
       onHead: (head) => checkHead(head, this.deps.config.fetch.maxBytes),
       onFirstBytes: async (bytes, head) => {
@@ -183,4 +192,11 @@ function checkHead(head: ResponseHead, maxBytes: number): void {
   if (!encoded && Number.isFinite(declared) && declared > maxBytes) {
     throw new AppError('too_large', `The page declares ${declared} bytes, over the ${maxBytes}-byte limit.`, { statusCode: head.status });
   }
+}
+
+/** Why robots.txt could not be fetched, in a few words: a status, a timeout or a network failure. */
+function unreachableReason(verdict: { status?: number; error?: AppError }): string {
+  if (verdict.status !== undefined) return `HTTP ${verdict.status}`;
+  if (verdict.error?.code === 'timeout') return 'it did not answer in time';
+  return verdict.error ? `${verdict.error.code}: ${verdict.error.message}` : 'no answer';
 }

@@ -127,7 +127,7 @@ describe('websearch-mcp keys', () => {
     const env = envFor(join(dir, 'errors.db'));
     const bad = await run(['keys', 'create', '--credits', 'lots'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--credits must be a whole number/);
+    expect(bad.stderr).toMatch(/--credits needs a whole number/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     expect((await run(['keys', 'frobnicate'], env)).code).toBe(2);
     expect((await run(['keys', 'usage', '--since', 'yesterday'], env)).code).toBe(2);

@@ -154,3 +154,40 @@ describe('protocol versions', () => {
     expect(data.result.capabilities.tools).toBeDefined();
   });
 });
+
+describe('a cached answer is the fresh answer', () => {
+  /** Everything but what says how this answer was served. */
+  const sameContent = (r: any) => ({ ...r, metadata: { ...r.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' } });
+
+  it('over MCP: the same Markdown, the same cut and the same offsets, fresh and cached', async () => {
+    const { client, close } = await connect();
+    try {
+      const args = { urls: [`${site.origin}/long?cached`, `${site.origin}/short?cached`] };
+      const fresh = await client.callTool({ name: 'extract_urls', arguments: args });
+      const cached = await client.callTool({ name: 'extract_urls', arguments: args });
+      const [f, c] = [fresh.structuredContent as any, cached.structuredContent as any];
+      expect(f.metadata).toMatchObject({ credits_used: 2, cached_free: 0 });
+      expect(c.metadata).toMatchObject({ credits_used: 0, cached_free: 2 });
+      expect(f.results[0].next_start_char).toBeDefined();
+      expect(c.results).toEqual(f.results);
+      expect(sameContent(c)).toEqual(sameContent(f));
+      const text = (r: typeof fresh) => (r.content as { text: string }[])[0]?.text ?? '';
+      // The text blocks differ only in their summary line.
+      const body = (t: string) => t.split('\n').filter((line) => !line.startsWith('Extracted '));
+      expect(text(cached)).toMatch(/^\[Output budget: 1 page\(s\) were cut/);
+      expect(body(text(cached))).toEqual(body(text(fresh)));
+      expect(text(cached).length).toBeLessThanOrEqual(BUDGET);
+    } finally {
+      await close();
+    }
+  });
+
+  it('over HTTP: every field of every result, fresh and cached', async () => {
+    const body = { urls: [`${site.origin}/long?http`, `${site.origin}/short?http`], max_chars: 5000 };
+    const fresh = await api.crawl(body);
+    const cached = await api.crawl(body);
+    expect(fresh.json.metadata).toMatchObject({ credits_used: 2, cached_free: 0 });
+    expect(cached.json.metadata).toMatchObject({ credits_used: 0, cached_free: 2 });
+    expect(cached.json.results).toEqual(fresh.json.results);
+  });
+});

@@ -57,17 +57,32 @@ function cutAll(items: Cuttable[], budget: number): { text: string; next?: numbe
   });
 }
 
+/**
+ * Characters kept aside for what differs between two answers to the same call: the
+ * credits and the cache count in the summary line. The cut is measured on a rendering
+ * with those fields fixed, so a cached answer is cut exactly where the fresh one was.
+ */
+const VOLATILE_RESERVE = 64;
+
+function stableCrawl(response: CrawlResponse): CrawlResponse {
+  return { ...response, metadata: { ...response.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' } };
+}
+
+function stableSearch(response: SearchResponse): SearchResponse {
+  return { ...response, id: '', metadata: { ...response.metadata, credits_used: 0, from_cache: false, response_time: 0, timestamp: '' } };
+}
+
 /** Budget left for page contents once the rest of the text block is paid for. */
 function contentBudget(budget: number, skeletonLength: number, pages: number): number {
-  return budget - skeletonLength - HINT_RESERVE * pages;
+  return budget - skeletonLength - VOLATILE_RESERVE - HINT_RESERVE * pages;
 }
 
 export function budgetCrawl(response: CrawlResponse, budget: number, render: (r: CrawlResponse) => string): Budgeted<CrawlResponse> {
   const field = (r: CrawlResult): 'html' | 'markdown' => (r.html !== undefined ? 'html' : 'markdown');
   const withContent = response.results.filter((r) => r.success && (r[field(r)] ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r[field(r)] ?? '').length, 0);
-  if (render(response).length <= budget) return { result: response, cut: 0 };
-  const skeleton = render({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) });
+  if (render(stableCrawl(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
+  const skeleton = render(stableCrawl({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) }));
   const items: Cuttable[] = withContent.map((r) => {
     const text = r[field(r)] ?? '';
     const whole = r.total_chars ?? text.length;
@@ -90,10 +105,10 @@ export function budgetCrawl(response: CrawlResponse, budget: number, render: (r:
 }
 
 export function budgetSearch(response: SearchResponse, budget: number, render: (r: SearchResponse) => string): Budgeted<SearchResponse> {
-  if (render(response).length <= budget) return { result: response, cut: 0 };
+  if (render(stableSearch(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
   const withContent = response.results.filter((r) => (r.content ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r.content ?? '').length, 0);
-  const skeleton = render({ ...response, results: response.results.map((r) => (r.content !== undefined ? { ...r, content: '' } : r)) });
+  const skeleton = render(stableSearch({ ...response, results: response.results.map((r) => (r.content !== undefined ? { ...r, content: '' } : r)) }));
   const items: Cuttable[] = withContent.map((r) => ({ text: r.content ?? '', start: 0, total: (r.content ?? '').length }));
   const cuts = cutAll(items, Math.min(total, contentBudget(budget, skeleton.length, withContent.length)));
   let cut = 0;

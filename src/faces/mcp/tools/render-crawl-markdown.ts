@@ -4,8 +4,10 @@
  */
 import type { CrawlResponse, CrawlResult } from '../../../core/schemas.js';
 
+// The wrapper is no heading: a page's own headings (# to ######) stay the only ones, and
+// its content sits in <page_content> as in web_search's text.
 function renderResult(result: CrawlResult, index: number): string {
-  const heading = `## ${index + 1}. ${result.title ? `${result.title} — ` : ''}${result.url}`;
+  const heading = `**Page ${index + 1}: ${result.title ? `${result.title} — ` : ''}${result.url}**`;
   if (!result.success) {
     return `${heading}\n\n**Failed** (${result.error_type}, status ${result.status_code}): ${result.error ?? ''}`;
   }
@@ -15,7 +17,7 @@ function renderResult(result: CrawlResult, index: number): string {
   if (result.final_url && result.final_url !== result.url) facts.push(`final URL ${result.final_url}`);
   if (result.published_at) facts.push(`published ${result.published_at}`);
   lines.push(`_${facts.join(' · ')}_`, '');
-  lines.push(result.html ?? result.markdown);
+  lines.push('<page_content>', result.html ?? result.markdown, '</page_content>');
   if (result.next_start_char !== undefined) {
     const next = JSON.stringify({ urls: [result.url], start_char: result.next_start_char, max_chars: 30_000 });
     lines.push('', `[Cut at character ${result.next_start_char} of ${result.total_chars}. For the rest call extract_urls with ${next}.]`);

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Installs the packed tarball into an empty directory, as a user would, and checks what a
+# user touches first: the bin's --version, tools/list over stdio, import('websearch-mcp')
+# with its types, and one htmlToMarkdown call. A packaging mistake fails here, not for a user.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "== pack"
+tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+tar -tzf "$work/$tarball" > "$work/files"
+if grep -q '\.map$' "$work/files"; then echo "the tarball ships source maps without their sources" >&2; exit 1; fi
+for f in package/LICENSE package/README.md package/dist/cli.js package/dist/index.js package/dist/index.d.ts; do
+  grep -qx "$f" "$work/files" || { echo "the tarball lacks $f" >&2; exit 1; }
+done
+
+echo "== install $tarball into an empty project"
+mkdir "$work/app"
+cd "$work/app"
+npm init -y >/dev/null
+npm install --no-audit --no-fund "$work/$tarball" >/dev/null
+
+echo "== the bin"
+version="$(./node_modules/.bin/websearch-mcp --version)"
+expected="$(node -p "require('$root/package.json').version")"
+[ "$version" = "$expected" ] || { echo "--version printed '$version', expected '$expected'" >&2; exit 1; }
+echo "websearch-mcp --version: $version"
+
+echo "== tools/list over stdio, import and htmlToMarkdown"
+cat > check.mjs <<'JS'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createWebSearch, htmlToMarkdown, AppError } from 'websearch-mcp';
+
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: ['node_modules/.bin/websearch-mcp'],
+  env: { ...process.env, WEBSEARCH_STORE_PATH: ':memory:', WEBSEARCH_LOG_LEVEL: 'silent' },
+});
+const client = new Client({ name: 'package-check', version: '1.0.0' });
+await client.connect(transport);
+const { tools } = await client.listTools();
+await client.close();
+const names = tools.map((t) => t.name).sort().join(',');
+if (names !== 'extract_urls,web_search') throw new Error(`tools/list gave ${names}`);
+console.log(`tools/list: ${names}`);
+
+const { markdown, title } = htmlToMarkdown('<html><head><title>Check</title></head><body><article><h1>Packed</h1><p>The tarball works when installed.</p></article></body></html>', 'https://example.com/');
+if (!markdown.includes('The tarball works when installed.')) throw new Error(`htmlToMarkdown gave ${JSON.stringify(markdown)}`);
+console.log(`htmlToMarkdown: ${JSON.stringify(title)} -> ${markdown.length} characters`);
+
+const web = createWebSearch({ env: {}, config: { store: { path: ':memory:' } } });
+try {
+  await web.extract({ urls: [] });
+  throw new Error('an empty extract request was accepted');
+} catch (err) {
+  if (!(err instanceof AppError) || err.code !== 'invalid_request') throw err;
+  console.log(`createWebSearch: invalid_request as expected (${err.message})`);
+}
+await web.close();
+JS
+node check.mjs
+
+cat > check.ts <<'TS'
+import { createWebSearch, type SearchResponse, type ExtractRequest } from 'websearch-mcp';
+const web = createWebSearch();
+const request: ExtractRequest = { urls: ['https://example.com/'] };
+const answer: Promise<SearchResponse> = web.search({ q: 'types' });
+void request;
+void answer;
+TS
+npm install --no-audit --no-fund --silent typescript@~5.9 @types/node@^20 >/dev/null
+npx --no-install tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node check.ts
+echo "types: check.ts compiles against the installed package"
+echo "== package check passed"

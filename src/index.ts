@@ -1,0 +1,91 @@
+/**
+ * The library face: the same core as the MCP tools and the HTTP API, for agent frameworks
+ * and scripts. Requests and responses are the API's JSON (typed from the zod schemas that
+ * validate them); errors are `AppError`s with a stable `code`.
+ *
+ *   import { createWebSearch } from 'websearch-mcp';
+ *   const web = createWebSearch();
+ *   const found = await web.search({ q: 'model context protocol' });
+ *   const pages = await web.extract({ urls: [found.results[0].url] });
+ *   await web.close();
+ */
+import type { z } from 'zod';
+import type { Core } from './compose.js';
+import type { Config, DeepPartial } from './core/config.js';
+import { loadConfig } from './core/config.js';
+import type { Logger } from './core/logger.js';
+import { silentLogger } from './core/logger.js';
+import { crawlRequestSchema, searchRequestSchema } from './core/schemas.js';
+import type { CrawlResponse, SearchResponse } from './core/schemas.js';
+import { validate } from './core/validate.js';
+
+export { htmlToMarkdown } from './extract/html/html-to-markdown.js';
+export type { HtmlExtraction } from './extract/html/html-to-markdown.js';
+export { AppError, isAppError, REQUEST_ERROR_CODES, URL_ERROR_CODES } from './core/errors.js';
+export type { ErrorCode, ExtractionErrorType, ContentErrorValue, RequestErrorCode, UrlErrorCode } from './core/errors.js';
+export { ConfigError, VERSION } from './core/config.js';
+export type { Config, DeepPartial } from './core/config.js';
+export type { Logger } from './core/logger.js';
+export { crawlRequestSchema, crawlResponseSchema, searchRequestSchema, searchResponseSchema } from './core/schemas.js';
+export type { CrawlResponse, CrawlResult, SearchResponse, SearchResult } from './core/schemas.js';
+
+/** What `search` takes: the body of `POST /api/search` (defaults may be left out). */
+export type SearchRequest = z.input<typeof searchRequestSchema>;
+/** What `extract` takes: the body of `POST /api/crawl` (defaults may be left out). */
+export type ExtractRequest = z.input<ReturnType<typeof crawlRequestSchema>>;
+
+export interface CallOptions {
+  /** Aborts the call: page fetches and engine calls stop. */
+  signal?: AbortSignal;
+}
+
+export interface WebSearchOptions {
+  /** Settings, as in the configuration table (`{ fetch: { timeoutMs: 5000 } }`); they win over the environment. */
+  config?: DeepPartial<Config>;
+  /** Where settings are read from (default: the environment variables); `{}` for none. */
+  env?: Record<string, string | undefined>;
+  /** A pino-compatible logger (default: silent). */
+  logger?: Logger;
+}
+
+export interface WebSearch {
+  /** The validated configuration in force. */
+  readonly config: Config;
+  /** Web search; the answer is the `/api/search` JSON. Throws `AppError` (`invalid_request`, `engines_unavailable`). */
+  search(request: SearchRequest, options?: CallOptions): Promise<SearchResponse>;
+  /** Extraction of 1 to 10 URLs; each URL succeeds or fails on its own, as in `/api/crawl`. */
+  extract(request: ExtractRequest, options?: CallOptions): Promise<CrawlResponse>;
+  /** Closes connections and the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a client over the in-process core. Settings are checked at once (a `ConfigError`
+ * lists every problem); the core (fetcher, parsers, store) is built on the first call.
+ */
+export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
+  const config = loadConfig({ ...(options.env ? { env: options.env } : {}), ...(options.config ? { overrides: options.config } : {}) });
+  const logger = options.logger ?? silentLogger;
+  const crawlSchema = crawlRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs });
+  let core: Promise<Core> | undefined;
+  let closed = false;
+  const built = (): Promise<Core> => {
+    if (closed) throw new Error('this WebSearch was closed');
+    return (core ??= import('./compose.js').then((m) => m.buildCore(config, logger)));
+  };
+  return {
+    config,
+    async search(request, callOptions = {}) {
+      const valid = validate(searchRequestSchema, request);
+      return (await built()).search.search(valid, callOptions.signal ? { signal: callOptions.signal } : {});
+    },
+    async extract(request, callOptions = {}) {
+      const valid = validate(crawlSchema, request);
+      return (await built()).crawl.crawl(valid, callOptions.signal ? { signal: callOptions.signal } : {});
+    },
+    async close() {
+      closed = true;
+      if (core) await (await core).close();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * The command line's conventions, through the built binary: strict options with a
+ * suggestion, --version / -v, per-command help, a command's own option winning over the
+ * setting of the same name, exit codes (2 usage or setting, 1 failed operation), start-up
+ * failures in one line, settings a command does not use not stopping it, and extract's
+ * human output naming each page.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../helpers/fixture-site.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version as string;
+type Site = Awaited<ReturnType<typeof startFixtureSite>>;
+let site: Site;
+beforeAll(async () => {
+  site = await startFixtureSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...(process.env as Record<string, string>), WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const oneLine = (text: string) => text.trim().split('\n').length === 1 && !/\n\s+at /.test(text);
+
+describe('conventions', () => {
+  it('prints the version with --version and -v', async () => {
+    for (const flag of ['--version', '-v']) expect((await run([flag])).stdout.trim()).toBe(VERSION);
+  });
+
+  it('refuses an unknown option, naming the closest one, with exit 2', async () => {
+    const out = await run(['extract', `${site.origin}/text`, '--jsn']);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/unknown option --jsn \(did you mean --json\?\)/);
+    expect(oneLine(out.stderr)).toBe(true);
+    const setting = await run(['serve', '--prot', '9000']);
+    expect(setting.stderr).toMatch(/unknown option --prot \(did you mean --port\?\)/);
+    const command = await run(['serch', 'x']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/unknown command "serch" \(did you mean "search"\?\)/);
+  });
+
+  it('has help per command, and --help shows each setting with its default', async () => {
+    const extract = await run(['extract', '--help']);
+    expect(extract.code).toBe(0);
+    expect(extract.stdout).toMatch(/--max-chars N/);
+    expect(extract.stdout).not.toMatch(/--content-results/);
+    const all = await run(['--help']);
+    expect(all.stdout).toMatch(/--port\s+WEBSEARCH_PORT\s+.*\(default: 8787\)/);
+    expect(all.stdout).toMatch(/--store\s+WEBSEARCH_STORE\s+.*\(default: sqlite\)/);
+  });
+
+  it("lets a command's own --engines win over the setting of that name", async () => {
+    const out = await run(['search', 'x', '--engines', 'bing', '--json']);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/invalid_request: .*engines\.0/);
+    expect(out.stderr).not.toMatch(/WEBSEARCH_ENGINES/);
+    // --json prints the error body too.
+    expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'invalid_request', details: [{ path: 'engines.0' }] } });
+  });
+
+  it('exits 1 when the operation itself fails, with the error body under --json', async () => {
+    const out = await run(['search', 'nothing answers', '--engines', 'searxng', '--json'], { SEARXNG_URL: 'http://127.0.0.1:1', WEBSEARCH_ENGINE_TIMEOUT_MS: '500' });
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'engines_unavailable' } });
+  });
+});
+
+describe('settings', () => {
+  it('does not let a setting a command never reads stop it', async () => {
+    const out = await run(['extract', `${site.origin}/text`, '--json'], { WEBSEARCH_PORT: 'abc', WEBSEARCH_HOST: '' });
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout).metadata.successful_crawls).toBe(1);
+  });
+
+  it('refuses a blank port in one line instead of picking one', async () => {
+    const out = await run(['serve'], { WEBSEARCH_PORT: ' ' });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/WEBSEARCH_PORT is set but empty/);
+    expect(oneLine(out.stderr)).toBe(true);
+  });
+
+  it('says which port is in use and what to do, in one line', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const out = await run(['serve', '--port', String(port)]);
+      expect(out.code).toBe(2);
+      expect(out.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${port} is in use by another program: choose another with --port`));
+      expect(oneLine(out.stderr)).toBe(true);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe('extract in human mode', () => {
+  it("starts each page with its title and source URL, the Markdown following as the API's", async () => {
+    const out = await run(['extract', `${site.origin}/html`, `${site.origin}/text`]);
+    expect(out.code).toBe(0);
+    const json = JSON.parse((await run(['extract', `${site.origin}/html`, '--json'])).stdout);
+    expect(out.stdout.startsWith(`Title: ${json.results[0].title}\nURL: ${site.origin}/html\n\n${json.results[0].markdown}\n`)).toBe(true);
+    expect(out.stdout).toContain(`\n---\n\nTitle: `);
+    expect(out.stdout).toContain(`URL: ${site.origin}/text\n`);
+  });
+});
