@@ -5,14 +5,12 @@
  * failures in one line, settings a command does not use not stopping it, and extract's
  * human output naming each page.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../helpers/fixture-site.js';
+import { runCli } from '../helpers/spawn-cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version as string;
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
@@ -23,16 +21,8 @@ afterAll(async () => {
   await site?.close();
 });
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...(process.env as Record<string, string>), WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { ...(process.env as Record<string, string>), WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', ...env });
 
 const oneLine = (text: string) => text.trim().split('\n').length === 1 && !/\n\s+at /.test(text);
 

@@ -3,17 +3,15 @@
  * SQLite file, `serve` on that file charging the key, no key ever in the logs, a
  * non-loopback bind refused without keys, and two CLI runs sharing the page cache.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../helpers/fixture-site.js';
+import { CLI, runCli, spawnServe } from '../helpers/spawn-cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
@@ -28,46 +26,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function envFor(store: string, extra: Record<string, string> = {}): Record<string, string> {
   return { ...(process.env as Record<string, string>), WEBSEARCH_STORE_PATH: store, WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', WEBSEARCH_LOG_LEVEL: 'silent', ...extra };
 }
 
-function run(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Starts `serve` and resolves with its URL, its stderr so far (live) and a stop function. */
-async function serve(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const log = { text: '' };
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      log.text += d;
-      const found = /listening on (http:\/\/[^\s:]+:\d+)/.exec(log.text);
-      if (found?.[1]) resolve(found[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${log.text}`)));
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    });
-  return { url, log, stop };
-}
+const run = runCli;
+const serve = spawnServe;
 
 describe('websearch-mcp keys', () => {
   it('creates, lists, tops up, reports usage and revokes keys in the store the server uses', async () => {

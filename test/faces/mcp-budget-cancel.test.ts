@@ -87,8 +87,8 @@ describe('the output budget over MCP', () => {
       expect(short).not.toHaveProperty('next_start_char');
       expect(long.total_chars).toBe(LONG_TEXT.length);
       expect(long.markdown).toBe(LONG_TEXT.slice(0, long.next_start_char));
-      // Fair: the two long pages get the same share.
-      expect(long.markdown.length).toBe(long2.markdown.length);
+      // Fair: the two long pages get the same share (integer division leaves at most one character over).
+      expect(Math.abs(long.markdown.length - long2.markdown.length)).toBeLessThanOrEqual(1);
       expect(JSON.stringify(structured).length).toBeLessThan(BUDGET + 2_000);
       expect(text).toContain(`For the rest call extract_urls with {"urls":["${site.origin}/long"],"start_char":${long.next_start_char},"max_chars":30000}`);
     } finally {

@@ -4,15 +4,12 @@
  * = balance change = usage records), a page or a search cached by one is free on the
  * other, a rate limit holds across both, and a key spent through both gets 402 on both.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { spawnedServerEnv, startFakeEngines } from '../helpers/fake-engines.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { redisSuite } from '../helpers/redis-server.js';
-
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+import { runCli, spawnServe } from '../helpers/spawn-cli.js';
 
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 
@@ -27,37 +24,15 @@ redisSuite('two instances on one Redis', (redis) => {
   let env: Record<string, string>;
   const instances: Instance[] = [];
 
-  function start(): Promise<Instance> {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    return new Promise((resolve, reject) => {
-      let stderr = '';
-      child.stderr.on('data', (d) => {
-        stderr += d;
-        const found = /listening on (http:\/\/[^\s:]+:\d+)/.exec(stderr);
-        if (found?.[1]) {
-          resolve({
-            url: found[1],
-            stop: () =>
-              new Promise<void>((done) => {
-                child.once('exit', () => done());
-                child.kill('SIGTERM');
-              }),
-          });
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
+  async function start(): Promise<Instance> {
+    const server = await spawnServe([], env);
+    return { url: server.url, stop: async () => void (await server.stop()) };
   }
 
-  function cli(args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`keys ${args.join(' ')}: exit ${code}: ${err}`))));
-    });
+  async function cli(args: string[]): Promise<string> {
+    const out = await runCli(args, env);
+    if (out.code !== 0) throw new Error(`${args.join(' ')}: exit ${out.code}: ${out.stderr}`);
+    return out.stdout;
   }
 
   async function createKey(name: string, credits?: number): Promise<{ id: string; key: string }> {

@@ -3,17 +3,15 @@
  * with SIGKILL; the file then opens cleanly and holds every charge a client saw
  * acknowledged (and no usage record without its debit).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
+import { spawnServe } from '../helpers/spawn-cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
 let dir: string;
@@ -36,16 +34,8 @@ it('keeps every acknowledged charge when the server is killed mid-load', async (
   await setup.close();
 
   const env = { ...(process.env as Record<string, string>), WEBSEARCH_STORE_PATH: path, WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', WEBSEARCH_LOG_LEVEL: 'silent' };
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stderr = '';
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const found = /listening on (http:\/\/[^\s:]+:\d+)/.exec(stderr);
-      if (found?.[1]) resolve(found[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
+  const server = await spawnServe([], env);
+  const { url } = server;
 
   let acknowledgedCredits = 0;
   let acknowledged = 0;
@@ -74,10 +64,9 @@ it('keeps every acknowledged charge when the server is killed mid-load', async (
   const until = Date.now() + 15_000;
   while (acknowledged < 60 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   expect(acknowledged, `acknowledged before the kill (of ${n} sent)`).toBeGreaterThan(0);
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
+  const gone = server.kill();
   killed = true;
-  await Promise.all([exited, ...workers]);
+  await Promise.all([gone, ...workers]);
 
   const db = new Database(path);
   try {
