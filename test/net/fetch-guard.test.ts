@@ -48,7 +48,10 @@ describe('default configuration (allowPrivateAddresses: false)', () => {
     ['http://2130706433:PORT/html', /127\.0\.0\.1 is loopback/],
     ['http://[::ffff:127.0.0.1]:PORT/html', /IPv4 embedded in IPv6: loopback/],
     ['http://[::1]:PORT/html', /::1 is loopback/],
-    ['http://localhost:PORT/html', /127\.0\.0\.1 is loopback.*\(localhost resolves to it\)/],
+    // By name, before any DNS query (RFC 6761 6.3), trailing dot or not.
+    ['http://localhost:PORT/html', /localhost is a loopback name \(RFC 6761\)/],
+    ['http://localhost.:PORT/html', /localhost\. is a loopback name \(RFC 6761\)/],
+    ['http://app.localhost:PORT/html', /app\.localhost is a loopback name/],
     ['http://0.0.0.0:PORT/html', /"this network"/],
     ['http://169.254.169.254/latest/meta-data/', /cloud metadata/],
     ['http://[fd00::1]/', /unique local/],

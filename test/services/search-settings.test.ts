@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Config, type DeepPartial } from '../../src/core/config.js';
 import { AppError } from '../../src/core/errors.js';
 import { EngineHealth } from '../../src/services/engine-health.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
 import { engineSettingsProblems, parseWeights, resolveEngineSettings } from '../../src/services/engine-settings.js';
 import { EngineThrottle, Lane } from '../../src/services/engine-throttle.js';
 import { fakeClock } from '../helpers/search-harness.js';
@@ -99,6 +100,23 @@ describe('engine health', async () => {
     expect(await health.recordFailure('mojeek', new AppError('http', '500', { statusCode: 500 }))).toBeUndefined();
     expect(await health.recordFailure('mojeek', blocked)).toBeUndefined();
     expect(await health.check('mojeek')).toBeUndefined();
+  });
+});
+
+describe('engine health shared through the store', () => {
+  it('rests an engine on every instance once one of them was blocked', async () => {
+    const clock = fakeClock();
+    const store = new MemoryStore();
+    const options = { suspendBlockedMs: 60_000, suspendRateLimitedMs: 5_000, now: clock.now, store };
+    const [a, b] = [new EngineHealth(options), new EngineHealth(options)];
+    await a.recordFailure('duckduckgo', new AppError('blocked', 'CAPTCHA'));
+    expect((await b.check('duckduckgo'))?.reason).toBe('blocked');
+    expect(await b.check('mojeek')).toBeUndefined();
+    clock.advance(60_000);
+    expect(await b.check('duckduckgo')).toBeUndefined();
+    await a.recordFailure('brave', new AppError('rate_limited', 'slow down'));
+    await b.reset();
+    expect(await new EngineHealth(options).check('brave')).toBeUndefined();
   });
 });
 
