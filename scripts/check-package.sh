@@ -59,6 +59,10 @@ try {
   if (!(err instanceof AppError) || err.code !== 'invalid_request') throw err;
   console.log(`createWebSearch: invalid_request as expected (${err.message})`);
 }
+// Builds the core, so the native SQLite module must have been compiled by the install.
+const answer = await web.extract({ urls: ['not a url'] });
+if (answer.results[0]?.error_type !== 'invalid_url') throw new Error(`extract gave ${JSON.stringify(answer.results[0])}`);
+console.log('createWebSearch: the core (and its SQLite store) loads');
 await web.close();
 JS
 node check.mjs
