@@ -211,6 +211,22 @@ describe('MCP over HTTP', () => {
     expect((await a.core.store.keyById(other.record.id))?.balance).toBe(5);
   });
 
+  it('hides a legacy SSE stream from any key but the one that opened it', async () => {
+    const a = await api();
+    const owner = await a.core.keys.create({ name: 'owner' });
+    const other = await a.core.keys.create({ name: 'other' });
+    const controller = new AbortController();
+    const stream = await fetch(`${a.url}/sse`, { headers: { 'x-api-key': owner.secret, accept: 'text/event-stream' }, signal: controller.signal });
+    const reader = stream.body!.getReader();
+    let text = '';
+    while (!/sessionId=[^\s]+/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    const endpoint = /data: (\/messages\?sessionId=\S+)/.exec(text)?.[1] as string;
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    expect((await call(a.url, 'POST', endpoint, { 'x-api-key': other.secret }, ping)).status).toBe(404);
+    expect((await call(a.url, 'POST', endpoint, { 'x-api-key': owner.secret }, ping)).status).toBe(202);
+    controller.abort();
+  });
+
   it('charges legacy SSE tool calls to the key that opened the stream', async () => {
     const a = await api();
     const key = await a.core.keys.create({ name: 'sse', credits: 5 });

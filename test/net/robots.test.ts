@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/core/config.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
-import { RobotsChecker, robotsText, UNREACHABLE_TTL_MS } from '../../src/net/robots.js';
+import { RobotsChecker, robotsText, TIMEOUT_TTL_MS, UNREACHABLE_TTL_MS } from '../../src/net/robots.js';
 import { fetchConfig, robotsConfig } from '../helpers/fetch-config.js';
 import { send } from '../helpers/fixture-scenarios.js';
 import { startFixtureSite, type FixtureSite, type FixtureSiteOptions } from '../helpers/fixture-site.js';
@@ -199,6 +199,20 @@ describe('cache', () => {
     now += 1;
     await robots.check(`${own.origin}/html`);
     expect(own.hits('/robots.txt')).toBe(2);
+  });
+
+  it('remembers a robots.txt that timed out for less time still', async () => {
+    const own = await siteWith({ robots: 'timeout' });
+    let now = 0;
+    const robots = checker({ cacheTtlMs: 24 * 3600_000, timeoutMs: 200 }, TOKEN, () => now);
+    expect(await robots.check(`${own.origin}/html`)).toMatchObject({ allowed: false, source: 'unreachable', error: { code: 'timeout' } });
+    now += TIMEOUT_TTL_MS - 1;
+    await robots.check(`${own.origin}/html`);
+    expect(own.hits('/robots.txt')).toBe(1);
+    now += 1;
+    await robots.check(`${own.origin}/html`);
+    expect(own.hits('/robots.txt')).toBe(2);
+    expect(TIMEOUT_TTL_MS).toBeLessThan(UNREACHABLE_TTL_MS);
   });
 
   it('keys the cache by origin and bounds it by cacheEntries', async () => {

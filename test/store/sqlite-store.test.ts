@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { storeContract } from './store-contract.js';
@@ -19,6 +20,10 @@ describe('SqliteStore', () => {
     const b = SqliteStore.open(path);
     try {
       expect(statSync(join(dir, 'nested', 'deeper')).mode & 0o777).toBe(0o700);
+      // WAL: readers in other processes never wait for the writer.
+      const raw = new Database(path, { readonly: true });
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      raw.close();
       await a.createKey({ id: 'key_shared', name: 'shared', hash: 'f'.repeat(64), prefix: 'wsk_shared', balance: 5, createdAt: new Date().toISOString() });
       expect((await b.keyById('key_shared'))?.balance).toBe(5);
       await b.cache<string>('page').set('p', 'from b', 60_000);
