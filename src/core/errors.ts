@@ -119,7 +119,8 @@ export type ExtractionErrorType =
   | 'forbidden_address'
   | 'timeout'
   | 'network'
-  | 'blocked';
+  | 'blocked'
+  | 'empty_content';
 
 const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   invalid_url: 'invalid_url',
@@ -133,8 +134,7 @@ const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   blocked: 'blocked',
   // A redirect chain that never ends is the target's HTTP misbehaviour.
   too_many_redirects: 'http',
-  // Only search content treats an empty page as a failure; extraction never raises it.
-  empty_content: 'unsupported_content_type',
+  empty_content: 'empty_content',
 };
 
 export function extractionErrorTypeOf(code: ErrorCode): ExtractionErrorType {

@@ -60,6 +60,7 @@ export const extractionErrorTypeSchema = z.enum([
   'timeout',
   'network',
   'blocked',
+  'empty_content',
 ]);
 
 export const crawlResultSchema = z.object({

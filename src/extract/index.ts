@@ -28,6 +28,7 @@ export { classifyContentType, parseContentType } from './content-type.js';
 export type { ParsedContentType } from './content-type.js';
 export { sniffBinary } from './sniff.js';
 export { isChallengePage } from './challenge.js';
+export { hasReadableText } from './readable-text.js';
 export { decodeText } from './charset.js';
 export type { DecodedText } from './charset.js';
 export type { ContentKind, ConvertInput, ConvertOutput } from './types.js';

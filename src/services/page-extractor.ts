@@ -8,7 +8,7 @@
 import type { Config } from '../core/config.js';
 import { AppError, extractionErrorTypeOf, toAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { classifyContentType, convert, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
+import { classifyContentType, convert, hasReadableText, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
 import type { ConvertOutput } from '../extract/types.js';
 import type { HttpClient, ResponseHead } from '../net/fetch-types.js';
 import type { CacheStore } from '../core/cache-port.js';
@@ -165,6 +165,11 @@ export class PageExtractor {
         ? new AppError(error.code, error.message, { statusCode: response.status, cause: error.cause })
         : error;
     });
+    if (!hasReadableText(output)) {
+      throw new AppError('empty_content', 'The page has no readable text (empty, or written by scripts this server does not run); nothing was charged.', {
+        statusCode: response.status,
+      });
+    }
     return { statusCode: response.status, finalUrl: response.finalUrl, output };
   }
 }

@@ -37,10 +37,8 @@ export interface ContentOutcome {
 type ContentField = { content: string } | { content_error: ContentErrorValue };
 
 function fieldOf(outcome: PageOutcome): ContentField {
-  if (outcome.ok) {
-    const markdown = outcome.output.markdown;
-    return markdown.trim() === '' ? { content_error: 'empty_content' } : { content: markdown };
-  }
+  // A page without readable text already failed as empty_content in the extractor.
+  if (outcome.ok) return { content: outcome.output.markdown };
   // Our own deadline aborts the extraction, which may surface as `cancelled`.
   if (outcome.error.code === 'cancelled') return { content_error: 'timeout' };
   return { content_error: contentErrorOf(outcome.error.code, outcome.statusCode) };

@@ -53,6 +53,17 @@ redis.call('RPUSH', KEYS[5], ARGV[3])
 return balance
 `;
 
+/** KEYS: record, hash -> id, balance, key list, active set. ARGV: id, record JSON, balance ('' = unlimited), created (ms), active ('1'). */
+const CREATE_KEY = `
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[1])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3]) end
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])
+if ARGV[5] == '1' then redis.call('SADD', KEYS[5], ARGV[1]) end
+return 1
+`;
+
 /** KEYS: record, active set. ARGV: id, time. */
 const REVOKE = `
 local raw = redis.call('GET', KEYS[1])
@@ -88,6 +99,7 @@ return count
 `;
 
 interface Scripts {
+  wsmCreateKey(...args: (string | number)[]): Promise<number>;
   wsmReserve(...args: (string | number)[]): Promise<[number, string, string?]>;
   wsmCharge(...args: (string | number)[]): Promise<number | string>;
   wsmRevoke(...args: (string | number)[]): Promise<number>;
@@ -133,6 +145,7 @@ export class RedisStore implements Store {
   }
 
   private constructor(redis: Redis, prefix: string) {
+    redis.defineCommand('wsmCreateKey', { numberOfKeys: 5, lua: CREATE_KEY });
     redis.defineCommand('wsmReserve', { numberOfKeys: 4, lua: RESERVE });
     redis.defineCommand('wsmCharge', { numberOfKeys: 5, lua: CHARGE });
     redis.defineCommand('wsmRevoke', { numberOfKeys: 2, lua: REVOKE });
@@ -180,15 +193,19 @@ export class RedisStore implements Store {
 
   async createKey(record: ApiKeyRecord): Promise<void> {
     const { balance, ...rest } = record;
-    const created = await this.#redis.set(this.#k('hash', record.hash), record.id, 'NX');
-    if (created === null) throw new Error(`a key with this hash exists`);
-    const tx = this.#redis
-      .multi()
-      .set(this.#k('key', record.id), JSON.stringify(rest))
-      .zadd(`${this.#p}keys`, Date.parse(record.createdAt) || 0, record.id);
-    if (balance !== null) tx.set(this.#k('balance', record.id), balance);
-    if (record.revokedAt === undefined) tx.sadd(`${this.#p}active`, record.id);
-    await tx.exec();
+    const created = await this.#redis.wsmCreateKey(
+      this.#k('key', record.id),
+      this.#k('hash', record.hash),
+      this.#k('balance', record.id),
+      `${this.#p}keys`,
+      `${this.#p}active`,
+      record.id,
+      JSON.stringify(rest),
+      balance === null ? '' : balance,
+      Date.parse(record.createdAt) || 0,
+      record.revokedAt === undefined ? '1' : '0',
+    );
+    if (created !== 1) throw new Error(`a key with this id or hash exists`);
   }
 
   async keyByHash(hash: string): Promise<ApiKeyRecord | undefined> {

@@ -117,6 +117,7 @@ export class SqliteStore implements Store {
       cacheSet: db.prepare('INSERT INTO cache (ns, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at'),
       cacheSweep: db.prepare(`DELETE FROM cache WHERE (ns, key) IN (SELECT ns, key FROM cache WHERE expires_at <= ? LIMIT ${SWEEP_ROWS})`),
       windowSweep: db.prepare(`DELETE FROM rate_windows WHERE bucket IN (SELECT bucket FROM rate_windows WHERE window_end <= ? LIMIT ${SWEEP_ROWS})`),
+      holdSweep: db.prepare(`DELETE FROM holds WHERE (key_id, request_id) IN (SELECT key_id, request_id FROM holds WHERE expires_at <= ? LIMIT ${SWEEP_ROWS})`),
       suspensionGet: db.prepare<[string, number], { reason: 'blocked' | 'rate_limited'; until: number; cause: string }>('SELECT reason, until, cause FROM suspensions WHERE engine = ? AND until > ?'),
       suspensionPut: db.prepare(
         'INSERT INTO suspensions (engine, reason, until, cause) VALUES (?, ?, ?, ?) ON CONFLICT (engine) DO UPDATE SET reason = excluded.reason, until = excluded.until, cause = excluded.cause WHERE excluded.until > suspensions.until OR suspensions.until <= ?',
@@ -267,12 +268,13 @@ export class SqliteStore implements Store {
     if (this.#db.open) this.#db.close();
   }
 
-  /** Drops a bounded batch of expired cache rows and finished rate windows. */
+  /** Drops a bounded batch of expired cache rows, finished rate windows and expired holds. */
   #sweep(): void {
     try {
       const now = this.#now();
       this.#statements.cacheSweep.run(now);
       this.#statements.windowSweep.run(now);
+      this.#statements.holdSweep.run(now);
     } catch {
       // A busy or read-only file only delays the clean-up; reads already skip expired rows.
     }

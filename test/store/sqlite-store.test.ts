@@ -45,6 +45,24 @@ describe('SqliteStore', () => {
     }
   });
 
+  it('sweeps expired holds of keys nobody uses again', async () => {
+    const path = join(dir, 'holds.db');
+    const a = SqliteStore.open(path);
+    await a.createKey({ id: 'key_idle', name: 'idle', hash: 'd'.repeat(64), prefix: 'wsk_idle', balance: 5, createdAt: new Date().toISOString() });
+    await a.reserve('key_idle', 'crashed-request', 5, 1, Date.now() - 10_000);
+    await a.close();
+    const count = () => {
+      const raw = new Database(path, { readonly: true });
+      const n = (raw.prepare('SELECT count(*) AS n FROM holds').get() as { n: number }).n;
+      raw.close();
+      return n;
+    };
+    expect(count()).toBe(1);
+    // The sweep runs when a store opens (and every minute after).
+    await SqliteStore.open(path).close();
+    expect(count()).toBe(0);
+  });
+
   it('says which path it cannot open', () => {
     const blocker = join(dir, 'a-file');
     SqliteStore.open(blocker).close();

@@ -99,10 +99,13 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
         expect(await store.activeKeyCount()).toBe(1);
       });
 
-      it('refuse a second key with the same hash', async () => {
+      it('refuse a second key with the same hash or the same id, keeping the first', async () => {
         const a = keyRecord();
         await store.createKey(a);
         await expect(store.createKey(keyRecord({ hash: a.hash }))).rejects.toThrow();
+        await expect(store.createKey(keyRecord({ id: a.id, balance: 999 }))).rejects.toThrow();
+        expect(await store.keyById(a.id)).toEqual(a);
+        expect(await store.listKeys()).toHaveLength(1);
       });
 
       it('top up a limited key and leave an unlimited one unlimited', async () => {
