@@ -108,7 +108,7 @@ function get(url, headers) {
 async function measure(label, storeOf) {
   const openCore = await buildCore(config(storeOf('open')), silentLogger);
   const keyedCore = await buildCore(config(storeOf('keyed')), silentLogger);
-  const { secret, record } = await keyedCore.keys.create({ name: 'bench' });
+  const { secret } = await keyedCore.keys.create({ name: 'bench' });
   const [open, keyed] = [await startHttpServer(openCore), await startHttpServer(keyedCore)];
   const path = '/api/search?q=ledger+bench';
   const auth = { authorization: `Bearer ${secret}` };
@@ -158,7 +158,11 @@ async function measure(label, storeOf) {
   const chargesPerSecond = CHARGES / ((performance.now() - t0) / 1000);
   const after = await store.keyById(limited.id);
   if (after.balance !== CHARGES) throw new Error(`balance ${after.balance}, expected ${CHARGES}`);
-  const usage = (await store.usage({ keyId: record.id })).length;
+  // Every charge left exactly one usage record of its credits.
+  const records = await store.usage({ keyId: limited.id });
+  const recorded = records.reduce((sum, r) => sum + r.credits, 0);
+  if (records.length !== CHARGES || recorded !== CHARGES) throw new Error(`${records.length} usage records of ${recorded} credits, expected ${CHARGES} of ${CHARGES}`);
+  const usage = records.length;
 
   await Promise.all([open.close(), keyed.close()]);
   await Promise.all([openCore.close(), keyedCore.close()]);

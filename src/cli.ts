@@ -32,8 +32,10 @@ interface CommandDef {
   usage: string;
   options: Record<string, OptionSpec>;
   positionals: boolean;
-  /** Config sections the command never reads: a bad value there does not stop it. */
+  /** Config sections (or single settings) the command never reads: a bad value there does not stop it. */
   unused: readonly string[];
+  /** Settings this call does not read because one of its own options replaces them. */
+  replaced?: (options: Record<string, string | boolean | undefined>) => string[];
   /** One-shot commands log warnings and errors only, unless a level is asked for. */
   quiet: boolean;
   run(config: Config, parsed: { options: Record<string, string | boolean | undefined>; positionals: string[] }): Promise<number>;
@@ -73,7 +75,7 @@ const COMMANDS: Record<string, CommandDef> = {
 `,
     options: { format: { type: 'string' }, json: { type: 'boolean' }, 'max-chars': { type: 'string' }, 'start-char': { type: 'string' }, stealth: { type: 'boolean' } },
     positionals: true,
-    unused: ['server', 'mcp', 'auth'],
+    unused: ['server', 'mcp', 'auth', 'search', 'engines'],
     quiet: true,
     run: (config, parsed) => runExtract(config, parsed),
   },
@@ -83,11 +85,14 @@ const COMMANDS: Record<string, CommandDef> = {
   --max-results N          1-20 (default 10)
   --content                attach the Markdown of the top results
   --content-results N      how many results get content (1-10, default 5)
-  --json                   print the API's response object (and the error body on failure)
+  --json                   print the API's response object, and on a failed search or a bad
+                           option the API's error body (a bad setting stays one line on stderr)
 `,
     options: { engines: { type: 'string' }, 'max-results': { type: 'string' }, content: { type: 'boolean' }, 'content-results': { type: 'string' }, json: { type: 'boolean' } },
     positionals: true,
     unused: ['server', 'mcp', 'auth'],
+    // The command's own --engines wins over the default set of WEBSEARCH_ENGINES.
+    replaced: (options) => (options.engines !== undefined ? ['search.engines'] : []),
     quiet: true,
     run: (config, parsed) => runSearch(config, parsed),
   },
@@ -206,12 +211,12 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
     import('./faces/mcp/tools/render-search-markdown.js'),
     import('./core/errors.js'),
   ]);
-  const body: Record<string, unknown> = { q: positionals.join(' ') };
-  if (options.content === true) body.include_content = true;
-  if (options['content-results'] !== undefined) body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
-  if (options['max-results'] !== undefined) body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
-  if (options.engines !== undefined) body.engines = (options.engines as string).split(',').map((e) => e.trim()).filter(Boolean);
   try {
+    const body: Record<string, unknown> = { q: positionals.join(' ') };
+    if (options.content === true) body.include_content = true;
+    if (options['content-results'] !== undefined) body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
+    if (options['max-results'] !== undefined) body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
+    if (options.engines !== undefined) body.engines = (options.engines as string).split(',').map((e) => e.trim()).filter(Boolean);
     const request = validate(searchRequestSchema, body);
     const core = await buildCore(config, await makeLogger(config));
     try {
@@ -222,8 +227,10 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
       await core.close();
     }
   } catch (err) {
-    // With --json a failure is the API's error body too, so a script reads one shape.
+    // With --json a failure is the API's error body too, so a script reads one shape; a
+    // bad option is the API's invalid_request.
     if (json && isAppError(err)) process.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, null, 2)}\n`);
+    if (json && err instanceof UsageError) process.stdout.write(`${JSON.stringify({ error: { code: 'invalid_request', message: err.message } }, null, 2)}\n`);
     throw err;
   }
 }
@@ -259,7 +266,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`Usage: ${command.usage}\nEvery setting can be given too: see "websearch-mcp --help".\n`);
       return 0;
     }
-    const sources: ConfigSources = { argv: parsed.settings, unused: command.unused, ...(command.quiet ? { defaults: { log: { level: 'warn' } } } : {}) };
+    const unused = [...command.unused, ...(command.replaced?.(parsed.options) ?? [])];
+    const sources: ConfigSources = { argv: parsed.settings, unused, ...(command.quiet ? { defaults: { log: { level: 'warn' } } } : {}) };
     const config = loadConfig(sources);
     return await command.run(config, parsed);
   } catch (err) {

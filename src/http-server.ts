@@ -28,12 +28,18 @@ export interface RunningServer {
 export async function startHttpServer(core: Core): Promise<RunningServer> {
   const { config, logger } = core;
   const loopback = isLoopbackHost(config.server.host);
-  // decisions.md: with no API keys the server only listens on loopback.
-  if (!loopback && (await core.keys.activeCount()) === 0) {
+  const proxied = config.auth.allowedHosts.length > 0;
+  // decisions.md: with no API keys the server only listens on loopback, and a loopback
+  // server that a reverse proxy publishes (WEBSEARCH_ALLOWED_HOSTS) is not a private one.
+  if ((!loopback || proxied) && (await core.keys.count()) === 0) {
     throw new ConfigError([
-      `WEBSEARCH_HOST=${config.server.host}: a server on a non-loopback address needs API keys; create one with "websearch-mcp keys create" (or bind 127.0.0.1).`,
+      loopback
+        ? `WEBSEARCH_ALLOWED_HOSTS=${config.auth.allowedHosts.join(',')}: a server published through a reverse proxy needs API keys; create one with "websearch-mcp keys create".`
+        : `WEBSEARCH_HOST=${config.server.host}: a server on a non-loopback address needs API keys; create one with "websearch-mcp keys create" (or bind 127.0.0.1).`,
     ]);
   }
+  // Open mode: a single user's loopback server, while no key has been created.
+  const openMode = loopback && !proxied;
   const { metrics } = core;
   const makeServer: McpServerFactory = (caller) =>
     createMcpServer({ config, logger, engines: core.search.settings.configured, services: async () => core, caller, ...(metrics ? { observer: metrics } : {}) });
@@ -43,9 +49,9 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
     config,
     logger,
     operations: core.operations,
-    auth: createAuthenticator(core.keys, loopback),
+    auth: createAuthenticator(core.keys, openMode),
     store: core.store,
-    ...(metrics ? { metrics, metricsAllowed: metricsGate(core.keys, config.auth.metricsToken, loopback) } : {}),
+    ...(metrics ? { metrics, metricsAllowed: metricsGate(core.keys, config.auth.metricsToken, openMode) } : {}),
     mcp: mcp.handle,
     sse,
   });

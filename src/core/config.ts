@@ -14,7 +14,7 @@ const bool = z.preprocess((v) => {
   if (typeof v !== 'string') return v;
   const s = v.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(s)) return true;
-  if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+  if (['0', 'false', 'no', 'off'].includes(s)) return false;
   return v;
 }, z.boolean());
 
@@ -174,8 +174,8 @@ export interface ConfigSources {
   /** Values set by code (tests); they win over env and flags. */
   overrides?: DeepPartial<Config>;
   /**
-   * Sections a command does not use (`['server', 'auth']` for `extract`): a bad value there
-   * falls back to its default instead of failing a command it cannot affect.
+   * Sections (`'server'`) or settings (`'search.engines'`) a command does not use: they take
+   * their defaults, so a value there, bad or not, cannot fail a command it cannot affect.
    */
   unused?: readonly string[];
   /** Values used where no override, flag or variable gives one (a command's own defaults). */
@@ -267,22 +267,23 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const flags = parseSettingFlags(sources.argv ?? []);
   const problems = [...flags.problems];
   const out: Record<string, unknown> = {};
-  const unused = (def: SettingDef) => sources.unused?.includes(def.path.split('.')[0] as string) ?? false;
+  // A setting the command never reads (its section, or the setting itself) takes its default.
+  const unused = (def: SettingDef) => sources.unused?.some((u) => u === def.path || u === def.path.split('.')[0]) ?? false;
   for (const def of SETTINGS) {
     const override = getPath(sources.overrides, def.path);
     const raw = override !== undefined ? override : flags.values.get(def.path) ?? env[def.env] ?? getPath(sources.defaults, def.path);
     const where = override !== undefined ? def.path : flags.values.has(def.path) ? def.flag : def.env;
-    // A blank number or choice is a mistake, not "the default" (WEBSEARCH_PORT= would
-    // otherwise start on a port nobody asked for); blank text means unset.
-    const blank = typeof raw === 'string' && raw.trim() === '' && !isBooleanSetting(def);
+    // A blank number, switch or choice is a mistake, not "the default" (WEBSEARCH_PORT=
+    // would otherwise start on a port nobody asked for); blank text means unset.
+    const blank = typeof raw === 'string' && raw.trim() === '';
     const parsed = def.schema.safeParse(blank ? undefined : raw);
     const fallback = def.schema.safeParse(undefined);
     const defaultValue: unknown = fallback.success ? fallback.data : undefined;
     let problem: string | undefined;
     if (!parsed.success) problem = `${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`;
     else if (blank && defaultValue !== undefined) problem = `${where} is set but empty: unset it for the default (${String(defaultValue)}) or give a value`;
-    if (problem === undefined) setPath(out, def.path, parsed.success ? parsed.data : undefined);
-    else if (unused(def)) setPath(out, def.path, defaultValue);
+    if (unused(def)) setPath(out, def.path, defaultValue);
+    else if (problem === undefined) setPath(out, def.path, parsed.success ? parsed.data : undefined);
     else problems.push(problem);
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -82,8 +82,11 @@ export interface Store {
   keyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   keyById(id: string): Promise<ApiKeyRecord | undefined>;
   listKeys(): Promise<ApiKeyRecord[]>;
-  /** Number of keys not revoked: open (keyless) mode is allowed only while this is 0. */
-  activeKeyCount(): Promise<number>;
+  /**
+   * Number of keys ever created, revoked ones included: open (keyless) mode is allowed only
+   * while this is 0, so revoking every key never reopens a metered server.
+   */
+  keyCount(): Promise<number>;
   /** Marks the key revoked; false when no such key (revoking twice is true and keeps the first time). */
   revokeKey(id: string, at: string): Promise<boolean>;
   /** Adds credits (a limited key only); returns the new record, undefined for an unknown key. */

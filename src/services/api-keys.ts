@@ -52,8 +52,9 @@ export class ApiKeys {
     return this.store.listKeys();
   }
 
-  async activeCount(): Promise<number> {
-    return this.store.activeKeyCount();
+  /** Keys ever created, revoked ones included (open mode ends with the first key). */
+  async count(): Promise<number> {
+    return this.store.keyCount();
   }
 
   /** Finds a key by its id, or by a prefix of the secret as `keys list` shows it. */

@@ -80,7 +80,7 @@ export class Metering {
       const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
       observer?.requestRefused(code);
       throw code === 'insufficient_credits'
-        ? new AppError('insufficient_credits', `The key's credits are spent (balance ${admitted.balance ?? 0}); top it up to continue.`)
+        ? insufficientCredits(admitted.balance ?? 0)
         : new AppError('unauthorized', admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.');
     }
     let result: T;
@@ -93,7 +93,13 @@ export class Metering {
     const credits = creditsOf(result);
     // The answer is returned only once its debit is recorded, so credits_used always
     // equals what was debited; a failed debit fails the request (uncharged).
-    await store.charge({ keyId: key.id, operation, credits, requestId, at: new Date(this.#now()).toISOString() });
+    try {
+      await store.charge({ keyId: key.id, operation, credits, requestId, at: new Date(this.#now()).toISOString() });
+    } catch (err) {
+      // Uncharged, so the hold must not keep the credits away until it expires.
+      await store.release(key.id, requestId).catch(() => undefined);
+      throw err;
+    }
     if (credits > 0) observer?.creditsCharged(operation, credits);
     return result;
   }
@@ -111,4 +117,20 @@ export class Metering {
       });
     }
   }
+}
+
+/**
+ * The 402. A positive balance can still be refused while requests in flight hold it (each
+ * holds its largest possible cost, so that concurrent requests overdraw by at most one):
+ * that refusal says so, and that a retry may pass.
+ */
+function insufficientCredits(balance: number): AppError {
+  if (balance > 0) {
+    return new AppError(
+      'insufficient_credits',
+      `The key's remaining ${balance} credits are held by its requests in progress (each holds its largest possible cost until it is charged); retry when they finish, or top the key up.`,
+      { retryable: true },
+    );
+  }
+  return new AppError('insufficient_credits', `The key's credits are spent (balance ${balance}); top it up to continue.`);
 }

@@ -100,9 +100,9 @@ export class MemoryStore implements Store {
     return [...this.#keys.values()].map((k) => ({ ...k })).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
-  async activeKeyCount(): Promise<number> {
+  async keyCount(): Promise<number> {
     this.#open();
-    return [...this.#keys.values()].filter((k) => k.revokedAt === undefined).length;
+    return this.#keys.size;
   }
 
   async revokeKey(id: string, at: string): Promise<boolean> {

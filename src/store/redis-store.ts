@@ -53,27 +53,25 @@ redis.call('RPUSH', KEYS[5], ARGV[3])
 return balance
 `;
 
-/** KEYS: record, hash -> id, balance, key list, active set. ARGV: id, record JSON, balance ('' = unlimited), created (ms), active ('1'). */
+/** KEYS: record, hash -> id, balance, key list. ARGV: id, record JSON, balance ('' = unlimited), created (ms). */
 const CREATE_KEY = `
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[1])
 if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3]) end
 redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])
-if ARGV[5] == '1' then redis.call('SADD', KEYS[5], ARGV[1]) end
 return 1
 `;
 
-/** KEYS: record, active set. ARGV: id, time. */
+/** KEYS: record. ARGV: time. */
 const REVOKE = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local record = cjson.decode(raw)
 if not record.revokedAt then
-  record.revokedAt = ARGV[2]
+  record.revokedAt = ARGV[1]
   redis.call('SET', KEYS[1], cjson.encode(record))
 end
-redis.call('SREM', KEYS[2], ARGV[1])
 return 1
 `;
 
@@ -145,10 +143,10 @@ export class RedisStore implements Store {
   }
 
   private constructor(redis: Redis, prefix: string) {
-    redis.defineCommand('wsmCreateKey', { numberOfKeys: 5, lua: CREATE_KEY });
+    redis.defineCommand('wsmCreateKey', { numberOfKeys: 4, lua: CREATE_KEY });
     redis.defineCommand('wsmReserve', { numberOfKeys: 4, lua: RESERVE });
     redis.defineCommand('wsmCharge', { numberOfKeys: 5, lua: CHARGE });
-    redis.defineCommand('wsmRevoke', { numberOfKeys: 2, lua: REVOKE });
+    redis.defineCommand('wsmRevoke', { numberOfKeys: 1, lua: REVOKE });
     redis.defineCommand('wsmTopUp', { numberOfKeys: 1, lua: TOP_UP });
     redis.defineCommand('wsmSuspend', { numberOfKeys: 1, lua: SUSPEND });
     redis.defineCommand('wsmHit', { numberOfKeys: 1, lua: HIT });
@@ -198,12 +196,10 @@ export class RedisStore implements Store {
       this.#k('hash', record.hash),
       this.#k('balance', record.id),
       `${this.#p}keys`,
-      `${this.#p}active`,
       record.id,
       JSON.stringify(rest),
       balance === null ? '' : balance,
       Date.parse(record.createdAt) || 0,
-      record.revokedAt === undefined ? '1' : '0',
     );
     if (created !== 1) throw new Error(`a key with this id or hash exists`);
   }
@@ -225,12 +221,12 @@ export class RedisStore implements Store {
     return keys.filter((k): k is ApiKeyRecord => k !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
-  async activeKeyCount(): Promise<number> {
-    return this.#redis.scard(`${this.#p}active`);
+  async keyCount(): Promise<number> {
+    return this.#redis.zcard(`${this.#p}keys`);
   }
 
   async revokeKey(id: string, at: string): Promise<boolean> {
-    return (await this.#redis.wsmRevoke(this.#k('key', id), `${this.#p}active`, id, at)) === 1;
+    return (await this.#redis.wsmRevoke(this.#k('key', id), at)) === 1;
   }
 
   async topUp(id: string, credits: number): Promise<ApiKeyRecord | undefined> {

@@ -127,7 +127,7 @@ export class SqliteStore implements Store {
       keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?'),
       keyById: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
       keyList: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
-      keyActive: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL'),
+      keyCount: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM api_keys'),
       keyRevoke: db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?'),
       keyTopUp: db.prepare('UPDATE api_keys SET balance = balance + ? WHERE id = ? AND balance IS NOT NULL'),
       holdsPurge: db.prepare('DELETE FROM holds WHERE key_id = ? AND expires_at <= ?'),
@@ -212,8 +212,8 @@ export class SqliteStore implements Store {
     return this.#statements.keyList.all().map(toRecord);
   }
 
-  async activeKeyCount(): Promise<number> {
-    return this.#statements.keyActive.get()?.n ?? 0;
+  async keyCount(): Promise<number> {
+    return this.#statements.keyCount.get()?.n ?? 0;
   }
 
   async revokeKey(id: string, at: string): Promise<boolean> {

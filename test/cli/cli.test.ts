@@ -62,6 +62,15 @@ describe('conventions', () => {
     expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'invalid_request', details: [{ path: 'engines.0' }] } });
   });
 
+  it('lets --engines win over a WEBSEARCH_ENGINES that names an unknown engine, and prints a bad option as JSON under --json', async () => {
+    const out = await run(['search', 'x', '--engines', 'searxng', '--json'], { WEBSEARCH_ENGINES: 'bing', SEARXNG_URL: 'http://127.0.0.1:1', WEBSEARCH_ENGINE_TIMEOUT_MS: '500' });
+    expect(out.stderr).not.toMatch(/WEBSEARCH_ENGINES/);
+    expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'engines_unavailable' } });
+    const bad = await run(['search', 'x', '--max-results', '0', '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: 'invalid_request', message: expect.stringMatching(/--max-results/) } });
+  });
+
   it('exits 1 when the operation itself fails, with the error body under --json', async () => {
     const out = await run(['search', 'nothing answers', '--engines', 'searxng', '--json'], { SEARXNG_URL: 'http://127.0.0.1:1', WEBSEARCH_ENGINE_TIMEOUT_MS: '500' });
     expect(out.code).toBe(1);
@@ -71,9 +80,22 @@ describe('conventions', () => {
 
 describe('settings', () => {
   it('does not let a setting a command never reads stop it', async () => {
-    const out = await run(['extract', `${site.origin}/text`, '--json'], { WEBSEARCH_PORT: 'abc', WEBSEARCH_HOST: '' });
+    const out = await run(['extract', `${site.origin}/text`, '--json'], {
+      WEBSEARCH_PORT: 'abc',
+      WEBSEARCH_HOST: '',
+      WEBSEARCH_ENGINES: 'bing',
+      WEBSEARCH_ENGINE_WEIGHTS: 'zz',
+    });
+    expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     expect(JSON.parse(out.stdout).metadata.successful_crawls).toBe(1);
+  });
+
+  it('refuses a blank on/off setting instead of reading it as off', async () => {
+    const out = await run(['extract', `${site.origin}/text`], { WEBSEARCH_ROBOTS: '' });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/WEBSEARCH_ROBOTS is set but empty: unset it for the default \(true\)/);
+    expect(oneLine(out.stderr)).toBe(true);
   });
 
   it('refuses a blank port in one line instead of picking one', async () => {

@@ -61,6 +61,8 @@ function routes(site: Site) {
     { name: 'GET /api/search', method: 'GET', path: '/api/search' },
     { name: 'POST /mcp', method: 'POST', path: '/mcp', body: INIT, headers: { accept: 'application/json, text/event-stream' } },
     { name: 'POST /messages', method: 'POST', path: '/messages?sessionId=none', body: INIT },
+    { name: 'GET /mcp', method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', 'mcp-session-id': 'none' } },
+    { name: 'DELETE /mcp', method: 'DELETE', path: '/mcp', headers: { 'mcp-session-id': 'none' } },
   ];
 }
 
@@ -77,6 +79,12 @@ describe('the auth matrix', () => {
     expect(closed.headers.get('www-authenticate')).toBe('Bearer');
     expect(closed.body.error.code).toBe('unauthorized');
     expect(closed.body.error.message).toMatch(/Authorization: Bearer/);
+
+    // Revoking every key does not reopen a metered server.
+    const keys = await a.core.keys.list();
+    for (const key of keys) await a.core.keys.revoke(key.id);
+    expect((await call(a.url, 'POST', '/api/crawl', {}, { urls: [`${site.origin}/text`] })).status).toBe(401);
+    expect((await call(a.url, 'GET', '/metrics')).status).toBe(401);
   });
 
   it('refuses a missing, unknown, malformed or revoked key on every route, and accepts both header forms', async () => {
@@ -87,6 +95,7 @@ describe('the auth matrix', () => {
     const refusals: Record<string, Record<string, string>> = {
       'no key': {},
       'unknown key': { authorization: `Bearer wsk_${'A'.repeat(43)}` },
+      'unknown key as x-api-key': { 'x-api-key': `wsk_${'B'.repeat(43)}` },
       'not our format': { 'x-api-key': 'sk-something-else' },
       'wrong scheme': { authorization: `Basic ${secret}` },
       'revoked key': { authorization: `Bearer ${revoked.secret}` },
@@ -104,8 +113,8 @@ describe('the auth matrix', () => {
         expect(res.status, `${route.name} with ${Object.keys(headers)[0]}`).not.toBe(401);
       }
     }
-    // GET /sse with a key opens the stream; without one it is refused.
-    expect((await call(a.url, 'GET', '/sse')).status).toBe(401);
+    // GET /sse with a key opens the stream; without one, or with a bad one, it is refused.
+    for (const [why, headers] of Object.entries(refusals)) expect((await call(a.url, 'GET', '/sse', headers)).status, `GET /sse, ${why}`).toBe(401);
     const controller = new AbortController();
     const stream = await fetch(`${a.url}/sse`, { headers: { 'x-api-key': secret }, signal: controller.signal });
     expect(stream.status).toBe(200);
@@ -209,6 +218,23 @@ describe('MCP over HTTP', () => {
       await client.close();
     }
     expect((await a.core.store.keyById(other.record.id))?.balance).toBe(5);
+  });
+
+  it('answers a rate-limited tool call as an isError result starting with rate_limited', async () => {
+    const a = await api({ auth: { rateLimitRequests: 1, rateLimitWindowMs: 60_000 } });
+    const key = await a.core.keys.create({ name: 'busy' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), { requestInit: { headers: { 'x-api-key': key.secret } } });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const args = { name: 'extract_urls', arguments: { urls: ['not a url'] } };
+      expect((await client.callTool(args)).isError).toBeFalsy();
+      const limited = await client.callTool(args);
+      expect(limited.isError).toBe(true);
+      expect((limited.content as { text: string }[])[0]?.text).toMatch(/^rate_limited: .*retry in \d+ s/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('hides a legacy SSE stream from any key but the one that opened it', async () => {

@@ -24,8 +24,8 @@ const apis: TestApi[] = [];
 afterEach(async () => {
   await Promise.all(apis.splice(0).map((a) => a.close().catch(() => undefined)));
 });
-async function api(overrides: Parameters<typeof startTestApi>[0] = {}): Promise<TestApi> {
-  const started = await startTestApi({ cache: { ttlMs: 0 }, ...overrides });
+async function api(overrides: Parameters<typeof startTestApi>[0] = {}, beforeStart?: Parameters<typeof startTestApi>[1]): Promise<TestApi> {
+  const started = await startTestApi({ cache: { ttlMs: 0 }, ...overrides }, beforeStart);
   apis.push(started);
   return started;
 }
@@ -130,8 +130,10 @@ describe('/openapi.json', () => {
 
 describe('behind a reverse proxy', () => {
   it('accepts the public host names it was given, and still refuses others', async () => {
-    const a = await api({ auth: { allowedHosts: ['search.example.com'] } });
-    const { secret } = await a.core.keys.create({ name: 'proxy' });
+    let secret = '';
+    const a = await api({ auth: { allowedHosts: ['search.example.com'] } }, async (core) => {
+      ({ secret } = await core.keys.create({ name: 'proxy' }));
+    });
     const port = new URL(a.url).port;
     const { request } = await import('node:http');
     const status = (host: string) =>
@@ -146,6 +148,15 @@ describe('behind a reverse proxy', () => {
     expect(await status('search.example.com')).toBe(200);
     expect(await status('SEARCH.example.com:443')).toBe(200);
     expect(await status('evil.example.net')).toBe(403);
+    // Published through a proxy, the loopback server is no private one: a key is needed.
+    expect((await fetch(`${a.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"urls":["x"]}' })).status).toBe(401);
+  });
+
+  it('refuses to start without keys when a proxy publishes it, in one line naming the setting', async () => {
+    await expect(api({ auth: { allowedHosts: ['search.example.com'] } })).rejects.toMatchObject({
+      name: 'ConfigError',
+      problems: [expect.stringMatching(/^WEBSEARCH_ALLOWED_HOSTS=search\.example\.com: .*needs API keys/)],
+    });
   });
 });
 

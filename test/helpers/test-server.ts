@@ -34,9 +34,17 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(overrides: DeepPartial<Config> = {}): Promise<TestApi> {
+/** `beforeStart` runs on the built core before the server listens (keys a start needs). */
+export async function startTestApi(overrides: DeepPartial<Config> = {}, beforeStart?: (core: Core) => Promise<unknown>): Promise<TestApi> {
   const core = await buildCore(testConfig(overrides), silentLogger, { metrics: new Metrics() });
-  const server = await startHttpServer(core);
+  let server: RunningServer;
+  try {
+    await beforeStart?.(core);
+    server = await startHttpServer(core);
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {
       method: 'POST',

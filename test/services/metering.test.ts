@@ -77,6 +77,31 @@ describe('Metering', () => {
     expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason.code === 'insufficient_credits')).toBe(true);
   });
 
+  it('says when a positive balance is refused because requests in flight hold it', async () => {
+    const { metering, keys } = setup();
+    const { record } = await keys.create({ name: 'a', credits: 3 });
+    let finish: () => void = () => undefined;
+    const first = metering.run({ key: record }, 'crawl', 10, () => new Promise<number>((r) => (finish = () => r(1))), (n) => n);
+    await new Promise((r) => setTimeout(r, 5));
+    const error = await metering.run({ key: record }, 'crawl', 1, async () => 1, (n) => n).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'insufficient_credits', retryable: true });
+    expect((error as AppError).message).toMatch(/remaining 3 credits are held by its requests in progress/);
+    finish();
+    await first;
+    await expect(metering.run({ key: record }, 'crawl', 1, async () => 1, (n) => n)).resolves.toBe(1);
+  });
+
+  it('releases the hold when the debit itself fails (nothing charged)', async () => {
+    const { store, metering, keys } = setup();
+    const { record } = await keys.create({ name: 'a', credits: 2 });
+    const charge = store.charge.bind(store);
+    store.charge = async () => Promise.reject(new Error('store went away'));
+    await expect(metering.run({ key: record }, 'crawl', 2, async () => 2, (n) => n)).rejects.toThrow('store went away');
+    store.charge = charge;
+    expect((await store.keyById(record.id))?.balance).toBe(2);
+    expect(await store.reserve(record.id, 'probe', 2, 60_000, Date.now())).toMatchObject({ ok: true });
+  });
+
   it('refuses a key revoked after it authenticated', async () => {
     const { metering, keys } = setup();
     const { record } = await keys.create({ name: 'a' });
@@ -137,6 +162,6 @@ describe('ApiKeys', () => {
     await expect(keys.topUp(record.id, 0)).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(keys.topUp('key_missing', 5)).rejects.toMatchObject({ code: 'not_found' });
     expect((await keys.topUp(record.id, 4)).balance).toBe(5);
-    expect(await keys.activeCount()).toBe(1);
+    expect(await keys.count()).toBe(1);
   });
 });
