@@ -54,7 +54,15 @@ async function call(base: string, method: string, path: string, headers: Record<
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
 
 /** Each route that does work, as one request that a valid key gets past authentication with. */
-function routes(site: Site) {
+interface Route {
+  name: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+function routes(site: Site): Route[] {
   return [
     { name: 'POST /api/crawl', method: 'POST', path: '/api/crawl', body: { urls: [`${site.origin}/text`] } },
     { name: 'POST /api/search', method: 'POST', path: '/api/search', body: {} },
