@@ -10,6 +10,9 @@ import { z } from 'zod';
 
 const MiB = 1024 * 1024;
 
+export const VERSION = '0.1.0';
+export const PROJECT_URL = 'https://github.com/websearch-mcp/websearch-mcp';
+
 const bool = z.preprocess((v) => {
   if (typeof v !== 'string') return v;
   const s = v.trim().toLowerCase();
@@ -66,7 +69,7 @@ const SETTINGS: SettingDef[] = [
   { path: 'fetch.perHostConcurrency', env: 'WEBSEARCH_FETCH_PER_HOST', flag: '--fetch-per-host', schema: int(1, 64).default(4), help: 'simultaneous requests to one host' },
   { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: flag(false), help: 'allow fetching loopback/private addresses (tests, intranet)' },
   { path: 'fetch.productToken', env: 'WEBSEARCH_PRODUCT_TOKEN', flag: '--product-token', schema: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only (RFC 9309 product token)').default('websearch-mcp'), help: 'product token matched against robots.txt groups' },
-  { path: 'fetch.userAgent', env: 'WEBSEARCH_USER_AGENT', flag: '--user-agent', schema: optionalString, help: 'User-Agent header (default: "<token>/<version> (+project URL)")' },
+  { path: 'fetch.userAgent', env: 'WEBSEARCH_USER_AGENT', flag: '--user-agent', schema: optionalString, help: `User-Agent header (default: "Mozilla/5.0 (compatible; <token>/${VERSION}; +${PROJECT_URL})")` },
 
   { path: 'robots.enabled', env: 'WEBSEARCH_ROBOTS', flag: '--robots', schema: flag(true), help: 'honour robots.txt (RFC 9309)' },
   { path: 'robots.cacheTtlMs', env: 'WEBSEARCH_ROBOTS_CACHE_TTL_MS', flag: '--robots-cache-ttl-ms', schema: int(0, 24 * 3600_000).default(24 * 3600_000), help: 'robots.txt cache lifetime (RFC 9309 2.4: at most 24 h)' },
@@ -154,9 +157,6 @@ export interface Config {
   store: { kind: 'sqlite' | 'redis'; path: string; redisUrl?: string; redisPrefix: string };
   auth: { allowedHosts: string[]; rateLimitRequests: number; rateLimitWindowMs: number; metricsToken?: string };
 }
-
-export const VERSION = '0.1.0';
-export const PROJECT_URL = 'https://github.com/websearch-mcp/websearch-mcp';
 
 export class ConfigError extends Error {
   readonly problems: string[];

@@ -26,6 +26,8 @@ export const REQUEST_ERROR_CODES = [
   'invalid_request',
   'unauthorized',
   'insufficient_credits',
+  'forbidden_host',
+  'forbidden_origin',
   'not_found',
   'method_not_allowed',
   'payload_too_large',
@@ -94,6 +96,9 @@ export const HTTP_STATUS: Record<RequestErrorCode, number> = {
   invalid_request: 400,
   unauthorized: 401,
   insufficient_credits: 402,
+  // DNS-rebinding protection of a loopback-bound server (faces/http/host-guard.ts).
+  forbidden_host: 403,
+  forbidden_origin: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,

@@ -69,6 +69,9 @@ export function pageKey(url: URL): string {
   return copy.href;
 }
 
+/** Where the operator turns robots.txt checks off, named in every robots_disallowed message. */
+const ROBOTS_HINT = "the operator's WEBSEARCH_ROBOTS setting governs robots.txt checks";
+
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
@@ -132,8 +135,8 @@ export class PageExtractor {
       const cause = verdict.error?.code;
       if (verdict.error && (cause === 'forbidden_address' || cause === 'network' || cause === 'cancelled')) throw verdict.error;
       const why = verdict.source === 'unreachable'
-        ? `its robots.txt could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly`
-        : `its robots.txt disallows this path for ${this.deps.config.fetch.productToken} (the operator's WEBSEARCH_ROBOTS setting governs robots.txt checks)`;
+        ? `its robots.txt could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly (${ROBOTS_HINT})`
+        : `its robots.txt disallows this path for ${this.deps.config.fetch.productToken} (${ROBOTS_HINT})`;
       throw new AppError('robots_disallowed', `Not fetched: ${why}.`, { statusCode: 0 });
     }
     const remainingMs = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));

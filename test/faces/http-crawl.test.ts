@@ -140,6 +140,9 @@ describe('per-URL gates and error types', () => {
   it('honours robots.txt', async () => {
     const { result } = await crawlOne('/private/page');
     expect(result).toMatchObject({ success: false, status_code: 0, error_type: 'robots_disallowed' });
+    // Short, and names the setting that governs it.
+    expect(result.error).toMatch(/robots\.txt disallows this path .*WEBSEARCH_ROBOTS setting/);
+    expect(result.error.length).toBeLessThan(200);
     expect(site.hits('/private/page')).toBe(0);
     const forUs = await crawlOne('/no-bot/page');
     expect(forUs.result.error_type).toBe('robots_disallowed');

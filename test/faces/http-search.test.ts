@@ -11,6 +11,7 @@ import { searchResponseSchema } from '../../src/core/schemas.js';
 import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
 import { mcpDepsOf, startTestApi } from '../helpers/test-server.js';
 
@@ -166,7 +167,8 @@ describe('web_search over MCP', () => {
       expect(stable(result.structuredContent)).toEqual(stable(http.json));
       const text = (result.content as { text: string }[])[0]!.text;
       expect(text).toMatch(/^Search: "test query"/);
-      expect(text).toMatch(/### 1\. \[/);
+      expect(text).toMatch(/^\*\*1\. \[/m);
+      expect(text).not.toMatch(/^#/m);
 
       fake.setScenario('wikipedia', 'server_error');
       const failed = await client.callTool({ name: 'web_search', arguments: { q: 'x', engines: ['wikipedia'] } });
@@ -178,6 +180,42 @@ describe('web_search over MCP', () => {
     } finally {
       await client.close();
       await handle.close();
+    }
+  });
+});
+
+describe('a cached web_search answer is the fresh answer over MCP', () => {
+  it('has the same page contents, the same budget cut and the same offsets', async () => {
+    const long = Array.from({ length: 3000 }, (_, i) => `Line ${i + 1}: the tide tables for the harbour.`).join('\n');
+    const site = await startFixtureSite({
+      scenarios: [{ path: '/tides', description: 'long text', handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(long) }],
+    });
+    const cachedApi = await startTestApi({ engines: fake.engineConfig, search: { ...searchSettings, cacheTtlMs: 60_000 }, mcp: { outputBudgetChars: 12_000 } });
+    const results = [1, 2].map((n) => ({ url: `${site.origin}/tides?n=${n}`, title: `Tides ${n}`, content: `Snippet ${n}`, engine: 'x', template: 'default.html' }));
+    fake.setScenario('searxng', { body: { query: 'tides', results, answers: [], suggestions: [], infoboxes: [], corrections: [], unresponsive_engines: [] } });
+    const handle = createMcpServer(mcpDepsOf(cachedApi.core));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await handle.server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const args = { q: 'tides', engines: ['searxng'], include_content: true, content_results: 2 };
+      const fresh = await client.callTool({ name: 'web_search', arguments: args });
+      const cached = await client.callTool({ name: 'web_search', arguments: args });
+      const [f, c] = [fresh.structuredContent as any, cached.structuredContent as any];
+      expect(f.metadata).toMatchObject({ from_cache: false, content_delivered: 2 });
+      expect(c.metadata).toMatchObject({ from_cache: true, credits_used: 0 });
+      expect(f.results[0].content_next_start_char).toBeGreaterThan(0);
+      expect(c.results).toEqual(f.results);
+      const text = (r: typeof fresh) => (r.content as { text: string }[])[0]!.text;
+      const body = (t: string) => t.split('\n').filter((line) => !line.startsWith('Search: '));
+      expect(body(text(cached))).toEqual(body(text(fresh)));
+      expect(text(cached).length).toBeLessThanOrEqual(12_000);
+    } finally {
+      await client.close();
+      await handle.close();
+      await cachedApi.close();
+      await site.close();
     }
   });
 });

@@ -183,11 +183,13 @@ describe('a cached answer is the fresh answer', () => {
   });
 
   it('over HTTP: every field of every result, fresh and cached', async () => {
-    const body = { urls: [`${site.origin}/long?http`, `${site.origin}/short?http`], max_chars: 5000 };
+    // An article (title, description, language, date) and a product page beside the text.
+    const body = { urls: [`${site.origin}/long?http`, `${site.origin}/short?http`, `${site.origin}/html?http`, `${site.origin}/product?http`], max_chars: 5000 };
     const fresh = await api.crawl(body);
     const cached = await api.crawl(body);
-    expect(fresh.json.metadata).toMatchObject({ credits_used: 2, cached_free: 0 });
-    expect(cached.json.metadata).toMatchObject({ credits_used: 0, cached_free: 2 });
+    expect(fresh.json.metadata).toMatchObject({ credits_used: 4, cached_free: 0 });
+    expect(cached.json.metadata).toMatchObject({ credits_used: 0, cached_free: 4 });
+    expect(fresh.json.results[2]).toMatchObject({ title: expect.any(String), description: expect.any(String), language: 'en' });
     expect(cached.json.results).toEqual(fresh.json.results);
   });
 });

@@ -66,6 +66,17 @@ describe('default configuration (allowPrivateAddresses: false)', () => {
     expect(site.hits('/html')).toBe(hitsBefore);
   });
 
+  it.each(['localhost', 'localhost.', 'api.localhost'])('refuses %s before asking any resolver', async (host) => {
+    const asked: string[] = [];
+    const spy: Resolver = async (hostname) => {
+      asked.push(hostname);
+      return [{ address: '93.184.215.14', family: 4 }];
+    };
+    const client = fetcher(fetchConfig(), { resolver: spy });
+    await expect(client.fetch(`http://${host}:${site.port}/html`)).rejects.toMatchObject({ code: 'forbidden_address' });
+    expect(asked).toEqual([]);
+  });
+
   it('allowPrivate opens one request only; the next one is refused again', async () => {
     const client = fetcher(fetchConfig());
     const ok = await client.fetch(`${site.origin}/html`, { allowPrivate: true });

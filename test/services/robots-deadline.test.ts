@@ -40,7 +40,7 @@ describe('robots.txt and the per-URL deadline', () => {
   it('an unreachable robots.txt says why and cites RFC 9309', async () => {
     const { json } = await open.crawl({ urls: [`${failing.origin}/html`] });
     expect(json.results[0]).toMatchObject({ success: false, error_type: 'robots_disallowed' });
-    expect(json.results[0].error).toMatch(/robots\.txt could not be fetched \(HTTP 503\).*RFC 9309 \(2\.3\.1\.4\)/);
+    expect(json.results[0].error).toMatch(/robots\.txt could not be fetched \(HTTP 503\).*RFC 9309 \(2\.3\.1\.4\).*WEBSEARCH_ROBOTS setting/);
   });
 });
 

@@ -6,7 +6,7 @@
  * on (`WEBSEARCH_ALLOWED_HOSTS`). A browser Origin other than these is refused.
  */
 import type { MiddlewareHandler } from 'hono';
-import { errorBody } from './error-response.js';
+import { errorResponse } from './error-response.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -27,7 +27,7 @@ export function hostGuard(bindHost: string, allowedHosts: readonly string[] = []
   return async (c, next) => {
     const host = c.req.header('host');
     if (host !== undefined && !accepted(hostNameOf(host))) {
-      return c.json(errorBody('forbidden_host', `Host "${host}" is not accepted by a server bound to loopback.`), 403);
+      return errorResponse(c, 'forbidden_host', `Host "${host}" is not accepted by a server bound to loopback.`);
     }
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== 'null') {
@@ -38,7 +38,7 @@ export function hostGuard(bindHost: string, allowedHosts: readonly string[] = []
         // An unparsable Origin is treated as foreign.
       }
       if (!accepted(originHost.toLowerCase())) {
-        return c.json(errorBody('forbidden_origin', `Origin "${origin}" is not accepted by a server bound to loopback.`), 403);
+        return errorResponse(c, 'forbidden_origin', `Origin "${origin}" is not accepted by a server bound to loopback.`);
       }
     }
     await next();

@@ -4,8 +4,10 @@
  */
 import type { SearchResponse, SearchResult } from '../../../core/schemas.js';
 
+// The wrapper is no heading: the page content a result may carry keeps its own headings
+// (# to ######) as the only ones, as in extract_urls' text.
 function renderResult(result: SearchResult): string {
-  const lines = [`### ${result.position}. [${result.title || result.url}](${result.url})`];
+  const lines = [`**${result.position}. [${result.title || result.url}](${result.url})**`];
   const facts = [`via ${result.engine}`];
   if (result.published_at) facts.push(`published ${result.published_at}`);
   lines.push(`_${result.url} · ${facts.join(' · ')}_`);
