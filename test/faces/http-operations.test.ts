@@ -7,7 +7,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlRequestSchema } from '../../src/core/schemas.js';
+import { startFakeEngines } from '../helpers/fake-engines.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
+import { spawnServe } from '../helpers/spawn-cli.js';
 import type { TestApi } from '../helpers/test-server.js';
 import { startTestApi } from '../helpers/test-server.js';
 
@@ -75,6 +77,30 @@ describe('/metrics', () => {
     expect(keyed).toMatch(/websearch_credits_charged_total\{operation="crawl"\} 1/);
     expect(keyed).toMatch(/websearch_requests_refused_total\{code="unauthorized"\} 1/);
     expect(keyed).toMatch(/websearch_http_requests_total\{route="\/api\/crawl",method="POST",status="401"\} 1/);
+  });
+
+  it('counts engine calls by outcome, suspensions and search cache hits', async () => {
+    const fake = await startFakeEngines();
+    try {
+      const a = await api({ engines: fake.engineConfig, search: { duckduckgoIntervalMs: 0, cacheTtlMs: 60_000, engineTimeoutMs: 1500 } });
+      fake.setScenario('wikipedia', 'results');
+      fake.setScenario('mojeek', 'captcha');
+      fake.setScenario('searxng', 'server_error');
+      // A full answer is cached (a partial one is not): the repeat is a hit.
+      const full = () => a.post('/api/search', { q: 'harbour tides', engines: ['wikipedia'] });
+      expect((await full()).status).toBe(200);
+      expect((await full()).status).toBe(200);
+      expect((await a.post('/api/search', { q: 'moorings', engines: ['wikipedia', 'mojeek', 'searxng'] })).status).toBe(200);
+      const text = await (await fetch(`${a.url}/metrics`)).text();
+      expect(text).toMatch(/websearch_engine_calls_total\{engine="wikipedia",outcome="ok"\} 2/);
+      expect(text).toMatch(/websearch_engine_calls_total\{engine="mojeek",outcome="blocked"\} 1/);
+      expect(text).toMatch(/websearch_engine_calls_total\{engine="searxng",outcome="http"\} 1/);
+      expect(text).toMatch(/websearch_engine_suspensions_total\{engine="mojeek",reason="blocked"\} 1/);
+      expect(text).toMatch(/websearch_cache_lookups_total\{kind="search",result="hit"\} 1/);
+      expect(text).toMatch(/websearch_cache_lookups_total\{kind="search",result="miss"\} 2/);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('accepts the metrics token instead of a key', async () => {
@@ -173,6 +199,24 @@ describe('graceful stop', () => {
     expect(((await res.json()) as any).results[0].success).toBe(true);
     await stopped;
     await a.core.close();
+  });
+
+  it('on a real SIGTERM, the binary finishes the request in flight and exits 0', async () => {
+    const server = await spawnServe([], {
+      ...(process.env as Record<string, string>),
+      WEBSEARCH_STORE_PATH: ':memory:',
+      WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
+      WEBSEARCH_LOG_LEVEL: 'info',
+    });
+    const slow = fetch(`${server.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ urls: [`${site.origin}/delay/800`] }) });
+    // The request has reached the fixture site: it is in flight when the signal comes.
+    while (site.hits('/delay/800') === 0) await new Promise((r) => setTimeout(r, 10));
+    const code = server.stop();
+    const res = await slow;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).results[0].success).toBe(true);
+    expect(await code).toBe(0);
+    expect(server.log.text).not.toMatch(/\n\s+at /);
   });
 
   it('cuts what is left when the grace period ends', async () => {
