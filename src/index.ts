@@ -12,12 +12,14 @@
 import type { z } from 'zod';
 import type { Core } from './compose.js';
 import type { Config, DeepPartial } from './core/config.js';
-import { loadConfig } from './core/config.js';
+import { ConfigError, loadConfig } from './core/config.js';
+import { AppError } from './core/errors.js';
 import type { Logger } from './core/logger.js';
 import { silentLogger } from './core/logger.js';
 import { crawlRequestSchema, searchRequestSchema } from './core/schemas.js';
 import type { CrawlResponse, SearchResponse } from './core/schemas.js';
 import { validate } from './core/validate.js';
+import { engineSettingsProblems } from './services/engine-settings.js';
 
 export { htmlToMarkdown } from './extract/html/html-to-markdown.js';
 export type { HtmlExtraction } from './extract/html/html-to-markdown.js';
@@ -60,17 +62,20 @@ export interface WebSearch {
 }
 
 /**
- * Creates a client over the in-process core. Settings are checked at once (a `ConfigError`
- * lists every problem); the core (fetcher, parsers, store) is built on the first call.
+ * Creates a client over the in-process core. Settings, the engines' too, are checked at once
+ * (a `ConfigError` lists every problem); the core (fetcher, parsers, store) is built on the
+ * first call.
  */
 export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
   const config = loadConfig({ ...(options.env ? { env: options.env } : {}), ...(options.config ? { overrides: options.config } : {}) });
+  const engineProblems = engineSettingsProblems(config);
+  if (engineProblems.length > 0) throw new ConfigError(engineProblems);
   const logger = options.logger ?? silentLogger;
   const crawlSchema = crawlRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs });
   let core: Promise<Core> | undefined;
   let closed = false;
   const built = (): Promise<Core> => {
-    if (closed) throw new Error('this WebSearch was closed');
+    if (closed) throw new AppError('invalid_request', 'This WebSearch was closed: create another with createWebSearch().');
     return (core ??= import('./compose.js').then((m) => m.buildCore(config, logger)));
   };
   return {

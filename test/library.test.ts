@@ -31,10 +31,13 @@ describe('createWebSearch', () => {
       await web.close();
     }
     await expect(web.extract({ urls: [`${site.origin}/html`] })).rejects.toThrow(/closed/);
+    await expect(web.search({ q: 'x' })).rejects.toBeInstanceOf(AppError);
   });
 
   it('checks its settings at once', () => {
     expect(() => createWebSearch({ env: { WEBSEARCH_FETCH_TIMEOUT_MS: 'soon' } })).toThrow(ConfigError);
+    // The engine settings too, not only on the first search.
+    expect(() => createWebSearch({ env: { WEBSEARCH_ENGINES: 'bing' } })).toThrow(/WEBSEARCH_ENGINES/);
     expect(createWebSearch({ env: {}, config: { fetch: { timeoutMs: 2_000 } } }).config.fetch.timeoutMs).toBe(2_000);
   });
 

@@ -4,7 +4,7 @@
  * every running instance. A key's secret is printed once, by `create`, and never again.
  */
 import type { Config } from '../core/config.js';
-import { UsageError, parseCommand, wholeNumber } from './args.js';
+import { UsageError, closest, parseCommand, wholeNumber } from './args.js';
 import { isAppError } from '../core/errors.js';
 import type { ApiKeyRecord, UsageRecord } from '../core/store-port.js';
 
@@ -103,7 +103,7 @@ export async function runKeys(
     out(KEYS_USAGE);
     return 0;
   }
-  if (!['create', 'list', 'revoke', 'topup', 'usage'].includes(sub)) throw new UsageError(`unknown keys command "${sub}" (create, list, revoke, topup, usage)`);
+  if (!(KEYS_COMMANDS as readonly string[]).includes(sub)) throw unknownKeysCommand(sub);
   const config = makeConfig(parsed.settings, UNUSED);
   const { openStore } = await import('../compose.js');
   const { ApiKeys } = await import('../services/api-keys.js');
@@ -155,7 +155,7 @@ export async function runKeys(
         return 0;
       }
       default:
-        throw new UsageError(`unknown keys command "${sub}" (create, list, revoke, topup, usage)`);
+        throw unknownKeysCommand(sub);
     }
   } catch (err) {
     if (isAppError(err) && err.code !== 'internal_error') {
@@ -166,4 +166,11 @@ export async function runKeys(
   } finally {
     await store.close();
   }
+}
+
+const KEYS_COMMANDS = ['create', 'list', 'revoke', 'topup', 'usage'] as const;
+
+function unknownKeysCommand(sub: string): UsageError {
+  const guess = closest(sub, KEYS_COMMANDS);
+  return new UsageError(`unknown keys command "${sub}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: ${KEYS_COMMANDS.join(', ')}`);
 }

@@ -94,6 +94,9 @@ describe('websearch-mcp keys', () => {
     expect(bad.stderr).toMatch(/--credits needs a whole number/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     expect((await run(['keys', 'frobnicate'], env)).code).toBe(2);
+    const typo = await run(['keys', 'crate'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown keys command "crate" \(did you mean "create"\?\)/);
     expect((await run(['keys', 'usage', '--since', 'yesterday'], env)).code).toBe(2);
     const missing = await run(['keys', 'revoke', 'key_NOPE'], env);
     expect(missing.code).toBe(1);
