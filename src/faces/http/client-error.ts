@@ -18,14 +18,21 @@ interface ClientError extends Error {
   rawPacket?: Buffer;
 }
 
+/** Half of node's default header-size limit. */
+const LONG_REQUEST_LINE = 8 * 1024;
+
 function classify(err: ClientError): { code: RequestErrorCode; message: string } {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return { code: 'request_timeout', message: 'The request headers or body did not arrive within the server timeout.' };
   }
   if (err.code === 'HPE_HEADER_OVERFLOW') {
-    // A request line that never ended within the limit: the URL itself is the excess.
+    // The request line holding most of the limit (node's 16 KiB for line and headers): the URL is the excess.
     const packet = err.rawPacket;
-    if (packet !== undefined && !packet.includes('\r\n')) return { code: 'uri_too_long', message: 'The request URL is longer than the server accepts.' };
+    const lineEnd = packet?.indexOf('\r\n') ?? -1;
+    const requestLine = packet === undefined ? 0 : lineEnd >= 0 ? lineEnd : packet.length;
+    if (requestLine > LONG_REQUEST_LINE && /^[A-Z]+ /.test(packet?.subarray(0, 16).toString('latin1') ?? '')) {
+      return { code: 'uri_too_long', message: 'The request URL is longer than the server accepts.' };
+    }
     return { code: 'headers_too_large', message: 'The request headers are larger than the server accepts.' };
   }
   return { code: 'invalid_request', message: 'The request is not valid HTTP/1.1 (request line, headers or Content-Length).' };

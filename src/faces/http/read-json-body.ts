@@ -31,7 +31,14 @@ async function readLimited(c: Context, limit: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (err) {
+      // The connection went before the body did (the client left, or the request timeout cut it).
+      throw new AppError('cancelled', 'The client closed the connection before sending its whole body.', { cause: err });
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
