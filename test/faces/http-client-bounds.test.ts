@@ -207,7 +207,7 @@ describe('idle sessions and streams', () => {
     expect(id).toBeTruthy();
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
     expect((await onSession(idle, id!, list)).status).toBe(200);
-    await vi.waitFor(() => expect(idle.core && idle.server.inFlight()).toBe(0));
+    await vi.waitFor(() => expect(idle.server.inFlight()).toBe(0));
     await new Promise((r) => setTimeout(r, IDLE_MS * 2));
     const late = await onSession(idle, id!, list);
     expect(late.status).toBe(404);
@@ -397,13 +397,18 @@ describe('malformed HTTP', () => {
     await expectServing(api, keys.a);
   });
 
-  it('answers HEAD /sse with the stream headers, opens no session, logs no stack', async () => {
+  it('answers HEAD /sse with the stream headers, opens no session, logs no stack (nor for HEAD on the other MCP routes)', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const before = logged.length;
+      const sseSessions = async () => Number(/websearch_mcp_sessions\{transport="sse"\} (\d+)/.exec((await api.core.metrics!.render()).body)?.[1]);
+      expect(await sseSessions()).toBe(0);
       const res = await fetch(`${api.url}/sse`, { method: 'HEAD', headers: auth(keys.a) });
+      expect(await sseSessions()).toBe(0);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect((await fetch(`${api.url}/mcp`, { method: 'HEAD', headers: auth(keys.a) })).status).toBe(400);
+      expect((await fetch(`${api.url}/messages`, { method: 'HEAD', headers: auth(keys.a) })).status).toBe(405);
       await new Promise((r) => setTimeout(r, 100));
       expect(consoleError).not.toHaveBeenCalled();
       expect(logged.slice(before)).toEqual([]);
