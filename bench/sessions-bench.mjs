@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { fetch } from 'undici';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
