@@ -19,6 +19,7 @@ import { startTestApi } from '../helpers/test-server.js';
 
 const HEADERS_TIMEOUT_MS = 600;
 const REQUEST_TIMEOUT_MS = 1_200;
+const KEEP_ALIVE_MS = 1_000;
 const IDLE_MS = 500;
 const BODY_LIMIT = 16 * 1024;
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
   api = await startTestApi(
     {
       cache: { ttlMs: 0 },
-      server: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: 1_000, bodyLimitBytes: BODY_LIMIT },
+      server: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: KEEP_ALIVE_MS, bodyLimitBytes: BODY_LIMIT },
       mcp: { maxSessions: 5, maxSessionsPerKey: 3, sessionIdleMs: 60_000 },
     },
     async (core) => {
@@ -116,6 +117,12 @@ async function openSse(server: TestApi, key?: string) {
     while (!done) await read().catch(() => (done = true));
   })();
   return { res, endpoint, ended, read: () => Promise.resolve(buffer), close: () => controller.abort() };
+}
+
+/** Open MCP sessions of one transport, as the server's metrics count them. */
+async function sessionGauge(server: TestApi, transport: 'sse' | 'streamable_http'): Promise<number> {
+  const { body } = await server.core.metrics!.render();
+  return Number(new RegExp(`websearch_mcp_sessions\\{transport="${transport}"\\} (\\d+)`).exec(body)?.[1]);
 }
 
 interface RawAnswer {
@@ -208,7 +215,10 @@ describe('idle sessions and streams', () => {
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
     expect((await onSession(idle, id!, list)).status).toBe(200);
     await vi.waitFor(() => expect(idle.server.inFlight()).toBe(0));
+    expect(await sessionGauge(idle, 'streamable_http')).toBe(1);
     await new Promise((r) => setTimeout(r, IDLE_MS * 2));
+    // Closed on the server's side (its MCP server with it), before any request came.
+    expect(await sessionGauge(idle, 'streamable_http')).toBe(0);
     const late = await onSession(idle, id!, list);
     expect(late.status).toBe(404);
     expect(await late.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
@@ -258,6 +268,18 @@ describe('slow clients', () => {
     expect(b.ms).toBeGreaterThan(REQUEST_TIMEOUT_MS * 0.8);
     expect(b.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 2_000);
     await expectServing(api, keys.a);
+  });
+
+  it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
+    let answered = 0;
+    const answer = await raw(api, (socket) => {
+      socket.once('data', () => (answered = performance.now()));
+      socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    });
+    expect(answer.status).toBe(200);
+    const idleMs = performance.now() - answered;
+    expect(idleMs).toBeGreaterThan(KEEP_ALIVE_MS * 0.8);
+    expect(idleMs).toBeLessThan(KEEP_ALIVE_MS + 2_000);
   });
 
   it('does not cut an /sse stream that outlives the request timeout', async () => {
@@ -401,7 +423,7 @@ describe('malformed HTTP', () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const before = logged.length;
-      const sseSessions = async () => Number(/websearch_mcp_sessions\{transport="sse"\} (\d+)/.exec((await api.core.metrics!.render()).body)?.[1]);
+      const sseSessions = () => sessionGauge(api, 'sse');
       expect(await sseSessions()).toBe(0);
       const res = await fetch(`${api.url}/sse`, { method: 'HEAD', headers: auth(keys.a) });
       expect(await sseSessions()).toBe(0);
