@@ -49,7 +49,12 @@ export function createLegacySseHandler(makeServer: McpServerFactory, logger: Log
     transport.onclose = cleanup;
     res.on('close', cleanup);
     // connect() starts the transport: it writes the SSE headers and the endpoint event.
-    await handle.server.connect(transport);
+    try {
+      await handle.server.connect(transport);
+    } catch (err) {
+      cleanup();
+      throw err;
+    }
   }
 
   async function post(sessionId: string | undefined, caller: Caller, message: unknown, extra: MessageExtra): Promise<void> {
