@@ -10,9 +10,11 @@ import type { Core } from './compose.js';
 import { ConfigError } from './core/config.js';
 import { createAuthenticator, metricsGate } from './faces/http/auth.js';
 import { createHttpApp } from './faces/http/app.js';
+import { answerClientError } from './faces/http/client-error.js';
 import { isLoopbackHost } from './faces/http/host-guard.js';
 import { createMcpServer } from './faces/mcp/create-mcp-server.js';
 import { createLegacySseHandler } from './faces/mcp/legacy-sse.js';
+import { createSessionLimits } from './faces/mcp/session-limits.js';
 import type { McpServerFactory } from './faces/mcp/streamable-http.js';
 import { createStatelessHttpHandler, createStreamableHttpHandler } from './faces/mcp/streamable-http.js';
 
@@ -43,8 +45,10 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
   const { metrics } = core;
   const makeServer: McpServerFactory = (caller) =>
     createMcpServer({ config, logger, engines: core.search.settings.configured, services: async () => core, caller, ...(metrics ? { observer: metrics } : {}) });
-  const mcp = config.mcp.stateless ? createStatelessHttpHandler(makeServer, logger) : createStreamableHttpHandler(makeServer, logger);
-  const sse = createLegacySseHandler(makeServer, logger);
+  // One budget for both transports: a session costs about the same on either.
+  const limits = createSessionLimits({ maxSessions: config.mcp.maxSessions, maxSessionsPerKey: config.mcp.maxSessionsPerKey, idleMs: config.mcp.sessionIdleMs });
+  const mcp = config.mcp.stateless ? createStatelessHttpHandler(makeServer, logger) : createStreamableHttpHandler(makeServer, logger, limits);
+  const sse = createLegacySseHandler(makeServer, logger, limits);
   const app = createHttpApp({
     config,
     logger,
@@ -56,7 +60,25 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
     sse,
   });
   metrics?.setSessionGauge(() => ({ streamable: mcp.sessionCount(), sse: sse.sessionCount() }));
-  const server = serve({ fetch: app.fetch, hostname: config.server.host, port: config.server.port });
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.server;
+  const server = serve({
+    fetch: app.fetch,
+    hostname: config.server.host,
+    port: config.server.port,
+    // The request timeout covers receiving a request (headers and body), not answering it:
+    // event streams and long tool calls are not cut by it. Node checks these timeouts
+    // every connectionsCheckingInterval (30 s by default, which made a silent client last
+    // 90 s): a quarter of the shortest timeout, between 50 ms and 1 s, keeps them on time.
+    serverOptions: {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+    },
+  });
+  // Past the cap node closes a new connection at once, before reading it.
+  server.maxConnections = config.server.maxConnections;
+  server.on('clientError', answerClientError(logger));
 
   // GET /mcp and GET /sse are event streams that stay open for a session's life; every
   // other request is work that a graceful stop waits for.

@@ -109,11 +109,27 @@ const SETTINGS: SettingDef[] = [
   { path: 'auth.rateLimitRequests', env: 'WEBSEARCH_RATE_LIMIT_REQUESTS', flag: '--rate-limit-requests', schema: int(0, 1_000_000).default(600), help: 'search/extract calls one API key may make per window (0 = no limit)' },
   { path: 'auth.rateLimitWindowMs', env: 'WEBSEARCH_RATE_LIMIT_WINDOW_MS', flag: '--rate-limit-window-ms', schema: int(1_000, 24 * 3600_000).default(60_000), help: 'length of the rate-limit window' },
   { path: 'auth.metricsToken', env: 'WEBSEARCH_METRICS_TOKEN', flag: '--metrics-token', schema: optionalString, help: 'bearer token for GET /metrics (with keys, an API key works too)' },
+  { path: 'server.headersTimeoutMs', env: 'WEBSEARCH_HEADERS_TIMEOUT_MS', flag: '--headers-timeout-ms', schema: int(100, 600_000).default(10_000), help: 'a client must send its request line and headers within this time (else 408)' },
+  { path: 'server.requestTimeoutMs', env: 'WEBSEARCH_REQUEST_TIMEOUT_MS', flag: '--request-timeout-ms', schema: int(100, 3_600_000).default(30_000), help: 'a client must send its whole request, body included, within this time (else 408); answers and event streams are not cut by it' },
+  { path: 'server.keepAliveTimeoutMs', env: 'WEBSEARCH_KEEP_ALIVE_TIMEOUT_MS', flag: '--keep-alive-timeout-ms', schema: int(100, 600_000).default(5_000), help: 'an idle keep-alive connection is closed after this time' },
+  { path: 'server.maxConnections', env: 'WEBSEARCH_MAX_CONNECTIONS', flag: '--max-connections', schema: int(1, 1_000_000).default(2_000), help: 'open connections, event streams included; one more is closed at once' },
+  { path: 'mcp.maxSessions', env: 'WEBSEARCH_MCP_MAX_SESSIONS', flag: '--mcp-max-sessions', schema: int(1, 1_000_000).default(1_000), help: 'MCP sessions open at once (/mcp sessions and /sse streams together; past it: 503 server_busy)' },
+  { path: 'mcp.maxSessionsPerKey', env: 'WEBSEARCH_MCP_MAX_SESSIONS_PER_KEY', flag: '--mcp-max-sessions-per-key', schema: int(1, 1_000_000).default(100), help: 'MCP sessions one API key (or the open-mode user) may hold (past it: 429 too_many_sessions)' },
+  { path: 'mcp.sessionIdleMs', env: 'WEBSEARCH_MCP_SESSION_IDLE_MS', flag: '--mcp-session-idle-ms', schema: int(100, 7 * 24 * 3600_000).default(30 * 60_000), help: 'an MCP session or /sse stream with no request for this long is closed' },
   { path: 'server.shutdownGraceMs', env: 'WEBSEARCH_SHUTDOWN_GRACE_MS', flag: '--shutdown-grace-ms', schema: int(0, 600_000).default(10_000), help: 'on SIGTERM/SIGINT, how long in-flight requests may finish' },
 ];
 
 export interface Config {
-  server: { host: string; port: number; bodyLimitBytes: number; shutdownGraceMs: number };
+  server: {
+    host: string;
+    port: number;
+    bodyLimitBytes: number;
+    shutdownGraceMs: number;
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+  };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   fetch: {
     timeoutMs: number;
@@ -151,7 +167,7 @@ export interface Config {
     googleApiKey?: string;
     googleCseId?: string;
   };
-  mcp: { stateless: boolean; outputBudgetChars: number };
+  mcp: { stateless: boolean; outputBudgetChars: number; maxSessions: number; maxSessionsPerKey: number; sessionIdleMs: number };
   crawl: { maxUrls: number };
   cache: { ttlMs: number };
   store: { kind: 'sqlite' | 'redis'; path: string; redisUrl?: string; redisPrefix: string };
@@ -297,6 +313,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   if (config.fetch.timeoutMs > config.fetch.maxTimeoutMs) {
     throw new ConfigError([`WEBSEARCH_FETCH_TIMEOUT_MS (${config.fetch.timeoutMs}) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (${config.fetch.maxTimeoutMs})`]);
+  }
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    // Node refuses a headers timeout longer than the whole request's.
+    throw new ConfigError([`WEBSEARCH_HEADERS_TIMEOUT_MS (${config.server.headersTimeoutMs}) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS (${config.server.requestTimeoutMs})`]);
   }
   return deepFreeze(config);
 }

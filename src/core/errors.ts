@@ -30,12 +30,17 @@ export const REQUEST_ERROR_CODES = [
   'forbidden_origin',
   'not_found',
   'method_not_allowed',
+  'request_timeout',
   'payload_too_large',
+  'uri_too_long',
   'unsupported_media_type',
+  'too_many_sessions',
   'rate_limited',
+  'headers_too_large',
   'engines_unavailable',
   'cancelled',
   'internal_error',
+  'server_busy',
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
@@ -101,13 +106,20 @@ export const HTTP_STATUS: Record<RequestErrorCode, number> = {
   forbidden_origin: 403,
   not_found: 404,
   method_not_allowed: 405,
+  // Malformed or slow HTTP, answered by the node server itself (faces/http/client-error.ts).
+  request_timeout: 408,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  // MCP session caps (faces/mcp/session-limits.ts): one key's share, then the whole server's.
+  too_many_sessions: 429,
   rate_limited: 429,
+  headers_too_large: 431,
   engines_unavailable: 502,
   // 499 is the de-facto "client closed request" status; a cancelled call has no reader.
   cancelled: 499,
   internal_error: 500,
+  server_busy: 503,
 };
 
 export function httpStatusOf(code: ErrorCode): number {

@@ -43,4 +43,11 @@ describe('loadConfig', () => {
   it('refuses a default timeout above the maximum', () => {
     expect(() => loadConfig({ env: { WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_FETCH_MAX_TIMEOUT_MS: '60000' } })).toThrow(/exceeds/);
   });
+
+  it('refuses a headers timeout above the request timeout (node would throw at start)', () => {
+    expect(() => loadConfig({ env: { WEBSEARCH_HEADERS_TIMEOUT_MS: '40000', WEBSEARCH_REQUEST_TIMEOUT_MS: '30000' } })).toThrow(/WEBSEARCH_HEADERS_TIMEOUT_MS \(40000\) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS/);
+    const config = loadConfig({ env: {} });
+    expect(config.server).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 2_000 });
+    expect(config.mcp).toMatchObject({ maxSessions: 1_000, maxSessionsPerKey: 100, sessionIdleMs: 30 * 60_000 });
+  });
 });

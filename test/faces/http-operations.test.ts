@@ -128,6 +128,12 @@ describe('/openapi.json', () => {
           expect(op.responses['401'].headers['WWW-Authenticate'], `${method} ${path}`).toBeDefined();
           expect(op.responses['429'].headers['Retry-After'], `${method} ${path}`).toBeDefined();
         }
+        // The MCP routes: one body limit, and the session caps.
+        if (['/mcp', '/sse', '/messages'].includes(path)) {
+          expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['200', '400', '403', '413', '415', '429', '503']));
+          expect(op.responses['429'].description, `${method} ${path}`).toMatch(/too_many_sessions/);
+          expect(op.responses['503'].headers['Retry-After'], `${method} ${path}`).toBeDefined();
+        }
       }
     }
     // Every $ref resolves.

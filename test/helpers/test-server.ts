@@ -6,6 +6,7 @@ import type { Core } from '../../src/compose.js';
 import { buildCore } from '../../src/compose.js';
 import type { Config, DeepPartial } from '../../src/core/config.js';
 import { loadConfig } from '../../src/core/config.js';
+import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { Metrics } from '../../src/services/metrics.js';
 import type { RunningServer } from '../../src/http-server.js';
@@ -34,9 +35,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** `beforeStart` runs on the built core before the server listens (keys a start needs). */
-export async function startTestApi(overrides: DeepPartial<Config> = {}, beforeStart?: (core: Core) => Promise<unknown>): Promise<TestApi> {
-  const core = await buildCore(testConfig(overrides), silentLogger, { metrics: new Metrics() });
+/** `beforeStart` runs on the built core before the server listens (keys a start needs); `logger` sees what the server logs. */
+export async function startTestApi(overrides: DeepPartial<Config> = {}, beforeStart?: (core: Core) => Promise<unknown>, logger: Logger = silentLogger): Promise<TestApi> {
+  const core = await buildCore(testConfig(overrides), logger, { metrics: new Metrics() });
   let server: RunningServer;
   try {
     await beforeStart?.(core);

@@ -37,8 +37,8 @@ export interface HttpAppDeps {
   metrics?: Metrics;
   /** Whether a request may read `/metrics` (the metrics token, or any valid API key when keys exist). */
   metricsAllowed?: (headers: Headers) => Promise<boolean>;
-  /** Handles `/mcp` (Streamable HTTP) for a caller; absent when MCP over HTTP is off. */
-  mcp?: (request: Request, caller: Caller) => Promise<Response>;
+  /** Handles `/mcp` (Streamable HTTP) for a caller, with a POST's body already read; absent when MCP over HTTP is off. */
+  mcp?: (request: Request, caller: Caller, parsedBody?: unknown) => Promise<Response>;
   /** The legacy HTTP+SSE transport (`GET /sse`, `POST /messages`). */
   sse?: LegacySseHandler;
 }
@@ -110,14 +110,16 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const authenticated = requireCaller(deps.auth, (code) => deps.metrics?.requestRefused(code));
   for (const path of ['/api/crawl', '/api/search', '/mcp', '/sse', '/messages']) app.use(path, authenticated);
 
+  // One body limit for every route; only the JSON API takes `curl -d` bodies labelled as forms.
+  const limit = deps.config.server.bodyLimitBytes;
   app.post('/api/crawl', async (c) => {
-    const body = await readJsonBody(c, deps.config.server.bodyLimitBytes);
+    const body = await readJsonBody(c, limit, { curlForms: true });
     const request = validate(crawlSchema, body);
     return c.json(await deps.operations.crawl(c.get('caller'), request, { signal: c.req.raw.signal }));
   });
 
   app.post('/api/search', async (c) => {
-    const request = validate(searchRequestSchema, await readJsonBody(c, deps.config.server.bodyLimitBytes));
+    const request = validate(searchRequestSchema, await readJsonBody(c, limit, { curlForms: true }));
     return c.json(await deps.operations.search(c.get('caller'), request, { signal: c.req.raw.signal }));
   });
 
@@ -128,19 +130,26 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   if (deps.mcp) {
     const handle = deps.mcp;
-    app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => handle(c.req.raw, c.get('caller')));
+    app.on(['GET', 'POST', 'DELETE'], '/mcp', async (c) => {
+      const body = c.req.method === 'POST' ? await readJsonBody(c, limit) : undefined;
+      return handle(c.req.raw, c.get('caller'), body);
+    });
   }
 
   if (deps.sse) {
     const sse = deps.sse;
     // The SDK's SSE transport writes to node's response itself.
     app.get('/sse', async (c) => {
+      // HEAD reaches GET routes: answer the headers of a stream without opening one.
+      if (c.req.method === 'HEAD') return c.body(null, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
       await sse.open(c.env.incoming, c.env.outgoing, c.get('caller'));
       return RESPONSE_ALREADY_SENT;
     });
     app.post('/messages', async (c) => {
-      await sse.post(c.env.incoming, c.env.outgoing, c.req.query('sessionId'), c.get('caller'));
-      return RESPONSE_ALREADY_SENT;
+      const message = await readJsonBody(c, limit);
+      const extra = { requestInfo: { headers: Object.fromEntries(c.req.raw.headers), url: new URL(c.req.url) } };
+      await sse.post(c.req.query('sessionId'), c.get('caller'), message, extra);
+      return c.body(null, 202);
     });
   }
 

@@ -22,11 +22,13 @@ const ERROR_STATUS: Record<string, string> = {
   '400': 'invalid_request: the body or query failed validation; `details` lists each problem with its path.',
   '401': 'unauthorized: no API key, or an unknown or revoked one.',
   '402': "insufficient_credits: the key's balance is spent.",
-  '403': 'forbidden_host / forbidden_origin: a loopback-bound server refused a foreign Host or Origin.',
-  '413': 'payload_too_large: the body is over the limit.',
+  '403': 'forbidden_host / forbidden_origin: a loopback-bound server refused a foreign Host, or a browser request came from another origin (an Origin not this server, Origin: null, Sec-Fetch-Site: cross-site).',
+  '408': 'request_timeout: the headers or the whole request did not arrive in time; the connection is closed.',
+  '413': 'payload_too_large: the body is over the limit (one limit for every route).',
   '415': 'unsupported_media_type: the body is not JSON.',
   '429': 'rate_limited: too many requests for this key in the current window.',
   '500': 'internal_error: a bug; it has been logged.',
+  '503': 'server_busy: the server holds its limit of MCP sessions.',
 };
 
 function errorResponses(statuses: string[]): Json {
@@ -35,6 +37,7 @@ function errorResponses(statuses: string[]): Json {
     const headers: Json = {};
     if (status === '401') headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer` (RFC 6750).' };
     if (status === '429') headers['Retry-After'] = { schema: { type: 'integer' }, description: 'Seconds until the window resets.' };
+    if (status === '503') headers['Retry-After'] = { schema: { type: 'integer' }, description: 'Seconds after which a session may have been freed.' };
     out[status] = {
       description: ERROR_STATUS[status] ?? 'error',
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
@@ -64,14 +67,18 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
   const { config } = options;
   const crawlRequest = crawlRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs });
   const searchRequestJson = schemaOf(searchRequestSchema, 'input');
-  const work = ['400', '401', '402', '403', '413', '415', '429', '500'];
+  const work = ['400', '401', '402', '403', '408', '413', '415', '429', '500'];
   const jsonBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
   const ok = (name: string, description: string) => ({ '200': { description, content: { 'application/json': { schema: ref(name) } } } });
   const jsonRpc = (summary: string, description: string) => ({
     summary,
     description,
     tags: ['mcp'],
-    responses: { '200': { description: 'JSON-RPC over HTTP (MCP transport)' }, ...errorResponses(['401', '403', '429']) },
+    responses: {
+      '200': { description: 'JSON-RPC over HTTP (MCP transport)' },
+      ...errorResponses(['400', '401', '403', '413', '415', '429', '503']),
+      '429': { description: 'too_many_sessions: this key holds its limit of MCP sessions; or rate_limited on a tool call.', content: { 'application/json': { schema: ref('ErrorBody') } } },
+    },
   });
 
   return {

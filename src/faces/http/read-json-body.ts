@@ -1,10 +1,19 @@
 /**
- * Reads a JSON request body: 415 unless the body is JSON, 413 over the size
- * limit (counted while streaming, not trusted from Content-Length alone), 400 with the
- * offending paths when the JSON or the schema is wrong.
+ * Reads a JSON request body, the one reader of every route that takes one (`/api/*`,
+ * `/mcp`, `/messages`): 415 unless the body is JSON, 413 over the size limit (counted
+ * while streaming, not trusted from Content-Length alone), 400 when nested deeper than
+ * any real request (checked by a linear scan before JSON.parse, whose cost grows with
+ * depth), 400 with the offending paths when the JSON or the schema is wrong.
  */
 import type { Context } from 'hono';
 import { AppError } from '../../core/errors.js';
+
+/**
+ * Deepest nesting of arrays and objects accepted. Requests and MCP messages nest a few
+ * levels (tool arguments inside params inside the message); 64 leaves room for any
+ * client while a hostile 2-million-deep array is refused without being parsed.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 function isJsonMediaType(header: string | undefined): boolean {
   const essence = header?.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -22,7 +31,14 @@ async function readLimited(c: Context, limit: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (err) {
+      // The connection went before the body did (the client left, or the request timeout cut it).
+      throw new AppError('cancelled', 'The client closed the connection before sending its whole body.', { cause: err });
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -34,24 +50,34 @@ async function readLimited(c: Context, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function readJsonBody(c: Context, limit: number): Promise<unknown> {
-  const declaredJson = isJsonMediaType(c.req.header('content-type'));
-  const text = await readLimited(c, limit);
-  if (!declaredJson) {
-    // `curl -d '{...}'` labels a JSON body as a form; a body that is a JSON object is
-    // accepted whatever its label (browsers' cross-site posts are stopped by the Origin
-    // check of the host guard, or by authentication). Anything else is not JSON: 415.
-    const parsed = tryParse(text);
-    if (parsed !== undefined && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
-    const got = c.req.header('content-type');
-    throw new AppError(
-      'unsupported_media_type',
-      got ? `Send the body as JSON with "Content-Type: application/json" (got "${got}").` : 'Send a JSON body with "Content-Type: application/json".',
-    );
+/** Deepest nesting of `[` / `{` outside strings, stopping as soon as it passes `max`. */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) depth -= 1;
   }
-  if (text.trim() === '') {
-    throw new AppError('invalid_request', 'The request body is empty; send a JSON object.', { details: [{ path: '(body)', message: 'empty body' }] });
+  return false;
+}
+
+function assertDepth(text: string): void {
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new AppError('invalid_request', `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`, {
+      details: [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }],
+    });
   }
+}
+
+function parseJson(text: string): unknown {
+  assertDepth(text);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -60,10 +86,43 @@ export async function readJsonBody(c: Context, limit: number): Promise<unknown> 
   }
 }
 
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+export interface ReadJsonOptions {
+  /**
+   * Accept a JSON object labelled as a form, as `curl -d '{...}'` sends it, when no browser
+   * sent it (no Origin, no Sec-Fetch-Site): a page may post forms anywhere without a
+   * preflight, so from a browser only a JSON label is taken.
+   */
+  curlForms?: boolean;
+}
+
+export async function readJsonBody(c: Context, limit: number, options: ReadJsonOptions = {}): Promise<unknown> {
+  const got = c.req.header('content-type');
+  const declaredJson = isJsonMediaType(got);
+  const curlForm =
+    options.curlForms === true &&
+    got?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded' &&
+    c.req.header('origin') === undefined &&
+    c.req.header('sec-fetch-site') === undefined;
+  const unsupported = () =>
+    new AppError(
+      'unsupported_media_type',
+      got ? `Send the body as JSON with "Content-Type: application/json" (got "${got}").` : 'Send a JSON body with "Content-Type: application/json".',
+    );
+  if (!declaredJson && !curlForm) throw unsupported();
+  const text = await readLimited(c, limit);
+  if (curlForm) {
+    assertDepth(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw unsupported();
+    }
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
+    throw unsupported();
   }
+  if (text.trim() === '') {
+    throw new AppError('invalid_request', 'The request body is empty; send a JSON object.', { details: [{ path: '(body)', message: 'empty body' }] });
+  }
+  return parseJson(text);
 }

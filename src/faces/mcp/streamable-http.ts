@@ -10,12 +10,14 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Logger } from '../../core/logger.js';
 import type { Caller } from '../../services/metering.js';
 import type { McpServerHandle } from './create-mcp-server.js';
+import type { SessionLease, SessionLimits } from './session-limits.js';
 
 /** Builds the MCP server that answers one caller (its tool calls are charged to its key). */
 export type McpServerFactory = (caller: Caller) => McpServerHandle;
 
 export interface StreamableHttpHandler {
-  handle(request: Request, caller: Caller): Promise<Response>;
+  /** `parsedBody`: a POST's JSON, already read within the body limit (the transport then reads nothing). */
+  handle(request: Request, caller: Caller, parsedBody?: unknown): Promise<Response>;
   close(): Promise<void>;
   sessionCount(): number;
 }
@@ -57,7 +59,7 @@ function whenFinished(response: Response, onDone: () => void): Response {
 
 export function createStatelessHttpHandler(makeServer: McpServerFactory, logger: Logger): StreamableHttpHandler {
   let open = 0;
-  async function handle(request: Request, caller: Caller): Promise<Response> {
+  async function handle(request: Request, caller: Caller, parsedBody?: unknown): Promise<Response> {
     if (request.method !== 'POST') {
       // No session to stream to or delete: the spec's answer for a server without them.
       return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; POST each request.' }, id: null }), {
@@ -77,7 +79,7 @@ export function createStatelessHttpHandler(makeServer: McpServerFactory, logger:
     };
     try {
       await server.server.connect(transport);
-      return whenFinished(await transport.handleRequest(request), finish);
+      return whenFinished(await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }), finish);
     } catch (err) {
       finish();
       throw err;
@@ -86,10 +88,11 @@ export function createStatelessHttpHandler(makeServer: McpServerFactory, logger:
   return { handle, close: async () => undefined, sessionCount: () => open };
 }
 
-export function createStreamableHttpHandler(makeServer: McpServerFactory, logger: Logger): StreamableHttpHandler {
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; handle: McpServerHandle; keyId: string | undefined }>();
+export function createStreamableHttpHandler(makeServer: McpServerFactory, logger: Logger, limits: SessionLimits): StreamableHttpHandler {
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; handle: McpServerHandle; keyId: string | undefined; lease: SessionLease }>();
 
-  async function handle(request: Request, caller: Caller): Promise<Response> {
+  async function handle(request: Request, caller: Caller, parsedBody?: unknown): Promise<Response> {
+    const options = parsedBody === undefined ? undefined : { parsedBody };
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = sessions.get(sessionId);
@@ -97,36 +100,63 @@ export function createStreamableHttpHandler(makeServer: McpServerFactory, logger
       // telling the client to start a new session. A session belongs to the key that
       // opened it: to any other key it does not exist.
       if (!session || session.keyId !== caller.key?.id) return jsonRpcError(404, -32001, 'Session not found; start a new session with initialize.');
-      return session.transport.handleRequest(request);
+      const end = session.lease.begin();
+      // A standalone GET stream only listens: it does not keep the session from idling.
+      if (request.method === 'GET') end();
+      try {
+        const response = await session.transport.handleRequest(request, options);
+        return request.method === 'GET' ? response : whenFinished(response, end);
+      } catch (err) {
+        end();
+        throw err;
+      }
     }
     if (request.method !== 'POST') {
       return jsonRpcError(400, -32000, 'Bad request: no Mcp-Session-Id header; POST an initialize request first.');
     }
-    const handleForSession = makeServer(caller);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, handle: handleForSession, keyId: caller.key?.id });
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-    });
-    transport.onclose = () => {
+    const closeSession = () => {
+      lease.release();
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await handleForSession.server.connect(transport);
-    const response = await transport.handleRequest(request);
-    if (!transport.sessionId) {
-      // Not an initialize request: nothing to keep.
-      await handleForSession.close().catch((err: unknown) => logger.debug({ err }, 'closing unused MCP server failed'));
+    // Admitted before the transport exists, so concurrent initializes cannot overshoot the caps.
+    const lease = limits.admit(caller, () => {
+      logger.debug({ sessionId: transport.sessionId }, 'MCP session idle: closing it');
+      closeSession();
+      sessionHandle.close().catch((err: unknown) => logger.debug({ err }, 'closing idle MCP session failed'));
+    });
+    const sessionHandle = makeServer(caller);
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, handle: sessionHandle, keyId: caller.key?.id, lease });
+      },
+      onsessionclosed: closeSession,
+    });
+    transport.onclose = closeSession;
+    const end = lease.begin();
+    try {
+      await sessionHandle.server.connect(transport);
+      const response = await transport.handleRequest(request, options);
+      if (!transport.sessionId) {
+        // Not an initialize request: nothing to keep.
+        closeSession();
+        await sessionHandle.close().catch((err: unknown) => logger.debug({ err }, 'closing unused MCP server failed'));
+        end();
+        return response;
+      }
+      return whenFinished(response, end);
+    } catch (err) {
+      end();
+      closeSession();
+      await sessionHandle.close().catch(() => undefined);
+      throw err;
     }
-    return response;
   }
 
   async function close(): Promise<void> {
     const all = [...sessions.values()];
     sessions.clear();
+    for (const s of all) s.lease.release();
     await Promise.all(all.map((s) => s.handle.close().catch(() => undefined)));
   }
 

@@ -1,0 +1,60 @@
+/**
+ * Answers what never becomes a request: malformed HTTP (a bad Content-Length, headers or
+ * a URL past node's header-size limit) and clients too slow to send their headers or body
+ * within the timeouts. Node would answer these with an empty body; here they get the one
+ * error body and the connection is closed. Nothing of the input or of node's parser
+ * errors is echoed, and nothing is logged above debug (a client's mistake is not ours).
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RequestErrorCode } from '../../core/errors.js';
+import { HTTP_STATUS } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { errorBody } from './error-response.js';
+
+interface ClientError extends Error {
+  code?: string;
+  /** The bytes node's parser was looking at when it gave up. */
+  rawPacket?: Buffer;
+}
+
+/** Half of node's default header-size limit. */
+const LONG_REQUEST_LINE = 8 * 1024;
+
+function classify(err: ClientError): { code: RequestErrorCode; message: string } {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { code: 'request_timeout', message: 'The request headers or body did not arrive within the server timeout.' };
+  }
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    // The request line holding most of the limit (node's 16 KiB for line and headers): the URL is the excess.
+    const packet = err.rawPacket;
+    const lineEnd = packet?.indexOf('\r\n') ?? -1;
+    const requestLine = packet === undefined ? 0 : lineEnd >= 0 ? lineEnd : packet.length;
+    if (requestLine > LONG_REQUEST_LINE && /^[A-Z]+ /.test(packet?.subarray(0, 16).toString('latin1') ?? '')) {
+      return { code: 'uri_too_long', message: 'The request URL is longer than the server accepts.' };
+    }
+    return { code: 'headers_too_large', message: 'The request headers are larger than the server accepts.' };
+  }
+  return { code: 'invalid_request', message: 'The request is not valid HTTP/1.1 (request line, headers or Content-Length).' };
+}
+
+/** A `clientError` listener for node's HTTP server. */
+export function answerClientError(logger: Logger): (err: ClientError, socket: Duplex) => void {
+  return (err, socket) => {
+    const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    // A reset connection, or one whose answer has begun, can only be dropped.
+    if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { code, message } = classify(err);
+    const status = HTTP_STATUS[code];
+    const body = JSON.stringify(errorBody(code, message));
+    logger.debug({ code: err.code, status }, 'malformed or slow HTTP request refused');
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      // Once written, the connection goes, whatever the client still sends.
+      () => socket.destroy(),
+    );
+  };
+}
