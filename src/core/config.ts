@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { parseAllowedOrigins, type AllowedOrigin } from './allowed-origins.js';
 
 const MiB = 1024 * 1024;
 
@@ -22,6 +23,29 @@ const bool = z.preprocess((v) => {
 const BOOLEAN_SCHEMAS = new WeakSet<z.ZodType>();
 function flag(defaultValue: boolean): z.ZodType {
   const schema = bool.default(defaultValue);
+  BOOLEAN_SCHEMAS.add(schema);
+  return schema;
+}
+
+/**
+ * WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: on/off for every private address, or a list of the
+ * origins allowed (allowed-origins.ts). Still an on/off flag on the command line.
+ */
+function privateAddresses(): z.ZodType {
+  const schema = z
+    .unknown()
+    .transform((v, ctx): boolean | AllowedOrigin[] => {
+      if (v === undefined) return false;
+      if (typeof v === 'boolean' || Array.isArray(v)) return v as boolean | AllowedOrigin[];
+      const parsed = bool.safeParse(v);
+      if (parsed.success) return parsed.data;
+      try {
+        return parseAllowedOrigins(String(v));
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `true, false or a comma-separated list of allowed origins: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    });
   BOOLEAN_SCHEMAS.add(schema);
   return schema;
 }
@@ -64,7 +88,7 @@ const SETTINGS: SettingDef[] = [
   { path: 'fetch.maxBytes', env: 'WEBSEARCH_FETCH_MAX_BYTES', flag: '--fetch-max-bytes', schema: int(1024, 1024 * MiB).default(10 * MiB), help: 'largest decoded page body (10 MiB per spec 8.1)' },
   { path: 'fetch.maxRedirects', env: 'WEBSEARCH_FETCH_MAX_REDIRECTS', flag: '--fetch-max-redirects', schema: int(0, 20).default(5), help: 'redirect hops followed per URL' },
   { path: 'fetch.perHostConcurrency', env: 'WEBSEARCH_FETCH_PER_HOST', flag: '--fetch-per-host', schema: int(1, 64).default(4), help: 'simultaneous requests to one host' },
-  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: flag(false), help: 'allow fetching loopback/private addresses (tests, intranet)' },
+  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: privateAddresses(), help: 'allow loopback/private addresses: true, or only the listed origins, e.g. "wiki.corp:443,10.2.0.0/16,127.0.0.1:8080" (intranet, tests)' },
   { path: 'fetch.productToken', env: 'WEBSEARCH_PRODUCT_TOKEN', flag: '--product-token', schema: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only (RFC 9309 product token)').default('websearch-mcp'), help: 'product token matched against robots.txt groups' },
   { path: 'fetch.userAgent', env: 'WEBSEARCH_USER_AGENT', flag: '--user-agent', schema: optionalString, help: 'User-Agent header (default: "<token>/<version> (+project URL)")' },
 
@@ -120,7 +144,8 @@ export interface Config {
     maxBytes: number;
     maxRedirects: number;
     perHostConcurrency: number;
-    allowPrivateAddresses: boolean;
+    /** true: every private address; false: none; a list: only those origins. */
+    allowPrivateAddresses: boolean | readonly AllowedOrigin[];
     productToken: string;
     userAgent: string;
   };

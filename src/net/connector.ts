@@ -38,7 +38,8 @@ export function forbiddenAddressError(host: string, ip: string): AppError {
 }
 
 /** How to get past the refusal, where that is the user's call (an intranet, a test). */
-export const PRIVATE_HINT = 'Private addresses are allowed only with WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=true';
+export const PRIVATE_HINT =
+  'Private addresses are allowed only with WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=true, or for listed origins (e.g. WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=wiki.corp:443,10.2.0.0/16)';
 
 /**
  * `localhost`, `localhost.` and every `*.localhost` name are loopback by definition (RFC
@@ -61,14 +62,18 @@ function notFound(hostname: string): NodeJS.ErrnoException {
   return error;
 }
 
-/** A net.connect `lookup` that resolves through `resolver` and applies `policy` to all results. */
-export function guardedLookup(resolver: Resolver, policy: AddressPolicy | undefined): net.LookupFunction {
+/**
+ * A net.connect `lookup` that resolves through `resolver` and applies `policy` to all
+ * results; `port` is the port about to be dialled (an allowlist of origins needs it).
+ */
+export function guardedLookup(resolver: Resolver, policy: AddressPolicy | undefined, port?: number): net.LookupFunction {
   return (hostname, options, callback) => {
     resolver(hostname).then(
       (all) => {
         // Refuse when ANY address is forbidden, not just the first: with Happy Eyeballs
         // (autoSelectFamily) net.connect may try every address we hand back.
-        const bad = policy ? all.find((a) => policy(a.address)) : undefined;
+        const target = port === undefined ? undefined : { host: hostname, port };
+        const bad = policy ? all.find((a) => policy(a.address, target)) : undefined;
         if (bad) return callback(forbiddenAddressError(hostname, bad.address), '');
         const family = options.family === 4 || options.family === 6 ? options.family : 0;
         const usable = family === 0 ? all : all.filter((a) => a.family === family);
@@ -90,26 +95,41 @@ export interface ConnectorOptions {
   resolver: Resolver;
 }
 
+/** The port a connection goes to: the URL's, else the scheme's default. */
+export function portOf(port: string | number | undefined | null, protocol: string): number {
+  const n = Number(port);
+  return Number.isInteger(n) && n > 0 ? n : protocol === 'https:' || protocol === 'wss:' ? 443 : 80;
+}
+
 export function createConnector(options: ConnectorOptions): buildConnector.connector {
   const { policy } = options;
-  const inner = buildConnector({
-    timeout: options.timeoutMs,
-    lookup: guardedLookup(options.resolver, policy),
-  });
+  // The lookup must know the port it resolves for, and undici fixes the lookup per
+  // connector: one inner connector per port dialled (a handful in practice).
+  const inners = new Map<number, buildConnector.connector>();
+  const innerFor = (port: number): buildConnector.connector => {
+    let inner = inners.get(port);
+    if (!inner) {
+      inner = buildConnector({ timeout: options.timeoutMs, lookup: guardedLookup(options.resolver, policy, port) });
+      inners.set(port, inner);
+    }
+    return inner;
+  };
   return (connectOptions, callback) => {
     const host = stripBrackets(connectOptions.hostname);
-    if (policy && net.isIP(host) !== 0 && policy(host)) {
+    const port = portOf(connectOptions.port, connectOptions.protocol);
+    const target = { host, port };
+    if (policy && net.isIP(host) !== 0 && policy(host, target)) {
       callback(forbiddenAddressError(host, host), null);
       return;
     }
-    inner(connectOptions, (...args) => {
+    innerFor(port)(connectOptions, (...args) => {
       const [error, socket] = args;
       if (error || !policy) {
         callback(...args);
         return;
       }
       const remote = socket.remoteAddress;
-      if (remote === undefined || policy(remote)) {
+      if (remote === undefined || policy(remote, target)) {
         socket.destroy();
         callback(forbiddenAddressError(host, remote ?? 'unknown address'), null);
         return;

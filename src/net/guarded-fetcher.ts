@@ -16,7 +16,7 @@ import { STATUS_CODES } from 'node:http';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
-import { isForbiddenAddress, type AddressPolicy } from './address-policy.js';
+import { addressPolicyFor, isForbiddenAddress, type AddressPolicy } from './address-policy.js';
 import { readBody } from './body-reader.js';
 import { createConnector, systemResolver, type Resolver } from './connector.js';
 import { decodingPlan } from './content-decoding.js';
@@ -46,7 +46,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 export class GuardedFetcher implements HttpClient {
   readonly #config: FetchConfig;
-  /** Undefined when private addresses are allowed globally. */
+  /** Undefined when private addresses are allowed globally; with the operator's allowlist otherwise. */
   readonly #policy: AddressPolicy | undefined;
   readonly #guarded: Agent;
   readonly #open: Agent;
@@ -55,7 +55,7 @@ export class GuardedFetcher implements HttpClient {
 
   constructor(config: FetchConfig, deps: GuardedFetcherDeps = {}) {
     this.#config = config;
-    this.#policy = config.allowPrivateAddresses ? undefined : (deps.addressPolicy ?? isForbiddenAddress);
+    this.#policy = addressPolicyFor(config.allowPrivateAddresses, deps.addressPolicy ?? isForbiddenAddress);
     const resolver = deps.resolver ?? systemResolver;
     const agentFor = (policy: AddressPolicy | undefined): Agent =>
       new Agent({
