@@ -21,6 +21,8 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
       fetch: { allowPrivateAddresses: true, timeoutMs: 5000, ...overrides.fetch },
       log: { level: 'silent', ...overrides.log },
       store: { path: ':memory:', ...overrides.store },
+      // Tests that render say so (test/render/); the others check the static path.
+      render: { mode: 'never', ...overrides.render },
     },
   });
 }

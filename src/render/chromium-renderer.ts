@@ -1,0 +1,265 @@
+/**
+ * The render port's adapter: the system Chromium driven by playwright-core. One browser
+ * (browser-host.ts), at most `pages` renders at once (the rest wait in a FIFO queue, on
+ * their own deadline), and each render in a fresh context that is closed afterwards, so no
+ * cookie or storage of one URL leaks into another. Inside a context:
+ *  - every request goes through the guard proxy (guard-proxy.ts): the address policy;
+ *  - a route lets only http(s) out, drops images, media and fonts (text needs none), and
+ *    serves the main document from the static fetch (cap, robots.txt and policy already
+ *    applied; not fetched twice);
+ *  - no downloads, no service workers.
+ * The per-URL deadline covers the queue, the launch and the render: load, then a short
+ * network-idle settle bounded by what is left.
+ */
+import { errors, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import { AppError, BLOCKING_STATUSES } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { RenderedPage, Renderer, RenderRequest, StaticDocument } from '../core/render-port.js';
+import type { AddressPolicy } from '../net/address-policy.js';
+import { ACCEPT_LANGUAGE, browserProfile, HIDE_WEBDRIVER_SCRIPT, majorOf } from '../net/browser-profile.js';
+import type { Resolver } from '../net/connector.js';
+import { HostLimiter } from '../net/host-limiter.js';
+import { RequestScope } from '../net/request-scope.js';
+import { BrowserHost } from './browser-host.js';
+import { startGuardProxy, type GuardProxy } from './guard-proxy.js';
+
+/** Resource types a text extraction never needs. */
+const SKIPPED_TYPES = new Set(['image', 'media', 'font']);
+/** After `load`, how long the page may keep fetching (XHR-mounted content) before it is read. */
+const SETTLE_MS = 2_000;
+/** A challenge page that passes reloads within a few seconds; more hops than this is a loop. */
+const CHALLENGE_WAIT_MS = 5_000;
+const CHALLENGE_HOPS = 3;
+/** A healthy browser opens a context and a page in tens of ms; one that takes this long hangs. */
+const HUNG_SETUP_MS = 5_000;
+/** Response headers that described the encoded transfer, not the decoded body served here. */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+export interface ChromiumRendererOptions {
+  executablePath: string;
+  /** Renders at once (WEBSEARCH_RENDER_PAGES). */
+  pages: number;
+  /** The fetcher's address policy; undefined = every address allowed. */
+  policy: AddressPolicy | undefined;
+  resolver?: Resolver;
+  connectTimeoutMs: number;
+  /** WEBSEARCH_STEALTH_PROXY: stealth renders are chained through it. */
+  stealthProxy?: string;
+  /** The project's honest User-Agent, for renders without stealth. */
+  userAgent: string;
+  logger: Logger;
+}
+
+export class ChromiumRenderer implements Renderer {
+  readonly #options: ChromiumRendererOptions;
+  readonly #slots: HostLimiter;
+  #proxies: Promise<{ plain: GuardProxy; stealth?: GuardProxy; host: BrowserHost }> | undefined;
+  /** The browser host once the proxies are up (its version feeds the stealth profile). */
+  #started: { host: BrowserHost } | undefined;
+  #closed = false;
+
+  constructor(options: ChromiumRendererOptions) {
+    this.#options = options;
+    this.#slots = new HostLimiter(options.pages);
+  }
+
+  /** The running browser's major version (for the stealth profile of static fetches), if one ran. */
+  browserMajor(): number | undefined {
+    return majorOf(this.#started?.host.version());
+  }
+
+  async render(request: RenderRequest): Promise<RenderedPage> {
+    if (this.#closed) throw new AppError('cancelled', 'the renderer is closed');
+    const scope = new RequestScope(request.timeoutMs, request.signal);
+    const deadlineAt = performance.now() + request.timeoutMs;
+    let release: (() => void) | undefined;
+    try {
+      release = await this.#slots.acquire('pages', scope.signal);
+      const { host, stealth } = await this.#start();
+      return await this.#render(request, { scope, deadlineAt, host, stealthProxy: request.stealth ? stealth : undefined });
+    } catch (error) {
+      throw scope.failure && !(error instanceof AppError && error.code === 'render_failed') ? renderTimeout(scope.failure, request.timeoutMs) : toRenderError(error);
+    } finally {
+      release?.();
+      scope.dispose();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const started = await this.#proxies?.catch(() => undefined);
+    await started?.host.close();
+    await Promise.all([started?.plain.close(), started?.stealth?.close()]);
+  }
+
+  /** The guard proxies and the browser host, once (the browser itself launches on first use). */
+  #start(): Promise<{ plain: GuardProxy; stealth?: GuardProxy; host: BrowserHost }> {
+    this.#proxies ??= (async () => {
+      const { policy, resolver, connectTimeoutMs, logger, stealthProxy } = this.#options;
+      const base = { policy, connectTimeoutMs, logger, ...(resolver ? { resolver } : {}) };
+      const plain = await startGuardProxy(base);
+      const stealth = stealthProxy ? await startGuardProxy({ ...base, upstream: stealthProxy }) : undefined;
+      const host = new BrowserHost({ executablePath: this.#options.executablePath, proxyUrl: plain.url, logger });
+      this.#started = { host };
+      return { plain, host, ...(stealth ? { stealth } : {}) };
+    })();
+    return this.#proxies;
+  }
+
+  async #render(
+    request: RenderRequest,
+    run: { scope: RequestScope; deadlineAt: number; host: BrowserHost; stealthProxy: GuardProxy | undefined },
+  ): Promise<RenderedPage> {
+    const { scope, host } = run;
+    const left = (): number => Math.max(1, Math.round(run.deadlineAt - performance.now()));
+    let browser: Browser;
+    try {
+      browser = await untilAborted(host.browser(), scope.signal);
+    } catch (error) {
+      if (scope.failure) throw scope.failure;
+      throw new AppError('render_failed', `The headless browser could not be started: ${firstLine(error)}`, { statusCode: 0, retryable: true, cause: error });
+    }
+    let context: BrowserContext | undefined;
+    const closeContext = (): void => void context?.close().catch(() => undefined);
+    scope.signal.addEventListener('abort', closeContext, { once: true });
+    try {
+      context = await this.#setupStep(browser.newContext(this.#contextOptions(request, run.stealthProxy)), browser, host, scope);
+      const page = await this.#setupStep(context.newPage(), browser, host, scope);
+      await context.route('**/*', (route) => routeRequest(route, page, request.document));
+      if (request.stealth) await context.addInitScript(HIDE_WEBDRIVER_SCRIPT);
+      let status = request.document?.status ?? 200;
+      page.on('response', (response) => {
+        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
+      });
+      const target = request.document?.finalUrl ?? request.url;
+      await page.goto(target, { waitUntil: 'load', timeout: left() });
+      // Content that scripts fetch after `load` (XHR-mounted apps): wait for a quiet
+      // network, but never past the deadline and never long.
+      const settle = (): Promise<unknown> => page.waitForLoadState('networkidle', { timeout: Math.min(SETTLE_MS, left()) }).catch(() => undefined);
+      await settle();
+      // A bot wall's challenge proves the browser by script, then reloads or navigates to
+      // the content: follow it a few times (the stealth retry, where the browser fetched).
+      for (let hop = 0; hop < CHALLENGE_HOPS && !request.document && BLOCKING_STATUSES.has(status); hop++) {
+        const moved = await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: Math.min(CHALLENGE_WAIT_MS, left()) }).catch(() => undefined);
+        if (!moved) break;
+        await page.waitForLoadState('load', { timeout: left() });
+        await settle();
+      }
+      const html = await page.content();
+      return { finalUrl: page.url(), status, html };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (scope.failure) throw scope.failure;
+      if (!browser.isConnected()) {
+        host.drop(browser);
+        throw new AppError('render_failed', 'The headless browser crashed while rendering this page; it is restarted for the next one.', { statusCode: 0, retryable: true, cause: error });
+      }
+      throw error;
+    } finally {
+      scope.signal.removeEventListener('abort', closeContext);
+      await context?.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * A context or page being created: a failure, or no answer for HUNG_SETUP_MS, means the
+   * browser is broken: it is dropped (and relaunched by the next render).
+   */
+  async #setupStep<T>(step: Promise<T>, browser: Browser, host: BrowserHost, scope: RequestScope): Promise<T> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${HUNG_SETUP_MS} ms`)), HUNG_SETUP_MS);
+    });
+    try {
+      return await untilAborted(Promise.race([step, hung]), scope.signal);
+    } catch (error) {
+      if (scope.failure && performance.now() - started < HUNG_SETUP_MS) throw scope.failure;
+      host.drop(browser);
+      throw new AppError('render_failed', `The headless browser failed (${firstLine(error)}); it is restarted for the next page.`, { statusCode: 0, retryable: true, cause: error });
+    } finally {
+      clearTimeout(timer);
+      step.catch(() => undefined);
+    }
+  }
+
+  #contextOptions(request: RenderRequest, stealthProxy: GuardProxy | undefined): Parameters<Browser['newContext']>[0] {
+    const profile = browserProfile(majorOf(this.#started?.host.version()));
+    return {
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      userAgent: request.stealth ? profile.userAgent : this.#options.userAgent,
+      locale: profile.locale,
+      timezoneId: profile.timezoneId,
+      extraHTTPHeaders: { 'accept-language': ACCEPT_LANGUAGE },
+      // The chained proxy still bypasses nothing: loopback goes through it too.
+      ...(stealthProxy ? { proxy: { server: stealthProxy.url, bypass: '<-loopback>' } } : {}),
+    };
+  }
+}
+
+/** One request of the page: only http(s), no images/media/fonts, the main document from memory. */
+async function routeRequest(route: Route, page: Page, document: StaticDocument | undefined): Promise<void> {
+  const request = route.request();
+  const url = request.url();
+  try {
+    if (!/^https?:/i.test(url) || SKIPPED_TYPES.has(request.resourceType())) return await route.abort('blockedbyclient');
+    if (document && request.isNavigationRequest() && request.frame() === page.mainFrame() && sameDocument(url, document.finalUrl)) {
+      return await route.fulfill({ status: document.status, headers: servedHeaders(document.headers), body: Buffer.from(document.body) });
+    }
+    await route.continue();
+  } catch {
+    // The page or context closed meanwhile (deadline, crash): nothing left to route.
+  }
+}
+
+function sameDocument(a: string, b: string): boolean {
+  const strip = (u: string): string => {
+    try {
+      const url = new URL(u);
+      url.hash = '';
+      return url.href;
+    } catch {
+      return u;
+    }
+  };
+  return strip(a) === strip(b);
+}
+
+function servedHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !TRANSFER_HEADERS.has(name)));
+}
+
+/** Settles with `promise`, or rejects with the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function renderTimeout(failure: AppError, timeoutMs: number): AppError {
+  if (failure.code !== 'timeout') return failure;
+  return new AppError('timeout', `No answer within ${timeoutMs} ms: the page did not finish rendering in that time.`, { statusCode: 0, retryable: true });
+}
+
+/** Errors of Playwright and the page, as the port's AppErrors. */
+function toRenderError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof errors.TimeoutError) {
+    return new AppError('timeout', 'The page did not finish loading before the deadline.', { statusCode: 0, retryable: true, cause: error });
+  }
+  const message = firstLine(error);
+  const net = /net::(ERR_[A-Z_]+)/.exec(message);
+  if (net) {
+    // The guard proxy answers a refused target with 403, which Chromium reports as a tunnel failure.
+    return new AppError('network', `The browser could not load the page (${net[1]}).`, { statusCode: 0, retryable: net[1] !== 'ERR_TUNNEL_CONNECTION_FAILED', cause: error });
+  }
+  return new AppError('render_failed', `Rendering failed: ${message}`, { statusCode: 0, retryable: true, cause: error });
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] as string;
+}
