@@ -7,6 +7,7 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import type { Logger } from '../core/logger.js';
+import { browserProfile } from '../net/browser-profile.js';
 import { descendants } from './process-tree.js';
 
 /** Headless, no sandbox (containers), no traffic of the browser's own, no automation tell. */
@@ -84,7 +85,7 @@ export class BrowserHost {
       const browser = await chromium.launch({
         executablePath,
         headless: true,
-        args: [...LAUNCH_ARGS, `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
+        args: [...LAUNCH_ARGS, `--lang=${browserProfile().locale}`, `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
         timeout: LAUNCH_TIMEOUT_MS,
         // The server's own shutdown closes the browser; Playwright still kills it on exit.
         handleSIGINT: false,

@@ -189,7 +189,8 @@ export class ChromiumRenderer implements Renderer {
       acceptDownloads: false,
       serviceWorkers: 'block',
       userAgent: request.stealth ? profile.userAgent : this.#options.userAgent,
-      locale: profile.locale,
+      // The locale comes from the launch (--lang): a context locale would cut Accept-Language
+      // down to "en-US", which no real Chrome sends.
       timezoneId: profile.timezoneId,
       extraHTTPHeaders: { 'accept-language': ACCEPT_LANGUAGE },
       // The chained proxy still bypasses nothing: loopback goes through it too.

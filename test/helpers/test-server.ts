@@ -4,7 +4,7 @@
  */
 import type { Core } from '../../src/compose.js';
 import { buildCore } from '../../src/compose.js';
-import type { Config, DeepPartial } from '../../src/core/config.js';
+import type { Config, ConfigSources, DeepPartial } from '../../src/core/config.js';
 import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { Metrics } from '../../src/services/metrics.js';
@@ -12,8 +12,10 @@ import type { RunningServer } from '../../src/http-server.js';
 import { startHttpServer } from '../../src/http-server.js';
 import type { McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
 
-export function testConfig(overrides: DeepPartial<Config> = {}): Config {
+/** `sources.fileExists` stands in for the file system (e.g. a machine without Chromium). */
+export function testConfig(overrides: DeepPartial<Config> = {}, sources: Pick<ConfigSources, 'fileExists'> = {}): Config {
   return loadConfig({
+    ...sources,
     env: {},
     overrides: {
       ...overrides,
@@ -36,8 +38,8 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(overrides: DeepPartial<Config> = {}): Promise<TestApi> {
-  const core = await buildCore(testConfig(overrides), silentLogger, { metrics: new Metrics() });
+export async function startTestApi(overrides: DeepPartial<Config> = {}, sources: Pick<ConfigSources, 'fileExists'> = {}): Promise<TestApi> {
+  const core = await buildCore(testConfig(overrides, sources), silentLogger, { metrics: new Metrics() });
   const server = await startHttpServer(core);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {
