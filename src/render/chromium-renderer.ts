@@ -11,10 +11,10 @@
  * The per-URL deadline covers the queue, the launch and the render: load, then a short
  * network-idle settle bounded by what is left.
  */
-import { errors, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import { errors, type Browser, type Response, type Route } from 'playwright-core';
 import { AppError, BLOCKING_STATUSES } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { RenderedPage, Renderer, RenderRequest, StaticDocument } from '../core/render-port.js';
+import type { RenderedPage, Renderer, RenderRequest } from '../core/render-port.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { ACCEPT_LANGUAGE, browserProfile, HIDE_WEBDRIVER_SCRIPT, majorOf } from '../net/browser-profile.js';
 import type { Resolver } from '../net/connector.js';
@@ -22,11 +22,15 @@ import { HostLimiter } from '../net/host-limiter.js';
 import { RequestScope } from '../net/request-scope.js';
 import { BrowserHost } from './browser-host.js';
 import { startGuardProxy, type GuardProxy } from './guard-proxy.js';
+import { trackNetwork, type NetworkTracker } from './network-quiet.js';
+import { discard, PagePool, recordOrigins, type PooledPage } from './page-pool.js';
 
 /** Resource types a text extraction never needs. */
 const SKIPPED_TYPES = new Set(['image', 'media', 'font']);
 /** After `load`, how long the page may keep fetching (XHR-mounted content) before it is read. */
 const SETTLE_MS = 2_000;
+/** Silence on the network after which the page counts as settled. */
+const QUIET_MS = 150;
 /** A challenge page that passes reloads within a few seconds; more hops than this is a loop. */
 const CHALLENGE_WAIT_MS = 5_000;
 const CHALLENGE_HOPS = 3;
@@ -53,6 +57,7 @@ export interface ChromiumRendererOptions {
 export class ChromiumRenderer implements Renderer {
   readonly #options: ChromiumRendererOptions;
   readonly #slots: HostLimiter;
+  readonly #pool = new PagePool();
   #proxies: Promise<{ plain: GuardProxy; stealth?: GuardProxy; host: BrowserHost }> | undefined;
   /** The browser host once the proxies are up (its version feeds the stealth profile). */
   #started: { host: BrowserHost } | undefined;
@@ -73,21 +78,24 @@ export class ChromiumRenderer implements Renderer {
     const scope = new RequestScope(request.timeoutMs, request.signal);
     const deadlineAt = performance.now() + request.timeoutMs;
     let release: (() => void) | undefined;
+    // The page's wipe after the answer: the slot stays taken until it is done.
+    const recycling: Promise<void>[] = [];
     try {
       release = await this.#slots.acquire('pages', scope.signal);
       const { host, stealth } = await this.#start();
-      return await this.#render(request, { scope, deadlineAt, host, stealthProxy: request.stealth ? stealth : undefined });
+      return await this.#render(request, { scope, deadlineAt, host, stealthProxy: request.stealth ? stealth : undefined, recycling });
     } catch (error) {
       throw scope.failure && !(error instanceof AppError && error.code === 'render_failed') ? renderTimeout(scope.failure, request.timeoutMs) : toRenderError(error);
     } finally {
-      release?.();
       scope.dispose();
+      if (release) void Promise.all(recycling).finally(release);
     }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     const started = await this.#proxies?.catch(() => undefined);
+    await this.#pool.close();
     await started?.host.close();
     await Promise.all([started?.plain.close(), started?.stealth?.close()]);
   }
@@ -108,7 +116,7 @@ export class ChromiumRenderer implements Renderer {
 
   async #render(
     request: RenderRequest,
-    run: { scope: RequestScope; deadlineAt: number; host: BrowserHost; stealthProxy: GuardProxy | undefined },
+    run: { scope: RequestScope; deadlineAt: number; host: BrowserHost; stealthProxy: GuardProxy | undefined; recycling: Promise<void>[] },
   ): Promise<RenderedPage> {
     const { scope, host } = run;
     const left = (): number => Math.max(1, Math.round(run.deadlineAt - performance.now()));
@@ -119,34 +127,45 @@ export class ChromiumRenderer implements Renderer {
       if (scope.failure) throw scope.failure;
       throw new AppError('render_failed', `The headless browser could not be started: ${firstLine(error)}`, { statusCode: 0, retryable: true, cause: error });
     }
-    let context: BrowserContext | undefined;
-    const closeContext = (): void => void context?.close().catch(() => undefined);
-    scope.signal.addEventListener('abort', closeContext, { once: true });
+    let pooled: PooledPage | undefined;
+    let clean = false;
+    // The deadline closes the page's context: whatever it was waiting for fails at once.
+    const abandon = (): void => void (pooled ? discard(pooled) : undefined);
+    scope.signal.addEventListener('abort', abandon, { once: true });
+    let network: NetworkTracker | undefined;
     try {
-      context = await this.#setupStep(browser.newContext(this.#contextOptions(request, run.stealthProxy)), browser, host, scope);
-      const page = await this.#setupStep(context.newPage(), browser, host, scope);
-      await context.route('**/*', (route) => routeRequest(route, page, request.document));
-      if (request.stealth) await context.addInitScript(HIDE_WEBDRIVER_SCRIPT);
+      pooled = this.#pool.take(browser, request.stealth) ?? (await this.#openPage(browser, host, scope, request.stealth, run.stealthProxy));
+      pooled.uses++;
+      pooled.visit.document = request.document;
+      const page = pooled.page;
+      network = trackNetwork(page);
       let status = request.document?.status ?? 200;
-      page.on('response', (response) => {
+      const onResponse = (response: Response): void => {
         if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
-      });
-      const target = request.document?.finalUrl ?? request.url;
-      await page.goto(target, { waitUntil: 'load', timeout: left() });
-      // Content that scripts fetch after `load` (XHR-mounted apps): wait for a quiet
-      // network, but never past the deadline and never long.
-      const settle = (): Promise<unknown> => page.waitForLoadState('networkidle', { timeout: Math.min(SETTLE_MS, left()) }).catch(() => undefined);
-      await settle();
-      // A bot wall's challenge proves the browser by script, then reloads or navigates to
-      // the content: follow it a few times (the stealth retry, where the browser fetched).
-      for (let hop = 0; hop < CHALLENGE_HOPS && !request.document && BLOCKING_STATUSES.has(status); hop++) {
-        const moved = await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: Math.min(CHALLENGE_WAIT_MS, left()) }).catch(() => undefined);
-        if (!moved) break;
-        await page.waitForLoadState('load', { timeout: left() });
+      };
+      page.on('response', onResponse);
+      try {
+        await page.goto(request.document?.finalUrl ?? request.url, { waitUntil: 'load', timeout: left() });
+        // Content that scripts fetch after `load` (XHR-mounted apps): wait for a quiet
+        // network, but never past the deadline and never long.
+        const settle = (): Promise<void> => (network as NetworkTracker).quiet(QUIET_MS, Math.min(SETTLE_MS, left()));
         await settle();
+        // A bot wall's challenge proves the browser by script, then reloads or navigates to
+        // the content: follow it a few times (the stealth retry, where the browser fetched).
+        for (let hop = 0; hop < CHALLENGE_HOPS && !request.document && BLOCKING_STATUSES.has(status); hop++) {
+          const moved = await page
+            .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: Math.min(CHALLENGE_WAIT_MS, left()) })
+            .catch(() => undefined);
+          if (!moved) break;
+          await page.waitForLoadState('load', { timeout: left() });
+          await settle();
+        }
+        const html = await page.content();
+        clean = true;
+        return { finalUrl: page.url(), status, html };
+      } finally {
+        page.off('response', onResponse);
       }
-      const html = await page.content();
-      return { finalUrl: page.url(), status, html };
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (scope.failure) throw scope.failure;
@@ -156,8 +175,26 @@ export class ChromiumRenderer implements Renderer {
       }
       throw error;
     } finally {
-      scope.signal.removeEventListener('abort', closeContext);
-      await context?.close().catch(() => undefined);
+      scope.signal.removeEventListener('abort', abandon);
+      network?.dispose();
+      // A clean page is wiped and kept warm (the slot is held until then); any other is closed.
+      if (pooled) run.recycling.push(clean && !scope.failure ? this.#pool.give(pooled) : discard(pooled));
+    }
+  }
+
+  /** A new context and page for a profile: its guards (route, init script) are set once here. */
+  async #openPage(browser: Browser, host: BrowserHost, scope: RequestScope, stealth: boolean, stealthProxy: GuardProxy | undefined): Promise<PooledPage> {
+    const context = await this.#setupStep(browser.newContext(this.#contextOptions(stealth, stealthProxy)), browser, host, scope);
+    try {
+      const page = await this.#setupStep(context.newPage(), browser, host, scope);
+      const pooled: PooledPage = { browser, context, page, stealth, uses: 0, visit: { document: undefined }, origins: new Set() };
+      recordOrigins(pooled);
+      await context.route('**/*', (route) => routeRequest(route, pooled));
+      if (stealth) await context.addInitScript(HIDE_WEBDRIVER_SCRIPT);
+      return pooled;
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
     }
   }
 
@@ -183,12 +220,12 @@ export class ChromiumRenderer implements Renderer {
     }
   }
 
-  #contextOptions(request: RenderRequest, stealthProxy: GuardProxy | undefined): Parameters<Browser['newContext']>[0] {
+  #contextOptions(stealth: boolean, stealthProxy: GuardProxy | undefined): Parameters<Browser['newContext']>[0] {
     const profile = browserProfile(majorOf(this.#started?.host.version()));
     return {
       acceptDownloads: false,
       serviceWorkers: 'block',
-      userAgent: request.stealth ? profile.userAgent : this.#options.userAgent,
+      userAgent: stealth ? profile.userAgent : this.#options.userAgent,
       // The locale comes from the launch (--lang): a context locale would cut Accept-Language
       // down to "en-US", which no real Chrome sends.
       timezoneId: profile.timezoneId,
@@ -200,12 +237,15 @@ export class ChromiumRenderer implements Renderer {
 }
 
 /** One request of the page: only http(s), no images/media/fonts, the main document from memory. */
-async function routeRequest(route: Route, page: Page, document: StaticDocument | undefined): Promise<void> {
+async function routeRequest(route: Route, pooled: PooledPage): Promise<void> {
   const request = route.request();
   const url = request.url();
+  const document = pooled.visit.document;
   try {
     if (!/^https?:/i.test(url) || SKIPPED_TYPES.has(request.resourceType())) return await route.abort('blockedbyclient');
-    if (document && request.isNavigationRequest() && request.frame() === page.mainFrame() && sameDocument(url, document.finalUrl)) {
+    if (document && request.isNavigationRequest() && request.frame() === pooled.page.mainFrame() && sameDocument(url, document.finalUrl)) {
+      // Served once: a reload or a later navigation to the same URL goes to the network.
+      pooled.visit.document = undefined;
       return await route.fulfill({ status: document.status, headers: servedHeaders(document.headers), body: Buffer.from(document.body) });
     }
     await route.continue();

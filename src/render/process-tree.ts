@@ -8,7 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 export interface ProcessInfo {
   pid: number;
   ppid: number;
-  /** Resident set size in bytes. */
+  /**
+   * Memory in bytes: the proportional set size (shared pages split between the processes
+   * sharing them, so a tree's sum counts Chromium's shared memory once), else the RSS.
+   */
   rss: number;
   cmdline: string;
 }
@@ -20,13 +23,22 @@ function read(pid: number): ProcessInfo | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name is in parentheses and may hold spaces or parentheses itself.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const statm = readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ');
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ').trim();
-    return { pid, ppid: Number(fields[1]), rss: Number(statm[1]) * PAGE_SIZE, cmdline };
+    return { pid, ppid: Number(fields[1]), rss: memoryOf(pid), cmdline };
   } catch {
     // Gone between the listing and the read, or no /proc at all.
     return undefined;
   }
+}
+
+function memoryOf(pid: number): number {
+  try {
+    const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'))?.[1];
+    if (pss !== undefined) return Number(pss) * 1024;
+  } catch {
+    // No smaps_rollup (old kernel, or another user's process): the RSS below.
+  }
+  return Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * PAGE_SIZE;
 }
 
 /** Every live descendant of `root` (not `root` itself). */
@@ -50,7 +62,7 @@ export function descendants(root: number = process.pid): ProcessInfo[] {
   return out;
 }
 
-/** Resident memory of `root` and all its descendants, in bytes. */
+/** Memory of `root` and all its descendants, in bytes (see ProcessInfo.rss). */
 export function treeRss(root: number = process.pid): number {
   return (read(root)?.rss ?? 0) + descendants(root).reduce((sum, p) => sum + p.rss, 0);
 }

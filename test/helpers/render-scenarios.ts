@@ -99,6 +99,21 @@ export function renderScenarios(canaryPort: () => number): Scenario[] {
     { path: '/spa/data.json', description: 'the app data', handle: ({ res }) => send(res, 200, 'application/json', JSON.stringify(SPA_DATA)) },
     { path: '/guarded', description: 'a page reaching for the canary origin every way it can', handle: ({ res }) => send(res, 200, HTML, guardHtml(canaryPort())) },
     {
+      path: '/memory',
+      description: 'a page that shows what an earlier visit left (cookie, localStorage), then leaves some',
+      handle: ({ res }) =>
+        send(
+          res,
+          200,
+          HTML,
+          `<!doctype html><title>Memory</title><p id="seen"></p><script>
+document.getElementById('seen').textContent = 'Left by earlier visits: cookie [' + document.cookie + '] storage [' + (localStorage.getItem('visit') ?? '') + ']';
+document.cookie = 'visit=1; path=/; max-age=3600';
+localStorage.setItem('visit', 'one');
+</script>`,
+        ),
+    },
+    {
       path: '/never-loads',
       description: 'text, and a script that never arrives: the load event never fires',
       handle: ({ res }) => send(res, 200, HTML, '<!doctype html><title>Slow</title><p>Waiting for a script that never comes.</p><script src="/hang"></script>'),

@@ -69,6 +69,14 @@ describeWithChromium('rendering a single-page app', () => {
     expect(json.results[0].html).toContain('Tide Tables and Harbour Lights');
   });
 
+  it('a reused page keeps nothing of the URL before it: no cookie, no storage', async () => {
+    for (let visit = 0; visit < 3; visit++) {
+      const { json } = await api.crawl({ urls: [`${site.origin}/memory`], format: 'html' });
+      expect(json.results[0]).toMatchObject({ success: true, rendered: true });
+      expect(json.results[0].html, `visit ${visit}`).toContain('Left by earlier visits: cookie [] storage []');
+    }
+  });
+
   it('the extract_urls tool returns the same rendered result', async () => {
     const handle = createMcpServer(mcpDepsOf(api.core));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
