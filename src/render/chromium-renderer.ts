@@ -30,7 +30,7 @@ const SKIPPED_TYPES = new Set(['image', 'media', 'font']);
 /** After `load`, how long the page may keep fetching (XHR-mounted content) before it is read. */
 const SETTLE_MS = 2_000;
 /** Silence on the network after which the page counts as settled. */
-const QUIET_MS = 150;
+const QUIET_MS = 100;
 /** A challenge page that passes reloads within a few seconds; more hops than this is a loop. */
 const CHALLENGE_WAIT_MS = 5_000;
 const CHALLENGE_HOPS = 3;
