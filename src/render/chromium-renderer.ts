@@ -184,7 +184,12 @@ export class ChromiumRenderer implements Renderer {
 
   /** A new context and page for a profile: its guards (route, init script) are set once here. */
   async #openPage(browser: Browser, host: BrowserHost, scope: RequestScope, stealth: boolean, stealthProxy: GuardProxy | undefined): Promise<PooledPage> {
-    const context = await this.#setupStep(browser.newContext(this.#contextOptions(stealth, stealthProxy)), browser, host, scope);
+    const creating = browser.newContext(this.#contextOptions(stealth, stealthProxy));
+    const context = await this.#setupStep(creating, browser, host, scope).catch((error: unknown) => {
+      // Given up on (deadline, hang): a context that still arrives later is closed.
+      void creating.then((late) => late.close()).catch(() => undefined);
+      throw error;
+    });
     try {
       const page = await this.#setupStep(context.newPage(), browser, host, scope);
       const pooled: PooledPage = { browser, context, page, stealth, uses: 0, visit: { document: undefined }, origins: new Set() };
@@ -283,7 +288,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function renderTimeout(failure: AppError, timeoutMs: number): AppError {
   if (failure.code !== 'timeout') return failure;
-  return new AppError('timeout', `No answer within ${timeoutMs} ms: the page did not finish rendering in that time.`, { statusCode: 0, retryable: true });
+  return new AppError('timeout', `The page did not finish rendering in the ${timeoutMs} ms left of the URL's deadline.`, { statusCode: 0, retryable: true });
 }
 
 /** Errors of Playwright and the page, as the port's AppErrors. */

@@ -4,15 +4,12 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { searchResponseSchema } from '../../src/core/schemas.js';
-import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
 import type { TestApi } from '../helpers/test-server.js';
-import { mcpDepsOf, startTestApi } from '../helpers/test-server.js';
+import { inMemoryMcpClient, startTestApi } from '../helpers/test-server.js';
 
 let fake: FakeEngines;
 let api: TestApi;
@@ -151,11 +148,7 @@ describe('/api/search', () => {
 
 describe('web_search over MCP', () => {
   it('returns structuredContent identical to the HTTP JSON, with a Markdown text block', async () => {
-    const handle = createMcpServer(mcpDepsOf(api.core));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await handle.server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    const { client, close } = await inMemoryMcpClient(api.core);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['web_search', 'extract_urls']);
@@ -176,8 +169,7 @@ describe('web_search over MCP', () => {
       const invalid = await client.callTool({ name: 'web_search', arguments: { q: '' } });
       expect((invalid.content as { text: string }[])[0]!.text).toMatch(/^invalid_request: .*\n- q: /s);
     } finally {
-      await client.close();
-      await handle.close();
+      await close();
     }
   });
 });

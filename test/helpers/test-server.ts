@@ -2,6 +2,8 @@
  * Builds the real core with a test configuration (private addresses allowed, since every
  * fixture lives on 127.0.0.1) and starts the real HTTP face on port 0.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Core } from '../../src/compose.js';
 import { buildCore } from '../../src/compose.js';
 import type { Config, ConfigSources, DeepPartial } from '../../src/core/config.js';
@@ -10,7 +12,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { Metrics } from '../../src/services/metrics.js';
 import type { RunningServer } from '../../src/http-server.js';
 import { startHttpServer } from '../../src/http-server.js';
-import type { McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
+import { createMcpServer, type McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
 
 /** `sources.fileExists` stands in for the file system (e.g. a machine without Chromium). */
 export function testConfig(overrides: DeepPartial<Config> = {}, sources: Pick<ConfigSources, 'fileExists'> = {}): Config {
@@ -66,4 +68,20 @@ export async function startTestApi(overrides: DeepPartial<Config> = {}, sources:
 /** MCP server dependencies over an already built core. */
 export function mcpDepsOf(core: Core): McpDeps {
   return { config: core.config, logger: core.logger, engines: core.search.settings.configured, services: async () => core };
+}
+
+/** An SDK client connected to a fresh MCP server over `core`, through an in-memory pair. */
+export async function inMemoryMcpClient(core: Core): Promise<{ client: Client; close(): Promise<void> }> {
+  const handle = createMcpServer(mcpDepsOf(core));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await handle.server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await handle.close();
+    },
+  };
 }

@@ -4,16 +4,13 @@
  * and in HTML with `rendered: true`, charged 1 credit; a cache hit returns the same result
  * for free; without a browser the same app is an uncharged `empty_content`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { crawlResponseSchema } from '../../src/core/schemas.js';
-import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
 import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
-import { mcpDepsOf, startTestApi, type TestApi } from '../helpers/test-server.js';
+import { inMemoryMcpClient, startTestApi, type TestApi } from '../helpers/test-server.js';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -78,11 +75,7 @@ describeWithChromium('rendering a single-page app', () => {
   });
 
   it('the extract_urls tool returns the same rendered result', async () => {
-    const handle = createMcpServer(mcpDepsOf(api.core));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await handle.server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    const { client, close } = await inMemoryMcpClient(api.core);
     try {
       const result = await client.callTool({ name: 'extract_urls', arguments: { urls: [`${site.origin}/spa`] } });
       expect(result.isError).toBeFalsy();
@@ -92,8 +85,7 @@ describeWithChromium('rendering a single-page app', () => {
       expect(structured.metadata.credits_used).toBe(1);
       expect((result.content as { text: string }[])[0]?.text).toContain(SPA_TEXT);
     } finally {
-      await client.close();
-      await handle.close();
+      await close();
     }
   });
 });
