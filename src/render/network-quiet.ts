@@ -15,13 +15,17 @@ export interface NetworkTracker {
 
 export function trackNetwork(page: Page): NetworkTracker {
   let inflight = 0;
+  // The quiet window counts from the last request's end, which may precede the wait.
+  let lastActivity = performance.now();
   let changed: (() => void) | undefined;
   const started = (): void => {
     inflight++;
+    lastActivity = performance.now();
     changed?.();
   };
   const ended = (): void => {
     inflight = Math.max(0, inflight - 1);
+    lastActivity = performance.now();
     changed?.();
   };
   page.on('request', started);
@@ -40,7 +44,7 @@ export function trackNetwork(page: Page): NetworkTracker {
         const cap = setTimeout(done, maxMs);
         changed = () => {
           clearTimeout(timer);
-          if (inflight === 0) timer = setTimeout(done, quietMs);
+          if (inflight === 0) timer = setTimeout(done, Math.max(0, quietMs - (performance.now() - lastActivity)));
         };
         changed();
       }),
