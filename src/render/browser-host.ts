@@ -10,7 +10,7 @@ import type { Logger } from '../core/logger.js';
 import { browserProfile } from '../net/browser-profile.js';
 import { descendants } from './process-tree.js';
 
-/** Headless, no sandbox (containers), no traffic of the browser's own, no automation tell. */
+/** Headless, no sandbox (containers), no traffic of the browser's own, no automation tell, no UDP. */
 export const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -20,6 +20,9 @@ export const LAUNCH_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-blink-features=AutomationControlled',
+  // WebRTC would send STUN/TURN straight to any address, around the guard proxy: only
+  // proxied TCP is left to it (and the proxy applies the policy).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 /** A launch slower than this has failed (a cold start on a busy machine takes ~1 s). */

@@ -67,10 +67,33 @@ Promise.all([
     ws.onopen = () => resolve('reached');
     ws.onerror = () => resolve('refused');
   }),
+  // WebRTC's STUN (UDP) and TURN (UDP, TCP) and WebTransport (QUIC) do not use the proxy by themselves.
+  new Promise((resolve) => {
+    try {
+      const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:${canaryPort}' }, { urls: ['turn:127.0.0.1:${canaryPort}?transport=udp', 'turn:127.0.0.1:${canaryPort}?transport=tcp'], username: 'u', credential: 'p' }] });
+      pc.createDataChannel('probe');
+      pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && resolve('gathered');
+      pc.createOffer().then((offer) => pc.setLocalDescription(offer));
+      setTimeout(() => resolve('gathering'), 1500);
+    } catch (error) {
+      resolve('no-webrtc');
+    }
+  }),
+  new Promise((resolve) => {
+    try {
+      const wt = new WebTransport('https://127.0.0.1:${canaryPort}/wt');
+      wt.ready.then(() => resolve('reached'), () => resolve('refused'));
+      setTimeout(() => resolve('waiting'), 1500);
+    } catch (error) {
+      resolve('no-webtransport');
+    }
+  }),
 ]).then((outcomes) => {
   document.getElementById('status').textContent = 'all attempts finished: ' + outcomes.join(' ');
 });
-</script></body></html>`;
+</script>
+<!-- Holds the load event (and so the render) until the attempts above have had their time. -->
+<script src="/delay/2000"></script></body></html>`;
 }
 
 /** The bot wall's verdict on a request: the content, a challenge a browser can pass, or a flat refusal. */

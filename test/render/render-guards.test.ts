@@ -2,13 +2,15 @@
  * The guards inside the browser, and its failures, with a real Chromium:
  *  - a page on the allowed fixture origin reaches for a canary on another loopback port by
  *    script, stylesheet redirect, image, iframes (by IP, by name, by redirect), fetch (plain,
- *    redirected, IPv4-mapped, TLS), WebSocket (ws, wss) and preconnect: the canary sees no
- *    TCP connection at all, and the page itself renders;
+ *    redirected, IPv4-mapped, TLS), WebSocket (ws, wss), preconnect, WebRTC (STUN, TURN over
+ *    UDP and TCP) and WebTransport: the canary sees no TCP connection and no datagram at
+ *    all, and the page itself renders;
  *  - a page whose load never finishes fails as `timeout` within its deadline;
  *  - a browser killed mid-call fails that URL as `render_failed`, and the next call works;
  *  - a bot wall that only a real browser passes is retried rendered with stealth.
  * Every case checks what was charged.
  */
+import dgram from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
@@ -18,10 +20,16 @@ import { startTestApi, type TestApi } from '../helpers/test-server.js';
 
 let site: FixtureSite;
 let canary: FixtureSite;
+/** The canary's UDP side, on the same port number: STUN, TURN over UDP, QUIC. */
+let udpCanary: dgram.Socket;
+let datagrams = 0;
 let api: TestApi;
 
 beforeAll(async () => {
   canary = await startFixtureSite();
+  udpCanary = dgram.createSocket('udp4');
+  udpCanary.on('message', () => datagrams++);
+  await new Promise<void>((resolve) => udpCanary.bind(canary.port, '127.0.0.1', resolve));
   site = await startFixtureSite({ scenarios: renderScenarios(() => canary.port) });
   if (!chromium.path) return;
   api = await startTestApi({
@@ -32,6 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api?.close();
+  udpCanary?.close();
   await Promise.all([site?.close(), canary?.close()]);
 });
 
@@ -40,10 +49,10 @@ describeWithChromium('the browser behind the guard proxy', () => {
     const { json } = await api.crawl({ urls: [`${site.origin}/guarded`], format: 'html' });
     expect(json.results[0]).toMatchObject({ success: true, rendered: true });
     // The scripts ran to the end: every attempt was made (plain http ones got the proxy's 403).
-    expect(json.results[0].html).toMatch(/all attempts finished: (\w+ ){5}\w+</);
+    expect(json.results[0].html).toMatch(/all attempts finished: (\S+ ){7}\S+</);
     expect(json.metadata.credits_used).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(canary.connections()).toBe(0);
+    expect({ connections: canary.connections(), datagrams }).toEqual({ connections: 0, datagrams: 0 });
     // The redirects themselves were served by the allowed origin (and then refused).
     expect(site.hits('/redirect-to')).toBeGreaterThanOrEqual(2);
   });
