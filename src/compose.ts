@@ -7,6 +7,8 @@ import { ConfigError } from './core/config.js';
 import type { Logger } from './core/logger.js';
 import type { SearchResponse } from './core/schemas.js';
 import type { Store } from './core/store-port.js';
+import type { Renderer } from './core/render-port.js';
+import { addressPolicyFor } from './net/address-policy.js';
 import { GuardedFetcher } from './net/guarded-fetcher.js';
 import type { StoredRobots } from './net/robots.js';
 import { RobotsChecker } from './net/robots.js';
@@ -18,6 +20,7 @@ import { Operations } from './services/operations.js';
 import type { ExtractedPage } from './services/page-extractor.js';
 import { PageExtractor } from './services/page-extractor.js';
 import { SearchService } from './services/search-service.js';
+import { ChromiumRenderer } from './render/chromium-renderer.js';
 import { RedisStore } from './store/redis-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
 
@@ -71,7 +74,8 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     ...(metrics ? { onLookup: (cached: boolean) => metrics.cacheLookup('robots', cached) } : {}),
   });
   const observer = metrics ? { observer: metrics } : {};
-  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), logger, ...observer });
+  const renderer = buildRenderer(config, logger);
+  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), logger, ...observer, ...(renderer ? { renderer } : {}) });
   const crawl = new CrawlService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
   const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, logger, ...observer });
@@ -87,8 +91,27 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     search,
     pages,
     close: async () => {
+      await renderer?.close();
       await client.close();
       await store.close();
     },
   };
+}
+
+/**
+ * The headless browser, when there is one and rendering is on. Nothing starts here: the
+ * browser launches on the first page that needs it.
+ */
+function buildRenderer(config: Config, logger: Logger): Renderer | undefined {
+  const { mode, chromiumPath, pages } = config.render;
+  if (mode === 'never' || chromiumPath === undefined) return undefined;
+  return new ChromiumRenderer({
+    executablePath: chromiumPath,
+    pages,
+    policy: addressPolicyFor(config.fetch.allowPrivateAddresses),
+    connectTimeoutMs: config.fetch.connectTimeoutMs,
+    userAgent: config.fetch.userAgent,
+    logger: logger.child({ component: 'render' }),
+    ...(config.fetch.stealthProxy ? { stealthProxy: config.fetch.stealthProxy } : {}),
+  });
 }

@@ -4,9 +4,11 @@
  * flag wins). All problems are reported at once; the result is frozen and passed down as
  * an argument. This is the only module that reads `process.env`.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { parseAllowedOrigins, type AllowedOrigin } from './allowed-origins.js';
 
 const MiB = 1024 * 1024;
 
@@ -25,6 +27,29 @@ const bool = z.preprocess((v) => {
 const BOOLEAN_SCHEMAS = new WeakSet<z.ZodType>();
 function flag(defaultValue: boolean): z.ZodType {
   const schema = bool.default(defaultValue);
+  BOOLEAN_SCHEMAS.add(schema);
+  return schema;
+}
+
+/**
+ * WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: on/off for every private address, or a list of the
+ * origins allowed (allowed-origins.ts). Still an on/off flag on the command line.
+ */
+function privateAddresses(): z.ZodType {
+  const schema = z
+    .unknown()
+    .transform((v, ctx): boolean | AllowedOrigin[] => {
+      if (v === undefined) return false;
+      if (typeof v === 'boolean' || Array.isArray(v)) return v as boolean | AllowedOrigin[];
+      const parsed = bool.safeParse(v);
+      if (parsed.success) return parsed.data;
+      try {
+        return parseAllowedOrigins(String(v));
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `true, false or a comma-separated list of allowed origins: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    });
   BOOLEAN_SCHEMAS.add(schema);
   return schema;
 }
@@ -54,6 +79,9 @@ interface SettingDef {
   help: string;
 }
 
+/** Where Debian and Ubuntu install Chromium; the first that exists is used by default. */
+const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
 const SETTINGS: SettingDef[] = [
   { path: 'server.host', env: 'WEBSEARCH_HOST', flag: '--host', schema: z.string().trim().min(1).default('127.0.0.1'), help: 'address the HTTP server binds' },
   { path: 'server.port', env: 'WEBSEARCH_PORT', flag: '--port', schema: int(0, 65535).default(8787), help: 'port of the HTTP server (0 = any free port)' },
@@ -67,7 +95,11 @@ const SETTINGS: SettingDef[] = [
   { path: 'fetch.maxBytes', env: 'WEBSEARCH_FETCH_MAX_BYTES', flag: '--fetch-max-bytes', schema: int(1024, 1024 * MiB).default(10 * MiB), help: 'largest decoded page body (10 MiB per spec 8.1)' },
   { path: 'fetch.maxRedirects', env: 'WEBSEARCH_FETCH_MAX_REDIRECTS', flag: '--fetch-max-redirects', schema: int(0, 20).default(5), help: 'redirect hops followed per URL' },
   { path: 'fetch.perHostConcurrency', env: 'WEBSEARCH_FETCH_PER_HOST', flag: '--fetch-per-host', schema: int(1, 64).default(4), help: 'simultaneous requests to one host' },
-  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: flag(false), help: 'allow fetching loopback/private addresses (tests, intranet)' },
+  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: privateAddresses(), help: 'allow loopback/private addresses: true, or only the listed origins, e.g. "wiki.corp:443,10.2.0.0/16,127.0.0.1:8080" (intranet, tests)' },
+  { path: 'fetch.stealthProxy', env: 'WEBSEARCH_STEALTH_PROXY', flag: '--stealth-proxy', schema: httpUrl.optional(), help: 'http(s) proxy for stealth requests (static fetch and browser), e.g. http://user:pass@proxy:3128; targets still pass the address policy' },
+  { path: 'render.mode', env: 'WEBSEARCH_RENDER', flag: '--render', schema: z.enum(['auto', 'always', 'never']).default('auto'), help: 'headless rendering: auto (format html, and pages that need scripts), always, never' },
+  { path: 'render.chromiumPath', env: 'CHROMIUM_PATH', flag: '--chromium-path', schema: optionalString, help: `Chromium executable for rendering (default: the first existing of ${CHROMIUM_CANDIDATES.join(', ')}; none = no rendering)` },
+  { path: 'render.pages', env: 'WEBSEARCH_RENDER_PAGES', flag: '--render-pages', schema: int(1, 64).default(4), help: 'pages rendered at once (more wait their turn)' },
   { path: 'fetch.productToken', env: 'WEBSEARCH_PRODUCT_TOKEN', flag: '--product-token', schema: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only (RFC 9309 product token)').default('websearch-mcp'), help: 'product token matched against robots.txt groups' },
   { path: 'fetch.userAgent', env: 'WEBSEARCH_USER_AGENT', flag: '--user-agent', schema: optionalString, help: `User-Agent header (default: "Mozilla/5.0 (compatible; <token>/${VERSION}; +${PROJECT_URL})")` },
 
@@ -139,10 +171,14 @@ export interface Config {
     maxBytes: number;
     maxRedirects: number;
     perHostConcurrency: number;
-    allowPrivateAddresses: boolean;
+    /** true: every private address; false: none; a list: only those origins. */
+    allowPrivateAddresses: boolean | readonly AllowedOrigin[];
     productToken: string;
     userAgent: string;
+    stealthProxy?: string;
   };
+  /** Headless rendering; `chromiumPath` is undefined when no browser exists. */
+  render: { mode: 'auto' | 'always' | 'never'; chromiumPath?: string; pages: number };
   robots: { enabled: boolean; cacheTtlMs: number; cacheEntries: number; maxBytes: number; timeoutMs: number };
   search: {
     engines?: string;
@@ -196,6 +232,8 @@ export interface ConfigSources {
   unused?: readonly string[];
   /** Values used where no override, flag or variable gives one (a command's own defaults). */
   defaults?: DeepPartial<Config>;
+  /** Whether a file exists (default: the file system); tests pass their own. */
+  fileExists?: (path: string) => boolean;
 }
 
 /** A setting as the command line sees it: its flag, whether it takes a value, its variable. */
@@ -305,9 +343,15 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   const config = out as unknown as Config;
   config.fetch.userAgent ??= `Mozilla/5.0 (compatible; ${config.fetch.productToken}/${VERSION}; +${PROJECT_URL})`;
-  const raw = config as unknown as { store: { path?: string }; auth: { allowedHosts?: string | string[] } };
+  const raw = config as unknown as { store: { path?: string }; auth: { allowedHosts?: string | string[] }; render: { chromiumPath?: string } };
   raw.store.path ??= defaultStorePath(env);
   raw.auth.allowedHosts = splitList(raw.auth.allowedHosts as string | undefined);
+  const exists = sources.fileExists ?? existsSync;
+  if (config.render.chromiumPath !== undefined && !exists(config.render.chromiumPath)) {
+    throw new ConfigError([`CHROMIUM_PATH: no file at ${config.render.chromiumPath} (install Debian's chromium, or unset it to render nothing)`]);
+  }
+  raw.render.chromiumPath ??= CHROMIUM_CANDIDATES.find((path) => exists(path));
+  if (raw.render.chromiumPath === undefined) delete raw.render.chromiumPath;
   if (config.store.kind === 'redis' && config.store.redisUrl === undefined) {
     throw new ConfigError(['WEBSEARCH_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)']);
   }

@@ -18,6 +18,7 @@ export const URL_ERROR_CODES = [
   'blocked',
   'too_many_redirects',
   'empty_content',
+  'render_failed',
 ] as const;
 export type UrlErrorCode = (typeof URL_ERROR_CODES)[number];
 
@@ -137,7 +138,8 @@ export type ExtractionErrorType =
   | 'timeout'
   | 'network'
   | 'blocked'
-  | 'empty_content';
+  | 'empty_content'
+  | 'render_failed';
 
 const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   invalid_url: 'invalid_url',
@@ -152,6 +154,8 @@ const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   // A redirect chain that never ends is the target's HTTP misbehaviour.
   too_many_redirects: 'http',
   empty_content: 'empty_content',
+  // The browser crashed or hung while rendering this URL (it is restarted for the next).
+  render_failed: 'render_failed',
 };
 
 export function extractionErrorTypeOf(code: ErrorCode): ExtractionErrorType {
@@ -182,6 +186,7 @@ const CONTENT_ERROR: Record<UrlErrorCode, ContentErrorValue> = {
   blocked: 'blocked',
   too_many_redirects: 'http_error',
   empty_content: 'empty_content',
+  render_failed: 'network_error',
 };
 
 export function contentErrorOf(code: ErrorCode, statusCode?: number): ContentErrorValue {

@@ -20,11 +20,13 @@ export function crawlRequestSchema(limits: { maxUrls: number; maxTimeoutMs: numb
         .describe(`URLs to extract (1 to ${limits.maxUrls}). Each URL succeeds or fails on its own.`),
       format: crawlFormatSchema
         .default('markdown')
-        .describe('"markdown" (default): main content as Markdown, boilerplate removed. "html": the full page HTML, decoded to UTF-8.'),
+        .describe('"markdown" (default): main content as Markdown, boilerplate removed (rendered in the headless browser when the page needs scripts). "html": the full page HTML after rendering when a browser is available, else as served, decoded to UTF-8.'),
       stealth: z
         .boolean()
         .default(false)
-        .describe('Charge the stealth rate (5 credits per successful URL instead of 1).'),
+        .describe(
+          'Fetch with a realistic Chrome profile (headers, client hints; through the stealth proxy when one is configured) and, when the plain fetch is blocked (challenge page, 401/403/429/451), retry in the headless browser with that profile. 5 credits per successful URL instead of 1.',
+        ),
       max_chars: z
         .number()
         .int()
@@ -61,6 +63,7 @@ export const extractionErrorTypeSchema = z.enum([
   'network',
   'blocked',
   'empty_content',
+  'render_failed',
 ]);
 
 export const crawlResultSchema = z.object({
@@ -68,6 +71,7 @@ export const crawlResultSchema = z.object({
   success: z.boolean(),
   markdown: z.string().describe('Extracted Markdown; empty string on failure or with format "html".'),
   html: z.string().optional().describe('Full page HTML (format "html" only).'),
+  rendered: z.boolean().optional().describe('On success: whether the content comes from the page rendered in the headless browser (true) or from the static response (false).'),
   status_code: z.number().int().describe('HTTP status of the target page; 0 when no response came.'),
   error: z.string().optional(),
   error_type: extractionErrorTypeSchema.optional(),

@@ -12,27 +12,47 @@ const READABLE = /[\p{L}\p{N}]/u;
  * One token at a time, each character consumed once: text, a comment (to its end or the
  * page's), the opening tag of a hidden block, or any other tag (to its `>` or the end).
  */
-const TOKEN = /[^<]+|<!--[\s\S]*?(?:-->|$)|<(script|style|template)(?=[\s>/])[^>]*>?|<[^>]*>?/giy;
+const TOKEN = /[^<]+|<!--[\s\S]*?(?:-->|$)|<(script|style|template)(?=[\s>/])[^>]*>?|<(\/?)noscript(?=[\s>/])[^>]*>?|<[^>]*>?/giy;
 
 export function hasReadableText(output: Pick<ConvertOutput, 'markdown' | 'html'>): boolean {
-  return output.html === undefined ? READABLE.test(output.markdown) : htmlHasReadableText(output.html);
+  if (output.html === undefined) return READABLE.test(output.markdown);
+  let found = false;
+  scanText(output.html, (text) => (found = READABLE.test(text)));
+  return found;
 }
 
-function htmlHasReadableText(html: string): boolean {
+/**
+ * The text of a page as two readers see it: `visible` with scripts running (no
+ * <noscript>), `noscript` what only a reader without scripts gets. Linear, like the scan.
+ */
+export function pageText(html: string): { visible: string; noscript: string } {
+  const visible: string[] = [];
+  const noscript: string[] = [];
+  scanText(html, (text, inNoscript) => {
+    (inNoscript ? noscript : visible).push(text);
+    return false;
+  });
+  return { visible: visible.join(' '), noscript: noscript.join(' ') };
+}
+
+/** Calls `visit` with each run of text a reader would see, until it returns true. */
+function scanText(html: string, visit: (text: string, inNoscript: boolean) => boolean): void {
   const lower = html.toLowerCase();
+  let inNoscript = false;
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < html.length) {
     const token = TOKEN.exec(html);
-    if (token === null) return false;
+    if (token === null) return;
     if (token[0][0] !== '<') {
-      if (READABLE.test(token[0])) return true;
+      if (visit(token[0], inNoscript)) return;
     } else if (token[1] !== undefined) {
       // A hidden block runs to its closing tag; an unclosed one hides the rest, as in a browser.
       const end = lower.indexOf(`</${token[1].toLowerCase()}`, TOKEN.lastIndex);
       const after = end === -1 ? -1 : html.indexOf('>', end);
-      if (after === -1) return false;
+      if (after === -1) return;
       TOKEN.lastIndex = after + 1;
+    } else if (token[2] !== undefined) {
+      inNoscript = token[2] === '';
     }
   }
-  return false;
 }

@@ -7,9 +7,20 @@
  */
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { AllowedOrigin } from '../core/allowed-origins.js';
 
-/** A policy answers "must this address be refused?". The default is `isForbiddenAddress`. */
-export type AddressPolicy = (ip: string) => boolean;
+/** Where a connection goes: the URL's host (name or IP, as written) and the port. */
+export interface AddressTarget {
+  host: string;
+  port: number;
+}
+
+/**
+ * A policy answers "must connecting to `ip` be refused?". `target` says for which host and
+ * port (an allowlist of origins needs them); without it, only address-wide rules can allow.
+ * The default is `isForbiddenAddress`.
+ */
+export type AddressPolicy = (ip: string, target?: AddressTarget) => boolean;
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
@@ -118,4 +129,46 @@ export function isForbiddenAddress(ip: string): boolean {
 export function describeAddress(ip: string): string {
   const c = classifyAddress(ip);
   return c.forbidden ? `${c.address} is ${c.reason}` : `${c.address} is a public address`;
+}
+
+/**
+ * The default policy with the operator's exceptions (WEBSEARCH_ALLOW_PRIVATE_ADDRESSES as a
+ * list): an address stays refused unless an entry allows it, for this host and port.
+ */
+export function allowListPolicy(origins: readonly AllowedOrigin[], base: AddressPolicy = isForbiddenAddress): AddressPolicy {
+  const ranges = origins.flatMap((o) => (o.kind === 'range' ? [[ipaddr.parse(o.address), o.prefix] as Cidr] : []));
+  const addresses = new Set(origins.flatMap((o) => (o.kind === 'address' ? [`${o.address}|${o.port}`] : [])));
+  const hosts = new Set(origins.flatMap((o) => (o.kind === 'host' ? [`${o.host}|${o.port}`] : [])));
+  return (ip, target) => {
+    if (!base(ip, target)) return false;
+    const parsed = canonical(ip);
+    if (parsed === undefined) return true;
+    if (ranges.some((range) => parsed.kind() === range[0].kind() && parsed.match(range))) return false;
+    if (target === undefined) return true;
+    if (addresses.has(`${parsed.toString()}|${target.port}`)) return false;
+    return !hosts.has(`${hostOf(target.host)}|${target.port}`);
+  };
+}
+
+/** The policy for the WEBSEARCH_ALLOW_PRIVATE_ADDRESSES setting: none (true), the default (false), or with exceptions. */
+export function addressPolicyFor(setting: boolean | readonly AllowedOrigin[], base: AddressPolicy = isForbiddenAddress): AddressPolicy | undefined {
+  if (setting === true) return undefined;
+  return setting === false ? base : allowListPolicy(setting, base);
+}
+
+/** An IPv4-mapped IPv6 address (a dual-stack socket's view of IPv4) is its IPv4 address. */
+function canonical(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const text = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  if (net.isIP(text) === 0) return undefined;
+  try {
+    return ipaddr.process(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function hostOf(host: string): string {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const ip = canonical(bare);
+  return ip ? ip.toString() : bare.toLowerCase().replace(/\.$/, '');
 }

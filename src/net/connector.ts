@@ -15,7 +15,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { buildConnector } from 'undici';
 import { AppError } from '../core/errors.js';
-import { describeAddress, type AddressPolicy } from './address-policy.js';
+import { describeAddress, type AddressPolicy, type AddressTarget } from './address-policy.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -38,7 +38,8 @@ export function forbiddenAddressError(host: string, ip: string): AppError {
 }
 
 /** How to get past the refusal, where that is the user's call (an intranet, a test). */
-export const PRIVATE_HINT = 'Private addresses are allowed only with WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=true';
+export const PRIVATE_HINT =
+  'Private addresses are allowed only with WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=true, or for listed origins (e.g. WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=wiki.corp:443,10.2.0.0/16)';
 
 /**
  * `localhost`, `localhost.` and every `*.localhost` name are loopback by definition (RFC
@@ -61,15 +62,27 @@ function notFound(hostname: string): NodeJS.ErrnoException {
   return error;
 }
 
-/** A net.connect `lookup` that resolves through `resolver` and applies `policy` to all results. */
-export function guardedLookup(resolver: Resolver, policy: AddressPolicy | undefined): net.LookupFunction {
+/**
+ * Resolves `hostname` and applies `policy` to every address, for a connection to `port`.
+ * Refuses when ANY address is forbidden, not just the first: with Happy Eyeballs
+ * (autoSelectFamily) net.connect may try every address it is handed.
+ */
+export async function resolveGuarded(resolver: Resolver, policy: AddressPolicy | undefined, hostname: string, port?: number): Promise<ResolvedAddress[]> {
+  const all = await resolver(hostname);
+  const target = port === undefined ? undefined : { host: hostname, port };
+  const bad = policy ? all.find((a) => policy(a.address, target)) : undefined;
+  if (bad) throw forbiddenAddressError(hostname, bad.address);
+  return all;
+}
+
+/**
+ * A net.connect `lookup` that resolves through `resolver` and applies `policy` to all
+ * results; `port` is the port about to be dialled (an allowlist of origins needs it).
+ */
+export function guardedLookup(resolver: Resolver, policy: AddressPolicy | undefined, port?: number): net.LookupFunction {
   return (hostname, options, callback) => {
-    resolver(hostname).then(
+    resolveGuarded(resolver, policy, hostname, port).then(
       (all) => {
-        // Refuse when ANY address is forbidden, not just the first: with Happy Eyeballs
-        // (autoSelectFamily) net.connect may try every address we hand back.
-        const bad = policy ? all.find((a) => policy(a.address)) : undefined;
-        if (bad) return callback(forbiddenAddressError(hostname, bad.address), '');
         const family = options.family === 4 || options.family === 6 ? options.family : 0;
         const usable = family === 0 ? all : all.filter((a) => a.family === family);
         const first = usable[0];
@@ -90,31 +103,87 @@ export interface ConnectorOptions {
   resolver: Resolver;
 }
 
+/** The port a connection goes to: the URL's, else the scheme's default. */
+export function portOf(port: string | number | undefined | null, protocol: string): number {
+  const n = Number(port);
+  return Number.isInteger(n) && n > 0 ? n : protocol === 'https:' || protocol === 'wss:' ? 443 : 80;
+}
+
 export function createConnector(options: ConnectorOptions): buildConnector.connector {
   const { policy } = options;
-  const inner = buildConnector({
-    timeout: options.timeoutMs,
-    lookup: guardedLookup(options.resolver, policy),
-  });
+  // The lookup must know the port it resolves for, and undici fixes the lookup per
+  // connector: one inner connector per port dialled (a handful in practice).
+  const inners = new Map<number, buildConnector.connector>();
+  const innerFor = (port: number): buildConnector.connector => {
+    let inner = inners.get(port);
+    if (!inner) {
+      inner = buildConnector({ timeout: options.timeoutMs, lookup: guardedLookup(options.resolver, policy, port) });
+      inners.set(port, inner);
+    }
+    return inner;
+  };
   return (connectOptions, callback) => {
     const host = stripBrackets(connectOptions.hostname);
-    if (policy && net.isIP(host) !== 0 && policy(host)) {
+    const port = portOf(connectOptions.port, connectOptions.protocol);
+    const target = { host, port };
+    if (policy && net.isIP(host) !== 0 && policy(host, target)) {
       callback(forbiddenAddressError(host, host), null);
       return;
     }
-    inner(connectOptions, (...args) => {
+    innerFor(port)(connectOptions, (...args) => {
       const [error, socket] = args;
       if (error || !policy) {
         callback(...args);
         return;
       }
-      const remote = socket.remoteAddress;
-      if (remote === undefined || policy(remote)) {
-        socket.destroy();
-        callback(forbiddenAddressError(host, remote ?? 'unknown address'), null);
-        return;
-      }
-      callback(null, socket);
+      const refused = checkConnected(socket, target, policy);
+      if (refused) callback(refused, null);
+      else callback(null, socket);
     });
   };
+}
+
+/** The last check: the address the socket really connected to. Destroys the socket if refused. */
+function checkConnected(socket: net.Socket, target: AddressTarget, policy: AddressPolicy): AppError | undefined {
+  const remote = socket.remoteAddress;
+  if (remote !== undefined && !policy(remote, target)) return undefined;
+  socket.destroy();
+  return forbiddenAddressError(target.host, remote ?? 'unknown address');
+}
+
+export interface GuardedSocketOptions {
+  host: string;
+  port: number;
+  policy: AddressPolicy | undefined;
+  resolver: Resolver;
+  timeoutMs: number;
+}
+
+/**
+ * A plain TCP socket to host:port under the same three checks as the undici connector
+ * (literal IP, every resolved address, the connected address): for the browser's guard
+ * proxy, which pipes bytes rather than speaking HTTP through undici.
+ */
+export function openGuardedSocket(options: GuardedSocketOptions): Promise<net.Socket> {
+  const { policy, port } = options;
+  const host = stripBrackets(options.host);
+  const target = { host, port };
+  return new Promise((resolve, reject) => {
+    if (policy && net.isIP(host) !== 0 && policy(host, target)) return reject(forbiddenAddressError(host, host));
+    const socket = net.connect({ host, port, lookup: guardedLookup(options.resolver, policy, port), timeout: options.timeoutMs });
+    const fail = (error: Error): void => {
+      socket.destroy();
+      reject(error);
+    };
+    socket.once('error', fail);
+    socket.once('timeout', () => fail(Object.assign(new Error(`connect to ${host}:${port} timed out after ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    socket.once('connect', () => {
+      socket.removeListener('error', fail);
+      socket.removeAllListeners('timeout');
+      socket.setTimeout(0);
+      const refused = policy ? checkConnected(socket, target, policy) : undefined;
+      if (refused) reject(refused);
+      else resolve(socket);
+    });
+  });
 }

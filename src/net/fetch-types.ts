@@ -1,6 +1,7 @@
 /**
  * The contract of the guarded HTTP client (`GuardedFetcher` in guarded-fetcher.ts).
  */
+import type { BrowserProfile } from './browser-profile.js';
 
 /** What is known once the status line and headers of the final hop arrived. */
 export interface ResponseHead {
@@ -50,6 +51,12 @@ export interface FetchOptions {
    * URL on the LAN). Page fetches never set it; the global config switch still applies.
    */
   allowPrivate?: boolean;
+  /**
+   * Stealth: send this browser profile's headers instead of the project's User-Agent, and
+   * go through the stealth proxy when one is configured (the address policy still applies
+   * to the target, resolved here first).
+   */
+  profile?: BrowserProfile;
   /** Skip the per-host concurrency queue (robots.txt fetched while holding a slot). */
   bypassHostLimit?: boolean;
 }

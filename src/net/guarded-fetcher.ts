@@ -13,12 +13,12 @@
  *  - Non-2xx responses are RETURNED, not thrown: callers decide what a 404 means.
  */
 import { STATUS_CODES } from 'node:http';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
-import { isForbiddenAddress, type AddressPolicy } from './address-policy.js';
+import { addressPolicyFor, isForbiddenAddress, type AddressPolicy } from './address-policy.js';
 import { readBody } from './body-reader.js';
-import { createConnector, systemResolver, type Resolver } from './connector.js';
+import { createConnector, portOf, resolveGuarded, stripBrackets, systemResolver, type Resolver } from './connector.js';
 import { decodingPlan } from './content-decoding.js';
 import { mapFetchError } from './fetch-errors.js';
 import type { FetchedResponse, FetchOptions, HttpClient, ResponseHead } from './fetch-types.js';
@@ -46,17 +46,21 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 export class GuardedFetcher implements HttpClient {
   readonly #config: FetchConfig;
-  /** Undefined when private addresses are allowed globally. */
+  /** Undefined when private addresses are allowed globally; with the operator's allowlist otherwise. */
   readonly #policy: AddressPolicy | undefined;
   readonly #guarded: Agent;
   readonly #open: Agent;
+  /** Requests with a stealth profile when WEBSEARCH_STEALTH_PROXY is set. */
+  readonly #stealth: ProxyAgent | undefined;
+  readonly #resolver: Resolver;
   readonly #limiter: HostLimiter;
   #closed = false;
 
   constructor(config: FetchConfig, deps: GuardedFetcherDeps = {}) {
     this.#config = config;
-    this.#policy = config.allowPrivateAddresses ? undefined : (deps.addressPolicy ?? isForbiddenAddress);
+    this.#policy = addressPolicyFor(config.allowPrivateAddresses, deps.addressPolicy ?? isForbiddenAddress);
     const resolver = deps.resolver ?? systemResolver;
+    this.#resolver = resolver;
     const agentFor = (policy: AddressPolicy | undefined): Agent =>
       new Agent({
         connect: createConnector({ timeoutMs: config.connectTimeoutMs, policy, resolver }),
@@ -69,6 +73,9 @@ export class GuardedFetcher implements HttpClient {
     this.#open = agentFor(undefined);
     this.#guarded = this.#policy ? agentFor(this.#policy) : this.#open;
     this.#limiter = new HostLimiter(config.perHostConcurrency);
+    this.#stealth = config.stealthProxy
+      ? new ProxyAgent({ uri: config.stealthProxy, headersTimeout: config.idleTimeoutMs, bodyTimeout: config.idleTimeoutMs, proxyTls: { timeout: config.connectTimeoutMs } })
+      : undefined;
   }
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchedResponse> {
@@ -111,17 +118,20 @@ export class GuardedFetcher implements HttpClient {
     progress: (hop: URL, status: number | undefined) => void,
   ): Promise<FetchedResponse> {
     const maxRedirects = options.maxRedirects ?? this.#config.maxRedirects;
-    const agent = policy ? this.#guarded : this.#open;
+    const proxied = options.profile !== undefined && this.#stealth !== undefined;
+    const agent = proxied ? (this.#stealth as ProxyAgent) : policy ? this.#guarded : this.#open;
     let current = requested;
     let method: Method = options.method ?? 'GET';
     let body = options.body;
-    let headers = this.#requestHeaders(options.headers);
+    let headers = this.#requestHeaders(options.headers, options.profile?.headers);
     const redirects: string[] = [];
     const seen = new Set<string>();
 
     for (;;) {
       progress(current, undefined);
       precheckLiteralHost(current, policy);
+      // The proxy resolves the name itself; the policy is applied to our own resolution first.
+      if (proxied && policy) await resolveGuarded(this.#resolver, policy, stripBrackets(current.hostname), portOf(current.port, current.protocol));
       seen.add(`${method} ${requestTarget(current).href}`);
       const release = await this.#acquire(current, options, scope);
       try {
@@ -165,12 +175,10 @@ export class GuardedFetcher implements HttpClient {
     return this.#limiter.acquire(hostKey(url), scope.signal);
   }
 
-  #requestHeaders(custom: Record<string, string> | undefined): Record<string, string> {
+  #requestHeaders(custom: Record<string, string> | undefined, profile: Record<string, string> | undefined): Record<string, string> {
     const headers: Record<string, string> = {
-      'user-agent': this.#config.userAgent,
-      accept: DEFAULT_ACCEPT,
+      ...(profile ?? { 'user-agent': this.#config.userAgent, accept: DEFAULT_ACCEPT, 'accept-language': 'en;q=0.9, *;q=0.5' }),
       'accept-encoding': 'gzip, deflate, br',
-      'accept-language': 'en;q=0.9, *;q=0.5',
     };
     // Header names are case-insensitive (RFC 9110 5.1): the caller's spelling wins.
     for (const [name, value] of Object.entries(custom ?? {})) headers[name.toLowerCase()] = value;
@@ -231,7 +239,8 @@ export class GuardedFetcher implements HttpClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const agents = this.#open === this.#guarded ? [this.#open] : [this.#open, this.#guarded];
+    const agents: Dispatcher[] = this.#open === this.#guarded ? [this.#open] : [this.#open, this.#guarded];
+    if (this.#stealth) agents.push(this.#stealth);
     await Promise.all(agents.map((agent) => closeAgent(agent)));
   }
 }

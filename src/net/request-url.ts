@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { AppError } from '../core/errors.js';
 import type { AddressPolicy } from './address-policy.js';
-import { forbiddenAddressError, isLocalhostName, PRIVATE_HINT, stripBrackets } from './connector.js';
+import { forbiddenAddressError, isLocalhostName, portOf, PRIVATE_HINT, stripBrackets } from './connector.js';
 
 /**
  * Parses and validates a target URL. Credentials (`user:pass@`) are STRIPPED, not sent
@@ -51,8 +51,11 @@ export function hostKey(url: URL): string {
 export function precheckLiteralHost(url: URL, policy: AddressPolicy | undefined): void {
   if (!policy) return;
   const host = stripBrackets(url.hostname);
-  if (net.isIP(host) !== 0 && policy(host)) throw forbiddenAddressError(host, host);
-  if (isLocalhostName(host)) {
+  const target = { host, port: portOf(url.port, url.protocol) };
+  if (net.isIP(host) !== 0 && policy(host, target)) throw forbiddenAddressError(host, host);
+  // A localhost name passes only where loopback itself is allowed (then the connector
+  // checks the addresses it resolves to, as for any name).
+  if (isLocalhostName(host) && policy('127.0.0.1', target) && policy('::1', target)) {
     throw new AppError('forbidden_address', `refused to connect: ${host} is a loopback name (RFC 6761). ${PRIVATE_HINT}`, { statusCode: 0 });
   }
 }

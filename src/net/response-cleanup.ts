@@ -2,7 +2,7 @@
  * Releasing undici resources on every path: a half-read body keeps its socket busy, and
  * an Agent that is never closed keeps the process alive.
  */
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /** Bytes of a redirect body read to keep the connection reusable; larger ones close it. */
 const REDIRECT_BODY_DRAIN = 64 * 1024;
@@ -28,7 +28,7 @@ export function destroyBody(body: Dispatcher.ResponseData['body']): void {
 }
 
 /** Closes gracefully, then destroys whatever is still running after a short grace. */
-export async function closeAgent(agent: Agent): Promise<void> {
+export async function closeAgent(agent: Dispatcher): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS);

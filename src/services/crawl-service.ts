@@ -46,6 +46,7 @@ export class CrawlService {
           format: request.format,
           timeoutMs: request.timeout_ms,
           signal: options.signal,
+          stealth: request.stealth,
         });
         outcomes.set(key, outcome);
         done += 1;
@@ -94,6 +95,7 @@ function toResult(url: string, outcome: PageOutcome, request: CrawlRequest): Cra
     markdown: request.format === 'html' ? '' : page.text,
     ...(request.format === 'html' ? { html: page.text } : {}),
     status_code: outcome.statusCode,
+    rendered: outcome.rendered,
   };
   if (output.title) result.title = output.title;
   if (output.description) result.description = output.description;

@@ -2,15 +2,18 @@
  * Extracts one URL through every gate, in the order of the issue and spec 4.2: invalid URL,
  * extension (before any request), robots.txt, HTTP status, Content-Type allowlist,
  * magic-byte sniffing, size (counted while streaming), then conversion (which refuses
- * anti-bot challenge pages). Each gate fails this URL alone, with a stable error code.
- * Used by the crawl service and by search for result page content.
+ * anti-bot challenge pages), rendering in the headless browser when the page needs it
+ * (render-decision below), and the readable-text gate. Each gate fails this URL alone, with
+ * a stable error code. Used by the crawl service and by search for result page content.
  */
 import type { Config } from '../core/config.js';
-import { AppError, extractionErrorTypeOf, toAppError } from '../core/errors.js';
+import { AppError, BLOCKING_STATUSES, extractionErrorTypeOf, toAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { classifyContentType, convert, hasReadableText, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
+import type { Renderer, StaticDocument } from '../core/render-port.js';
+import { classifyContentType, convert, decodeText, hasReadableText, looksScriptDependent, nearEmpty, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
 import type { ConvertOutput } from '../extract/types.js';
-import type { HttpClient, ResponseHead } from '../net/fetch-types.js';
+import { browserProfile } from '../net/browser-profile.js';
+import type { FetchedResponse, HttpClient, ResponseHead } from '../net/fetch-types.js';
 import type { CacheStore } from '../core/cache-port.js';
 import type { ServiceObserver } from './metrics.js';
 
@@ -24,6 +27,8 @@ export interface ExtractedPage {
   statusCode: number;
   finalUrl: string;
   output: ConvertOutput;
+  /** Whether `output` comes from the page rendered in the headless browser. */
+  rendered: boolean;
 }
 
 export type PageOutcome =
@@ -34,6 +39,8 @@ export interface ExtractOptions {
   format: ExtractFormat;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The browser profile on the static fetch, and a rendered retry of a blocked page. */
+  stealth?: boolean;
 }
 
 export interface PageExtractorDeps {
@@ -43,6 +50,8 @@ export interface PageExtractorDeps {
   cache: CacheStore<ExtractedPage>;
   logger: Logger;
   observer?: Pick<ServiceObserver, 'cacheLookup' | 'pageFetched'>;
+  /** The headless browser, when one exists and WEBSEARCH_RENDER is not `never`. */
+  renderer?: Renderer;
 }
 
 /** The result of parsing a submitted URL string, or the reason it cannot be fetched. */
@@ -92,7 +101,8 @@ export class PageExtractor {
     if (this.deps.config.cache.ttlMs > 0) {
       const cached = await this.deps.cache.get(cacheKey).catch(() => undefined);
       this.deps.observer?.cacheLookup('page', cached !== undefined);
-      if (cached) return { ok: true, fromCache: true, ...cached };
+      // Pages cached before rendering existed carry no flag: they were static.
+      if (cached) return { ok: true, fromCache: true, ...cached, rendered: cached.rendered ?? false };
     }
     try {
       const page = await this.fetchAndConvert(parsed, options);
@@ -139,42 +149,91 @@ export class PageExtractor {
         : `its robots.txt disallows this path for ${this.deps.config.fetch.productToken} (${ROBOTS_HINT})`;
       throw new AppError('robots_disallowed', `Not fetched: ${why}.`, { statusCode: 0 });
     }
-    const remainingMs = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
-    const response = await this.deps.client.fetch(url.href, {
-      timeoutMs: remainingMs,
-      signal: options.signal,
-      onHead: (head) => checkHead(head, this.deps.config.fetch.maxBytes),
-      onFirstBytes: async (bytes, head) => {
-        const binary = await sniffBinary(bytes);
-        if (binary !== null) {
-          throw new AppError(
-            'unsupported_content_type',
-            `The body is ${binary} (served as ${head.headers['content-type'] ?? 'no content type'}); only text-based content can be extracted.`,
-            { statusCode: head.status },
-          );
-        }
-      },
-    });
-    const output = await convert({
-      bytes: response.body,
-      contentType: response.headers['content-type'] ?? null,
-      url: response.finalUrl,
-      format: options.format,
-      headers: response.headers,
-    }).catch((err: unknown) => {
+    const left = (): number => Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
+    const profile = options.stealth ? browserProfile(this.deps.renderer?.browserMajor?.()) : undefined;
+    let response: FetchedResponse;
+    let output: ConvertOutput;
+    try {
+      response = await this.deps.client.fetch(url.href, {
+        timeoutMs: left(),
+        signal: options.signal,
+        ...(profile ? { profile } : {}),
+        onHead: (head) => checkHead(head, this.deps.config.fetch.maxBytes),
+        onFirstBytes: async (bytes, head) => {
+          const binary = await sniffBinary(bytes);
+          if (binary !== null) {
+            throw new AppError(
+              'unsupported_content_type',
+              `The body is ${binary} (served as ${head.headers['content-type'] ?? 'no content type'}); only text-based content can be extracted.`,
+              { statusCode: head.status },
+            );
+          }
+        },
+      });
+      output = await this.convert(response.body, response.headers['content-type'] ?? null, response.finalUrl, options.format, response.headers, response.status);
+    } catch (err) {
+      // Stealth: a page that turned the plain fetch away as a bot is retried in the browser,
+      // which fetches it itself with the same profile.
+      if (options.stealth && this.deps.renderer && this.deps.config.render.mode !== 'never' && isBotWall(err)) {
+        this.deps.logger.debug({ url: url.href, code: (err as AppError).code }, 'blocked: retrying rendered with the stealth profile');
+        return this.renderAndConvert(url.href, undefined, options, left());
+      }
+      throw err;
+    }
+    if (this.shouldRender(response, output, options.format)) {
+      const document = { finalUrl: response.finalUrl, status: response.status, headers: response.headers, body: response.body };
+      return this.renderAndConvert(url.href, document, options, left());
+    }
+    if (!hasReadableText(output)) throw emptyContent(response.status, false);
+    return { statusCode: response.status, finalUrl: response.finalUrl, output, rendered: false };
+  }
+
+  /**
+   * The rendering decision, from the static response alone: format html renders whenever a
+   * browser exists; Markdown renders always, or (auto) when the page looks script-built.
+   */
+  private shouldRender(response: FetchedResponse, output: ConvertOutput, format: ExtractFormat): boolean {
+    const mode = this.deps.config.render.mode;
+    if (!this.deps.renderer || mode === 'never' || !isHtml(output.content_type)) return false;
+    if (format === 'html' || mode === 'always') return true;
+    if (!nearEmpty(output.markdown)) return false;
+    const { text } = decodeText(response.body, response.headers['content-type'] ?? null, 'html');
+    return looksScriptDependent(text, output.markdown);
+  }
+
+  private async renderAndConvert(url: string, document: StaticDocument | undefined, options: ExtractOptions, timeoutMs: number): Promise<ExtractedPage> {
+    const renderer = this.deps.renderer as Renderer;
+    const page = await renderer.render({ url, timeoutMs, stealth: options.stealth === true, ...(document ? { document } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    // A browser that fetched the page itself (stealth retry) applies the status gate here.
+    if (!document) checkHead({ url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] }, Number.MAX_SAFE_INTEGER);
+    const bytes = new TextEncoder().encode(page.html);
+    const output = await this.convert(bytes, 'text/html; charset=utf-8', page.finalUrl, options.format, {}, page.status);
+    if (!hasReadableText(output)) throw emptyContent(page.status, true);
+    return { statusCode: page.status, finalUrl: page.finalUrl, output, rendered: true };
+  }
+
+  private async convert(bytes: Uint8Array, contentType: string | null, url: string, format: ExtractFormat, headers: Record<string, string>, status: number): Promise<ConvertOutput> {
+    return convert({ bytes, contentType, url, format, headers }).catch((err: unknown) => {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
-      throw error.statusCode === undefined
-        ? new AppError(error.code, error.message, { statusCode: response.status, cause: error.cause })
-        : error;
+      throw error.statusCode === undefined ? new AppError(error.code, error.message, { statusCode: status, cause: error.cause }) : error;
     });
-    if (!hasReadableText(output)) {
-      throw new AppError('empty_content', 'The page has no readable text (empty, or written by scripts this server does not run); nothing was charged.', {
-        statusCode: response.status,
-      });
-    }
-    return { statusCode: response.status, finalUrl: response.finalUrl, output };
   }
+}
+
+/** A bot wall: a challenge page, or 401/403/429/451 (decisions.md counts them as blocked). */
+function isBotWall(err: unknown): boolean {
+  if (!(err instanceof AppError)) return false;
+  return err.code === 'blocked' || (err.code === 'http' && err.statusCode !== undefined && BLOCKING_STATUSES.has(err.statusCode));
+}
+
+function isHtml(contentType: string): boolean {
+  return contentType === 'text/html' || contentType === 'application/xhtml+xml';
+}
+
+function emptyContent(status: number, rendered: boolean): AppError {
+  const why = rendered ? 'even after its scripts ran in the headless browser' : 'empty, or written by scripts this server did not run';
+  return new AppError('empty_content', `The page has no readable text (${why}); nothing was charged.`, { statusCode: status });
 }
 
 /** The gates that need only the status line and headers of the final hop. */

@@ -51,3 +51,21 @@ describe('loadConfig', () => {
     expect(config.mcp).toMatchObject({ maxSessions: 1_000, maxSessionsPerKey: 100, sessionIdleMs: 30 * 60_000 });
   });
 });
+
+describe('rendering settings', () => {
+  it('picks the first Chromium that exists, or none', () => {
+    const exists = (found: string[]) => (path: string) => found.includes(path);
+    expect(loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium-browser']) }).render).toEqual({ mode: 'auto', pages: 4, chromiumPath: '/usr/bin/chromium-browser' });
+    expect(loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium', '/usr/bin/chromium-browser']) }).render.chromiumPath).toBe('/usr/bin/chromium');
+    expect(loadConfig({ env: {}, fileExists: exists([]) }).render.chromiumPath).toBeUndefined();
+    expect(loadConfig({ env: { CHROMIUM_PATH: '/opt/chrome/chrome' }, fileExists: exists(['/opt/chrome/chrome']) }).render.chromiumPath).toBe('/opt/chrome/chrome');
+  });
+
+  it('refuses a CHROMIUM_PATH with no file, a bad mode, page cap or stealth proxy', () => {
+    expect(() => loadConfig({ env: { CHROMIUM_PATH: '/nowhere/chromium' }, fileExists: () => false })).toThrow(/CHROMIUM_PATH: no file at \/nowhere\/chromium/);
+    for (const env of [{ WEBSEARCH_RENDER: 'sometimes' }, { WEBSEARCH_RENDER_PAGES: '0' }, { WEBSEARCH_STEALTH_PROXY: 'socks5://proxy:1080' }]) {
+      expect(() => loadConfig({ env }), JSON.stringify(env)).toThrow(ConfigError);
+    }
+    expect(loadConfig({ env: { WEBSEARCH_RENDER: 'never', WEBSEARCH_STEALTH_PROXY: 'http://u:p@proxy.corp:3128' } }).fetch.stealthProxy).toBe('http://u:p@proxy.corp:3128');
+  });
+});

@@ -47,10 +47,12 @@ beforeAll(async () => {
       server: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: KEEP_ALIVE_MS, bodyLimitBytes: BODY_LIMIT },
       mcp: { maxSessions: 5, maxSessionsPerKey: 3, sessionIdleMs: 60_000 },
     },
-    async (core) => {
-      for (const name of ['a', 'b', 'c'] as const) keys[name] = (await core.keys.create({ name })).secret;
+    {
+      beforeStart: async (core) => {
+        for (const name of ['a', 'b', 'c'] as const) keys[name] = (await core.keys.create({ name })).secret;
+      },
+      logger: recorder,
     },
-    recorder,
   );
   idle = await startTestApi({ cache: { ttlMs: 0 }, mcp: { sessionIdleMs: IDLE_MS } });
 });

@@ -10,7 +10,7 @@ import { crawlRequestSchema } from '../../src/core/schemas.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { spawnServe } from '../helpers/spawn-cli.js';
-import type { TestApi } from '../helpers/test-server.js';
+import type { TestApi, TestApiOptions } from '../helpers/test-server.js';
 import { startTestApi } from '../helpers/test-server.js';
 
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
@@ -26,8 +26,8 @@ const apis: TestApi[] = [];
 afterEach(async () => {
   await Promise.all(apis.splice(0).map((a) => a.close().catch(() => undefined)));
 });
-async function api(overrides: Parameters<typeof startTestApi>[0] = {}, beforeStart?: Parameters<typeof startTestApi>[1]): Promise<TestApi> {
-  const started = await startTestApi({ cache: { ttlMs: 0 }, ...overrides }, beforeStart);
+async function api(overrides: Parameters<typeof startTestApi>[0] = {}, beforeStart?: TestApiOptions['beforeStart']): Promise<TestApi> {
+  const started = await startTestApi({ cache: { ttlMs: 0 }, ...overrides }, beforeStart ? { beforeStart } : {});
   apis.push(started);
   return started;
 }

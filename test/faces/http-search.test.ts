@@ -4,16 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { searchResponseSchema } from '../../src/core/schemas.js';
-import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
-import { mcpDepsOf, startTestApi } from '../helpers/test-server.js';
+import { inMemoryMcpClient, startTestApi } from '../helpers/test-server.js';
 
 let fake: FakeEngines;
 let api: TestApi;
@@ -152,11 +149,7 @@ describe('/api/search', () => {
 
 describe('web_search over MCP', () => {
   it('returns structuredContent identical to the HTTP JSON, with a Markdown text block', async () => {
-    const handle = createMcpServer(mcpDepsOf(api.core));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await handle.server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    const { client, close } = await inMemoryMcpClient(api.core);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['web_search', 'extract_urls']);
@@ -178,8 +171,7 @@ describe('web_search over MCP', () => {
       const invalid = await client.callTool({ name: 'web_search', arguments: { q: '' } });
       expect((invalid.content as { text: string }[])[0]!.text).toMatch(/^invalid_request: .*\n- q: /s);
     } finally {
-      await client.close();
-      await handle.close();
+      await close();
     }
   });
 });
@@ -193,11 +185,7 @@ describe('a cached web_search answer is the fresh answer over MCP', () => {
     const cachedApi = await startTestApi({ engines: fake.engineConfig, search: { ...searchSettings, cacheTtlMs: 60_000 }, mcp: { outputBudgetChars: 12_000 } });
     const results = [1, 2].map((n) => ({ url: `${site.origin}/tides?n=${n}`, title: `Tides ${n}`, content: `Snippet ${n}`, engine: 'x', template: 'default.html' }));
     fake.setScenario('searxng', { body: { query: 'tides', results, answers: [], suggestions: [], infoboxes: [], corrections: [], unresponsive_engines: [] } });
-    const handle = createMcpServer(mcpDepsOf(cachedApi.core));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await handle.server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    const { client, close } = await inMemoryMcpClient(cachedApi.core);
     try {
       const args = { q: 'tides', engines: ['searxng'], include_content: true, content_results: 2 };
       const fresh = await client.callTool({ name: 'web_search', arguments: args });
@@ -212,8 +200,7 @@ describe('a cached web_search answer is the fresh answer over MCP', () => {
       expect(body(text(cached))).toEqual(body(text(fresh)));
       expect(text(cached).length).toBeLessThanOrEqual(12_000);
     } finally {
-      await client.close();
-      await handle.close();
+      await close();
       await cachedApi.close();
       await site.close();
     }

@@ -8,13 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlResponseSchema } from '../../src/core/schemas.js';
-import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
-import { mcpDepsOf, startTestApi } from '../helpers/test-server.js';
+import { inMemoryMcpClient, startTestApi } from '../helpers/test-server.js';
 
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
@@ -32,15 +30,6 @@ afterAll(async () => {
 /** The fields that differ between two runs of the same request. */
 function stable(response: any) {
   return { ...response, metadata: { ...response.metadata, response_time: 0, timestamp: '' } };
-}
-
-async function inMemoryClient() {
-  const handle = createMcpServer(mcpDepsOf(api.core));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await handle.server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return { client, close: async () => { await client.close(); await handle.close(); } };
 }
 
 async function exercise(client: Client) {
@@ -70,7 +59,7 @@ async function exercise(client: Client) {
 
 describe('extract_urls over MCP', () => {
   it('works over an in-memory pair, structuredContent identical to the HTTP JSON', async () => {
-    const { client, close } = await inMemoryClient();
+    const { client, close } = await inMemoryMcpClient(api.core);
     try {
       await exercise(client);
     } finally {
@@ -79,7 +68,7 @@ describe('extract_urls over MCP', () => {
   });
 
   it('sends a progress notification as each URL finishes', async () => {
-    const { client, close } = await inMemoryClient();
+    const { client, close } = await inMemoryMcpClient(api.core);
     try {
       const seen: { progress: number; total?: number; message?: string }[] = [];
       await client.callTool(

@@ -2,19 +2,23 @@
  * Builds the real core with a test configuration (private addresses allowed, since every
  * fixture lives on 127.0.0.1) and starts the real HTTP face on port 0.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Core } from '../../src/compose.js';
 import { buildCore } from '../../src/compose.js';
-import type { Config, DeepPartial } from '../../src/core/config.js';
+import type { Config, ConfigSources, DeepPartial } from '../../src/core/config.js';
 import { loadConfig } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { Metrics } from '../../src/services/metrics.js';
 import type { RunningServer } from '../../src/http-server.js';
 import { startHttpServer } from '../../src/http-server.js';
-import type { McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
+import { createMcpServer, type McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
 
-export function testConfig(overrides: DeepPartial<Config> = {}): Config {
+/** `sources.fileExists` stands in for the file system (e.g. a machine without Chromium). */
+export function testConfig(overrides: DeepPartial<Config> = {}, sources: Pick<ConfigSources, 'fileExists'> = {}): Config {
   return loadConfig({
+    ...sources,
     env: {},
     overrides: {
       ...overrides,
@@ -22,6 +26,8 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
       fetch: { allowPrivateAddresses: true, timeoutMs: 5000, ...overrides.fetch },
       log: { level: 'silent', ...overrides.log },
       store: { path: ':memory:', ...overrides.store },
+      // Tests that render say so (test/render/); the others check the static path.
+      render: { mode: 'never', ...overrides.render },
     },
   });
 }
@@ -35,12 +41,21 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** `beforeStart` runs on the built core before the server listens (keys a start needs); `logger` sees what the server logs. */
-export async function startTestApi(overrides: DeepPartial<Config> = {}, beforeStart?: (core: Core) => Promise<unknown>, logger: Logger = silentLogger): Promise<TestApi> {
-  const core = await buildCore(testConfig(overrides), logger, { metrics: new Metrics() });
+export interface TestApiOptions {
+  /** Runs on the built core before the server listens (keys a start needs). */
+  beforeStart?: (core: Core) => Promise<unknown>;
+  /** Sees what the server logs (default: silent). */
+  logger?: Logger;
+  /** Stands in for the file system (e.g. a machine without Chromium). */
+  fileExists?: ConfigSources['fileExists'];
+}
+
+export async function startTestApi(overrides: DeepPartial<Config> = {}, options: TestApiOptions = {}): Promise<TestApi> {
+  const sources = options.fileExists ? { fileExists: options.fileExists } : {};
+  const core = await buildCore(testConfig(overrides, sources), options.logger ?? silentLogger, { metrics: new Metrics() });
   let server: RunningServer;
   try {
-    await beforeStart?.(core);
+    await options.beforeStart?.(core);
     server = await startHttpServer(core);
   } catch (err) {
     await core.close();
@@ -71,4 +86,20 @@ export async function startTestApi(overrides: DeepPartial<Config> = {}, beforeSt
 /** MCP server dependencies over an already built core. */
 export function mcpDepsOf(core: Core): McpDeps {
   return { config: core.config, logger: core.logger, engines: core.search.settings.configured, services: async () => core };
+}
+
+/** An SDK client connected to a fresh MCP server over `core`, through an in-memory pair. */
+export async function inMemoryMcpClient(core: Core): Promise<{ client: Client; close(): Promise<void> }> {
+  const handle = createMcpServer(mcpDepsOf(core));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await handle.server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await handle.close();
+    },
+  };
 }

@@ -18,7 +18,8 @@ export function extractUrlsTool(deps: { config: Config; caller: Caller; services
     description: [
       `Fetch 1 to ${maxUrls} web pages and return their main content as clean Markdown (navigation, ads and boilerplate removed), or with format "html" the page's full HTML.`,
       'Use it to read pages you already have URLs for (from web_search results or the user). Supports HTML, plain text, Markdown, CSV (as a table), JSON, and XML including RSS/Atom feeds and sitemaps.',
-      'Each URL succeeds or fails on its own: a failed URL has success=false and an error_type: invalid_url, forbidden_address (private network), unsupported_content_type (PDF, images, archives, office files and other binaries — refused, never charged), too_large (over 10 MB), robots_disallowed (the site\'s robots.txt forbids it), http (error status from the site), blocked (anti-bot challenge), empty_content (no readable text, e.g. a page its scripts would write), timeout, network.',
+      'Each URL succeeds or fails on its own: a failed URL has success=false and an error_type: invalid_url, forbidden_address (private network), unsupported_content_type (PDF, images, archives, office files and other binaries — refused, never charged), too_large (over 10 MB), robots_disallowed (the site\'s robots.txt forbids it), http (error status from the site), blocked (anti-bot challenge), empty_content (no readable text, even after rendering), render_failed (the headless browser crashed or hung; retry), timeout, network.',
+      'Pages that need scripts are rendered in a headless browser when the server has one; each successful result says rendered=true|false.',
       'Long pages: pass max_chars to get a slice; the result then carries total_chars and next_start_char; call again with start_char=next_start_char for the rest.',
       'Cost: 1 credit per successfully extracted URL (5 with stealth); failures and pages served from cache are free.',
     ].join('\n'),

@@ -1,0 +1,50 @@
+/**
+ * The port of headless rendering. The services depend on this interface only; the
+ * composition root plugs in the Chromium adapter (render/chromium-renderer.ts) when a
+ * browser exists and WEBSEARCH_RENDER is not `never`.
+ */
+
+/** The main document as the guarded fetcher already got it (cap, policy and robots applied). */
+export interface StaticDocument {
+  /** URL of the final hop, after redirects: the browser navigates there. */
+  finalUrl: string;
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Decoded body bytes (transfer and content codings removed). */
+  body: Uint8Array;
+}
+
+export interface RenderRequest {
+  url: string;
+  /**
+   * The main document, served to the browser from memory so it is not fetched twice.
+   * Absent: the browser fetches it itself (the stealth retry of a blocked page).
+   */
+  document?: StaticDocument;
+  /** What is left of the per-URL deadline; covers queueing, launch and the whole render. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Render with the realistic browser profile (and through the stealth proxy, if any). */
+  stealth: boolean;
+}
+
+export interface RenderedPage {
+  finalUrl: string;
+  /** HTTP status of the main document (that of `document` when it was given). */
+  status: number;
+  /** The serialised DOM after scripts ran. */
+  html: string;
+}
+
+export interface Renderer {
+  /**
+   * Renders one page. Fails with an AppError: `timeout` (deadline), `cancelled`,
+   * `render_failed` (the browser crashed or hung; it is restarted on the next call),
+   * `network` (the browser could not load the page).
+   */
+  render(request: RenderRequest): Promise<RenderedPage>;
+  /** The major version of the browser once one ran (the stealth profile of static fetches follows it). */
+  browserMajor?(): number | undefined;
+  close(): Promise<void>;
+}

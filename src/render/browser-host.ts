@@ -1,0 +1,137 @@
+/**
+ * The one Chromium process: launched on first use (a server that never renders never
+ * starts it), shared by every render, forgotten as soon as it disconnects (crash, kill)
+ * and relaunched by the next call. Every request it makes goes through the guard proxy:
+ * `--proxy-server` plus `--proxy-bypass-list=<-loopback>`, since Chromium would otherwise
+ * reach loopback directly.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import type { Logger } from '../core/logger.js';
+import { browserProfile } from '../net/browser-profile.js';
+import { descendants } from './process-tree.js';
+
+/** Headless, no sandbox (containers), no traffic of the browser's own, no automation tell, no UDP. */
+export const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-blink-features=AutomationControlled',
+  // WebRTC would send STUN/TURN straight to any address, around the guard proxy: only
+  // proxied TCP is left to it (and the proxy applies the policy).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** A launch slower than this has failed (a cold start on a busy machine takes ~1 s). */
+const LAUNCH_TIMEOUT_MS = 30_000;
+/** How long a closing browser may take before its process is killed. */
+const CLOSE_GRACE_MS = 3_000;
+
+export interface BrowserHostOptions {
+  executablePath: string;
+  /** The guard proxy every request of the browser must use. */
+  proxyUrl: string;
+  logger: Logger;
+}
+
+export class BrowserHost {
+  readonly #options: BrowserHostOptions;
+  #current: Promise<Browser> | undefined;
+  /** What `#current` resolved to, so that dropping it takes effect at once. */
+  #launched: Browser | undefined;
+  #version: string | undefined;
+  /** Browsers this host is closing itself: their disconnection is no crash. */
+  readonly #closing = new WeakSet<Browser>();
+  #closed = false;
+
+  constructor(options: BrowserHostOptions) {
+    this.#options = options;
+  }
+
+  /** The running browser, launched if there is none. Rejects when the launch fails (the next call tries again). */
+  browser(): Promise<Browser> {
+    if (this.#closed) return Promise.reject(new Error('the renderer is closed'));
+    this.#current ??= this.#launch();
+    return this.#current;
+  }
+
+  /** The browser's version ("156.0.8078.108") once one was launched. */
+  version(): string | undefined {
+    return this.#version;
+  }
+
+  /** Forgets `browser` (crashed or hung) and kills it; the next call launches a fresh one. */
+  drop(browser: Browser): void {
+    if (this.#launched === browser) {
+      this.#current = undefined;
+      this.#launched = undefined;
+    }
+    void this.#shutdown(browser);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const current = this.#current;
+    this.#current = undefined;
+    this.#launched = undefined;
+    const browser = await current?.catch(() => undefined);
+    if (browser) await this.#shutdown(browser);
+  }
+
+  async #launch(): Promise<Browser> {
+    const { executablePath, proxyUrl, logger } = this.#options;
+    const started = performance.now();
+    try {
+      const browser = await chromium.launch({
+        executablePath,
+        headless: true,
+        args: [...LAUNCH_ARGS, `--lang=${browserProfile().locale}`, `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
+        timeout: LAUNCH_TIMEOUT_MS,
+        // The server's own shutdown closes the browser; Playwright still kills it on exit.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      this.#version = browser.version();
+      browser.on('disconnected', () => {
+        if (this.#closing.has(browser)) return;
+        logger.warn({ version: this.#version }, 'the headless browser disconnected; the next render starts a new one');
+        this.drop(browser);
+      });
+      logger.info({ version: this.#version, ms: Math.round(performance.now() - started) }, 'headless browser started');
+      if (this.#closed) {
+        await this.#shutdown(browser);
+        throw new Error('the renderer is closed');
+      }
+      this.#launched = browser;
+      return browser;
+    } catch (error) {
+      // A failed launch is not cached: the next render tries again.
+      this.#current = undefined;
+      throw error;
+    }
+  }
+
+  /** Closes gracefully; a browser that does not answer in time is killed by its process id. */
+  async #shutdown(browser: Browser): Promise<void> {
+    this.#closing.add(browser);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS)));
+    const outcome = await Promise.race([browser.close().then(() => 'closed' as const, () => 'closed' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') {
+      for (const p of descendants()) {
+        if (p.cmdline.includes(`--proxy-server=${this.#options.proxyUrl}`)) {
+          try {
+            process.kill(p.pid, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * The render port's adapter: the system Chromium driven by playwright-core. One browser
+ * (browser-host.ts), at most `pages` renders at once (the rest wait in a FIFO queue, on
+ * their own deadline), and each render in a fresh context that is closed afterwards, so no
+ * cookie or storage of one URL leaks into another. Inside a context:
+ *  - every request goes through the guard proxy (guard-proxy.ts): the address policy;
+ *  - a route lets only http(s) out, drops images, media and fonts (text needs none), and
+ *    serves the main document from the static fetch (cap, robots.txt and policy already
+ *    applied; not fetched twice);
+ *  - no downloads, no service workers.
+ * The per-URL deadline covers the queue, the launch and the render: load, then a short
+ * network-idle settle bounded by what is left.
+ */
+import { errors, type Browser, type Response, type Route } from 'playwright-core';
+import { AppError, BLOCKING_STATUSES } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { RenderedPage, Renderer, RenderRequest } from '../core/render-port.js';
+import type { AddressPolicy } from '../net/address-policy.js';
+import { ACCEPT_LANGUAGE, browserProfile, HIDE_WEBDRIVER_SCRIPT, majorOf } from '../net/browser-profile.js';
+import type { Resolver } from '../net/connector.js';
+import { HostLimiter } from '../net/host-limiter.js';
+import { RequestScope } from '../net/request-scope.js';
+import { BrowserHost } from './browser-host.js';
+import { startGuardProxy, type GuardProxy } from './guard-proxy.js';
+import { trackNetwork, type NetworkTracker } from './network-quiet.js';
+import { discard, PagePool, recordOrigins, type PooledPage } from './page-pool.js';
+
+/** Resource types a text extraction never needs. */
+const SKIPPED_TYPES = new Set(['image', 'media', 'font']);
+/** After `load`, how long the page may keep fetching (XHR-mounted content) before it is read. */
+const SETTLE_MS = 2_000;
+/** Silence on the network after which the page counts as settled. */
+const QUIET_MS = 100;
+/** A challenge page that passes reloads within a few seconds; more hops than this is a loop. */
+const CHALLENGE_WAIT_MS = 5_000;
+const CHALLENGE_HOPS = 3;
+/** A healthy browser opens a context and a page in tens of ms; one that takes this long hangs. */
+const HUNG_SETUP_MS = 5_000;
+/** Response headers that described the encoded transfer, not the decoded body served here. */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+export interface ChromiumRendererOptions {
+  executablePath: string;
+  /** Renders at once (WEBSEARCH_RENDER_PAGES). */
+  pages: number;
+  /** The fetcher's address policy; undefined = every address allowed. */
+  policy: AddressPolicy | undefined;
+  resolver?: Resolver;
+  connectTimeoutMs: number;
+  /** WEBSEARCH_STEALTH_PROXY: stealth renders are chained through it. */
+  stealthProxy?: string;
+  /** The project's honest User-Agent, for renders without stealth. */
+  userAgent: string;
+  logger: Logger;
+}
+
+export class ChromiumRenderer implements Renderer {
+  readonly #options: ChromiumRendererOptions;
+  readonly #slots: HostLimiter;
+  readonly #pool = new PagePool();
+  #proxies: Promise<{ plain: GuardProxy; stealth?: GuardProxy; host: BrowserHost }> | undefined;
+  /** The browser host once the proxies are up (its version feeds the stealth profile). */
+  #started: { host: BrowserHost } | undefined;
+  #closed = false;
+
+  constructor(options: ChromiumRendererOptions) {
+    this.#options = options;
+    this.#slots = new HostLimiter(options.pages);
+  }
+
+  /** The running browser's major version (for the stealth profile of static fetches), if one ran. */
+  browserMajor(): number | undefined {
+    return majorOf(this.#started?.host.version());
+  }
+
+  async render(request: RenderRequest): Promise<RenderedPage> {
+    if (this.#closed) throw new AppError('cancelled', 'the renderer is closed');
+    const scope = new RequestScope(request.timeoutMs, request.signal);
+    const deadlineAt = performance.now() + request.timeoutMs;
+    let release: (() => void) | undefined;
+    // The page's wipe after the answer: the slot stays taken until it is done.
+    const recycling: Promise<void>[] = [];
+    try {
+      release = await this.#slots.acquire('pages', scope.signal);
+      const { host, stealth } = await this.#start();
+      return await this.#render(request, { scope, deadlineAt, host, stealthProxy: request.stealth ? stealth : undefined, recycling });
+    } catch (error) {
+      throw scope.failure && !(error instanceof AppError && error.code === 'render_failed') ? renderTimeout(scope.failure, request.timeoutMs) : toRenderError(error);
+    } finally {
+      scope.dispose();
+      if (release) void Promise.all(recycling).finally(release);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const started = await this.#proxies?.catch(() => undefined);
+    await this.#pool.close();
+    await started?.host.close();
+    await Promise.all([started?.plain.close(), started?.stealth?.close()]);
+  }
+
+  /** The guard proxies and the browser host, once (the browser itself launches on first use). */
+  #start(): Promise<{ plain: GuardProxy; stealth?: GuardProxy; host: BrowserHost }> {
+    this.#proxies ??= (async () => {
+      const { policy, resolver, connectTimeoutMs, logger, stealthProxy } = this.#options;
+      const base = { policy, connectTimeoutMs, logger, ...(resolver ? { resolver } : {}) };
+      const plain = await startGuardProxy(base);
+      const stealth = stealthProxy ? await startGuardProxy({ ...base, upstream: stealthProxy }) : undefined;
+      const host = new BrowserHost({ executablePath: this.#options.executablePath, proxyUrl: plain.url, logger });
+      this.#started = { host };
+      return { plain, host, ...(stealth ? { stealth } : {}) };
+    })();
+    return this.#proxies;
+  }
+
+  async #render(
+    request: RenderRequest,
+    run: { scope: RequestScope; deadlineAt: number; host: BrowserHost; stealthProxy: GuardProxy | undefined; recycling: Promise<void>[] },
+  ): Promise<RenderedPage> {
+    const { scope, host } = run;
+    const left = (): number => Math.max(1, Math.round(run.deadlineAt - performance.now()));
+    let browser: Browser;
+    try {
+      browser = await untilAborted(host.browser(), scope.signal);
+    } catch (error) {
+      if (scope.failure) throw scope.failure;
+      throw new AppError('render_failed', `The headless browser could not be started: ${firstLine(error)}`, { statusCode: 0, retryable: true, cause: error });
+    }
+    let pooled: PooledPage | undefined;
+    let clean = false;
+    // The deadline closes the page's context: whatever it was waiting for fails at once.
+    const abandon = (): void => void (pooled ? discard(pooled) : undefined);
+    scope.signal.addEventListener('abort', abandon, { once: true });
+    let network: NetworkTracker | undefined;
+    try {
+      pooled = this.#pool.take(browser, request.stealth) ?? (await this.#openPage(browser, host, scope, request.stealth, run.stealthProxy));
+      pooled.uses++;
+      pooled.visit.document = request.document;
+      const page = pooled.page;
+      network = trackNetwork(page);
+      let status = request.document?.status ?? 200;
+      const onResponse = (response: Response): void => {
+        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
+      };
+      page.on('response', onResponse);
+      try {
+        await page.goto(request.document?.finalUrl ?? request.url, { waitUntil: 'load', timeout: left() });
+        // Content that scripts fetch after `load` (XHR-mounted apps): wait for a quiet
+        // network, but never past the deadline and never long.
+        const settle = (): Promise<void> => (network as NetworkTracker).quiet(QUIET_MS, Math.min(SETTLE_MS, left()));
+        await settle();
+        // A bot wall's challenge proves the browser by script, then reloads or navigates to
+        // the content: follow it a few times (the stealth retry, where the browser fetched).
+        for (let hop = 0; hop < CHALLENGE_HOPS && !request.document && BLOCKING_STATUSES.has(status); hop++) {
+          const moved = await page
+            .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: Math.min(CHALLENGE_WAIT_MS, left()) })
+            .catch(() => undefined);
+          if (!moved) break;
+          await page.waitForLoadState('load', { timeout: left() });
+          await settle();
+        }
+        const html = await page.content();
+        clean = true;
+        return { finalUrl: page.url(), status, html };
+      } finally {
+        page.off('response', onResponse);
+      }
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (scope.failure) throw scope.failure;
+      if (!browser.isConnected()) {
+        host.drop(browser);
+        throw new AppError('render_failed', 'The headless browser crashed while rendering this page; it is restarted for the next one.', { statusCode: 0, retryable: true, cause: error });
+      }
+      throw error;
+    } finally {
+      scope.signal.removeEventListener('abort', abandon);
+      network?.dispose();
+      // A clean page is wiped and kept warm (the slot is held until then); any other is closed.
+      if (pooled) run.recycling.push(clean && !scope.failure ? this.#pool.give(pooled) : discard(pooled));
+    }
+  }
+
+  /** A new context and page for a profile: its guards (route, init script) are set once here. */
+  async #openPage(browser: Browser, host: BrowserHost, scope: RequestScope, stealth: boolean, stealthProxy: GuardProxy | undefined): Promise<PooledPage> {
+    const creating = browser.newContext(this.#contextOptions(stealth, stealthProxy));
+    const context = await this.#setupStep(creating, browser, host, scope).catch((error: unknown) => {
+      // Given up on (deadline, hang): a context that still arrives later is closed.
+      void creating.then((late) => late.close()).catch(() => undefined);
+      throw error;
+    });
+    try {
+      const page = await this.#setupStep(context.newPage(), browser, host, scope);
+      const pooled: PooledPage = { browser, context, page, stealth, uses: 0, visit: { document: undefined }, origins: new Set() };
+      recordOrigins(pooled);
+      await context.route('**/*', (route) => routeRequest(route, pooled));
+      if (stealth) await context.addInitScript(HIDE_WEBDRIVER_SCRIPT);
+      return pooled;
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * A context or page being created: a failure, or no answer for HUNG_SETUP_MS, means the
+   * browser is broken: it is dropped (and relaunched by the next render).
+   */
+  async #setupStep<T>(step: Promise<T>, browser: Browser, host: BrowserHost, scope: RequestScope): Promise<T> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${HUNG_SETUP_MS} ms`)), HUNG_SETUP_MS);
+    });
+    try {
+      return await untilAborted(Promise.race([step, hung]), scope.signal);
+    } catch (error) {
+      if (scope.failure && performance.now() - started < HUNG_SETUP_MS) throw scope.failure;
+      host.drop(browser);
+      throw new AppError('render_failed', `The headless browser failed (${firstLine(error)}); it is restarted for the next page.`, { statusCode: 0, retryable: true, cause: error });
+    } finally {
+      clearTimeout(timer);
+      step.catch(() => undefined);
+    }
+  }
+
+  #contextOptions(stealth: boolean, stealthProxy: GuardProxy | undefined): Parameters<Browser['newContext']>[0] {
+    const profile = browserProfile(majorOf(this.#started?.host.version()));
+    return {
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      userAgent: stealth ? profile.userAgent : this.#options.userAgent,
+      // The locale comes from the launch (--lang): a context locale would cut Accept-Language
+      // down to "en-US", which no real Chrome sends.
+      timezoneId: profile.timezoneId,
+      extraHTTPHeaders: { 'accept-language': ACCEPT_LANGUAGE },
+      // The chained proxy still bypasses nothing: loopback goes through it too.
+      ...(stealthProxy ? { proxy: { server: stealthProxy.url, bypass: '<-loopback>' } } : {}),
+    };
+  }
+}
+
+/** One request of the page: only http(s), no images/media/fonts, the main document from memory. */
+async function routeRequest(route: Route, pooled: PooledPage): Promise<void> {
+  const request = route.request();
+  const url = request.url();
+  const document = pooled.visit.document;
+  try {
+    if (!/^https?:/i.test(url) || SKIPPED_TYPES.has(request.resourceType())) return await route.abort('blockedbyclient');
+    if (document && request.isNavigationRequest() && request.frame() === pooled.page.mainFrame() && sameDocument(url, document.finalUrl)) {
+      // Served once: a reload or a later navigation to the same URL goes to the network.
+      pooled.visit.document = undefined;
+      return await route.fulfill({ status: document.status, headers: servedHeaders(document.headers), body: Buffer.from(document.body) });
+    }
+    await route.continue();
+  } catch {
+    // The page or context closed meanwhile (deadline, crash): nothing left to route.
+  }
+}
+
+function sameDocument(a: string, b: string): boolean {
+  const strip = (u: string): string => {
+    try {
+      const url = new URL(u);
+      url.hash = '';
+      return url.href;
+    } catch {
+      return u;
+    }
+  };
+  return strip(a) === strip(b);
+}
+
+function servedHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !TRANSFER_HEADERS.has(name)));
+}
+
+/** Settles with `promise`, or rejects with the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function renderTimeout(failure: AppError, timeoutMs: number): AppError {
+  if (failure.code !== 'timeout') return failure;
+  return new AppError('timeout', `The page did not finish rendering in the ${timeoutMs} ms left of the URL's deadline.`, { statusCode: 0, retryable: true });
+}
+
+/** Errors of Playwright and the page, as the port's AppErrors. */
+function toRenderError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof errors.TimeoutError) {
+    return new AppError('timeout', 'The page did not finish loading before the deadline.', { statusCode: 0, retryable: true, cause: error });
+  }
+  const message = firstLine(error);
+  const net = /net::(ERR_[A-Z_]+)/.exec(message);
+  if (net) {
+    // The guard proxy answers a refused target with 403, which Chromium reports as a tunnel failure.
+    return new AppError('network', `The browser could not load the page (${net[1]}).`, { statusCode: 0, retryable: net[1] !== 'ERR_TUNNEL_CONNECTION_FAILED', cause: error });
+  }
+  return new AppError('render_failed', `Rendering failed: ${message}`, { statusCode: 0, retryable: true, cause: error });
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] as string;
+}

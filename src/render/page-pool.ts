@@ -1,0 +1,90 @@
+/**
+ * Warm pages for reuse. Opening a page costs Chromium a renderer process (100-500 ms on a
+ * small machine) where navigating an open one costs tens of ms, so a page that rendered
+ * cleanly goes back to the pool — after it is wiped: navigated to about:blank, cookies
+ * cleared, and every origin it touched cleared of storage (local/session storage,
+ * IndexedDB, cache storage) through CDP, so nothing of one URL is visible to the next.
+ * The HTTP cache is off while a route is set (Playwright), so nothing is cached either.
+ * Pages are kept per profile (stealth or not: user agent and init script differ by
+ * context) and retired after MAX_USES renders, or when their browser is gone.
+ */
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { StaticDocument } from '../core/render-port.js';
+
+/** Renders one page serves before it is closed (bounds what a long-lived page accumulates). */
+const MAX_USES = 25;
+/** A wipe slower than this means the page is unwell: it is closed instead. */
+const RESET_TIMEOUT_MS = 5_000;
+
+export interface PooledPage {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  stealth: boolean;
+  uses: number;
+  /** What the route handler serves for the current render. */
+  visit: { document: StaticDocument | undefined };
+  /** Origins the page sent requests to since its last wipe. */
+  origins: Set<string>;
+  cdp?: CDPSession;
+}
+
+export class PagePool {
+  #idle: PooledPage[] = [];
+
+  /** An idle page of this browser and profile, if there is one. */
+  take(browser: Browser, stealth: boolean): PooledPage | undefined {
+    // Pages of a browser that is gone are dropped on the way.
+    this.#idle = this.#idle.filter((p) => p.browser.isConnected());
+    const index = this.#idle.findIndex((p) => p.browser === browser && p.stealth === stealth);
+    if (index === -1) return undefined;
+    return this.#idle.splice(index, 1)[0];
+  }
+
+  /** Wipes a page that rendered cleanly and keeps it; closes it if it is worn or the wipe fails. */
+  async give(pooled: PooledPage): Promise<void> {
+    pooled.visit.document = undefined;
+    if (pooled.uses >= MAX_USES || !pooled.browser.isConnected()) return discard(pooled);
+    try {
+      await withTimeout(wipe(pooled), RESET_TIMEOUT_MS);
+      this.#idle.push(pooled);
+    } catch {
+      await discard(pooled);
+    }
+  }
+
+  async close(): Promise<void> {
+    const idle = this.#idle;
+    this.#idle = [];
+    await Promise.all(idle.map(discard));
+  }
+}
+
+/** Follows every origin the page sends a request to (for the wipe). */
+export function recordOrigins(pooled: PooledPage): void {
+  pooled.page.on('request', (request) => {
+    const url = request.url();
+    if (/^https?:/i.test(url)) pooled.origins.add(new URL(url).origin);
+  });
+}
+
+export async function discard(pooled: PooledPage): Promise<void> {
+  await pooled.context.close().catch(() => undefined);
+}
+
+async function wipe(pooled: PooledPage): Promise<void> {
+  // Popups the page opened belong to the same context: they go too.
+  await Promise.all(pooled.context.pages().filter((p) => p !== pooled.page).map((p) => p.close()));
+  // Leaving the document stops its scripts; nothing of about:blank needs to load.
+  await pooled.page.goto('about:blank', { waitUntil: 'commit' });
+  const cdp = (pooled.cdp ??= await pooled.context.newCDPSession(pooled.page));
+  const origins = [...pooled.origins];
+  pooled.origins.clear();
+  await Promise.all([pooled.context.clearCookies(), ...origins.map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }))]);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,121 @@
+/**
+ * The guards inside the browser, and its failures, with a real Chromium:
+ *  - a page on the allowed fixture origin reaches for a canary on another loopback port by
+ *    script, stylesheet redirect, image, iframes (by IP, by name, by redirect), fetch (plain,
+ *    redirected, IPv4-mapped, TLS), WebSocket (ws, wss), preconnect, WebRTC (STUN, TURN over
+ *    UDP and TCP) and WebTransport: the canary sees no TCP connection and no datagram at
+ *    all, and the page itself renders;
+ *  - a page whose load never finishes fails as `timeout` within its deadline;
+ *  - a browser killed mid-call fails that URL as `render_failed`, and the next call works;
+ *  - a bot wall that only a real browser passes is retried rendered with stealth.
+ * Every case checks what was charged.
+ */
+import dgram from 'node:dgram';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
+import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
+import { startTestApi, type TestApi } from '../helpers/test-server.js';
+
+let site: FixtureSite;
+let canary: FixtureSite;
+/** The canary's UDP side, on the same port number: STUN, TURN over UDP, QUIC. */
+let udpCanary: dgram.Socket;
+let datagrams = 0;
+let api: TestApi;
+
+beforeAll(async () => {
+  canary = await startFixtureSite();
+  udpCanary = dgram.createSocket('udp4');
+  udpCanary.on('message', () => datagrams++);
+  await new Promise<void>((resolve) => udpCanary.bind(canary.port, '127.0.0.1', resolve));
+  site = await startFixtureSite({ scenarios: renderScenarios(() => canary.port) });
+  if (!chromium.path) return;
+  api = await startTestApi({
+    render: { mode: 'auto', chromiumPath: chromium.path },
+    fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
+    cache: { ttlMs: 0 },
+  });
+});
+afterAll(async () => {
+  await api?.close();
+  udpCanary?.close();
+  await Promise.all([site?.close(), canary?.close()]);
+});
+
+describeWithChromium('the browser behind the guard proxy', () => {
+  it('reaches the allowed origin, and nothing of a canary on another loopback port', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/guarded`], format: 'html' });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: true });
+    // The scripts ran to the end: every attempt was made (plain http ones got the proxy's 403).
+    expect(json.results[0].html).toMatch(/all attempts finished: (\S+ ){7}\S+</);
+    expect(json.metadata.credits_used).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect({ connections: canary.connections(), datagrams }).toEqual({ connections: 0, datagrams: 0 });
+    // The redirects themselves were served by the allowed origin (and then refused).
+    expect(site.hits('/redirect-to')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a page that never finishes loading fails as timeout within its deadline, uncharged', async () => {
+    const started = performance.now();
+    const { json } = await api.crawl({ urls: [`${site.origin}/never-loads`], format: 'html', timeout_ms: 3_000 });
+    const elapsed = performance.now() - started;
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'timeout', status_code: 0 });
+    expect(json.metadata.credits_used).toBe(0);
+    expect(elapsed).toBeGreaterThan(2_500);
+    expect(elapsed).toBeLessThan(3_000 + 1_500);
+  });
+
+  it('a browser killed mid-call fails that URL as render_failed; the next call starts a new one', async () => {
+    const call = api.crawl({ urls: [`${site.origin}/never-loads`], format: 'html', timeout_ms: 20_000 });
+    // Wait until the page is loading (its endless script was asked for), then kill the browser.
+    const deadline = Date.now() + 10_000;
+    const hangsBefore = site.hits('/hang');
+    while (site.hits('/hang') === hangsBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const main = browserProcesses().filter((p) => p.main);
+    expect(main).toHaveLength(1);
+    process.kill(main[0]!.pid, 'SIGKILL');
+    const started = performance.now();
+    const { json } = await call;
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'render_failed', status_code: 0 });
+    expect(json.results[0].error).toMatch(/crashed|restarted/);
+    expect(json.metadata.credits_used).toBe(0);
+
+    const next = await api.crawl({ urls: [`${site.origin}/spa`] });
+    expect(next.json.results[0]).toMatchObject({ success: true, rendered: true });
+    expect(next.json.results[0].markdown).toContain(SPA_TEXT);
+    expect(browserProcesses().filter((p) => p.main).map((p) => p.pid)).not.toContain(main[0]!.pid);
+  });
+
+  it('a bot wall: refused without stealth (free), passed by the stealth browser retry (5 credits)', async () => {
+    const plain = await api.crawl({ urls: [`${site.origin}/wall`] });
+    expect(plain.json.results[0]).toMatchObject({ success: false, error_type: 'http', status_code: 403 });
+    expect(plain.json.metadata.credits_used).toBe(0);
+
+    const before = site.requests().length;
+    const { json } = await api.crawl({ urls: [`${site.origin}/wall`], stealth: true });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: true, status_code: 200, title: 'Harbour notices' });
+    expect(json.results[0].markdown).toContain('The south slipway is closed');
+    // The profile, as a page script sees it: no webdriver, the time zone and language of the headers.
+    expect(json.results[0].markdown).toContain('webdriver=false tz=America/New_York lang=en-US');
+    expect(json.metadata.credits_used).toBe(5);
+
+    // The static stealth fetch and the browser present the same Chromium on Linux.
+    const walls = site.requests().slice(before).filter((r) => r.path === '/wall');
+    expect(walls.length).toBeGreaterThanOrEqual(3); // static, challenge, content
+    const [staticFetch, ...browser] = walls;
+    for (const request of browser) {
+      expect(request.headers['user-agent']).toBe(staticFetch!.headers['user-agent']);
+      expect(request.headers['sec-ch-ua']).toBe(staticFetch!.headers['sec-ch-ua']);
+      expect(request.headers['accept-language']).toBe('en-US,en;q=0.9');
+    }
+  });
+
+  it('stealth does not help a page that stays blocked: a plain failure, uncharged', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/challenge`], stealth: true });
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'blocked' });
+    expect(json.metadata.credits_used).toBe(0);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Rendering with a real Chromium, over both faces: a static page in `auto` never starts
+ * the browser; a single-page app's text (written by its scripts) comes back in Markdown
+ * and in HTML with `rendered: true`, charged 1 credit; a cache hit returns the same result
+ * for free; without a browser the same app is an uncharged `empty_content`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
+import { crawlResponseSchema } from '../../src/core/schemas.js';
+import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
+import { inMemoryMcpClient, startTestApi, type TestApi } from '../helpers/test-server.js';
+
+let site: FixtureSite;
+beforeAll(async () => {
+  site = await startFixtureSite({ scenarios: renderScenarios(() => 1) });
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+/** The API with rendering on, the fixture origin (and only it) allowed. */
+function renderApi(mode: 'auto' | 'always' = 'auto', cacheTtlMs = 0): Promise<TestApi> {
+  return startTestApi({
+    render: { mode, chromiumPath: chromium.path as string },
+    fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 20_000 },
+    cache: { ttlMs: cacheTtlMs },
+  });
+}
+
+describeWithChromium('rendering a single-page app', () => {
+  let api: TestApi;
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('a static page in auto mode is not rendered and starts no browser', async () => {
+    api = await renderApi();
+    const { json } = await api.crawl({ urls: [`${site.origin}/html`] });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: false });
+    expect(json.metadata.credits_used).toBe(1);
+    expect(browserProcesses()).toEqual([]);
+  });
+
+  it('renders the app for Markdown (auto) and for HTML, rendered: true, 1 credit each', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/spa`] });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: true, status_code: 200, title: 'Tide app' });
+    expect(json.results[0].markdown).toContain(SPA_TEXT);
+    expect(json.results[0].markdown).toMatch(/^# Harbour timetable/m);
+    expect(json.metadata.credits_used).toBe(1);
+    expect(browserProcesses().filter((p) => p.main)).toHaveLength(1);
+
+    const html = await api.crawl({ urls: [`${site.origin}/spa`], format: 'html' });
+    expect(html.json.results[0]).toMatchObject({ success: true, rendered: true });
+    expect(html.json.results[0].html).toContain(SPA_TEXT);
+    expect(html.json.results[0].html).toMatch(/<article><h1>Harbour timetable<\/h1>/);
+    expect(html.json.metadata.credits_used).toBe(1);
+    // The main document came from the static fetch: the site served it once per call.
+    expect(site.hits('/spa')).toBe(2);
+  });
+
+  it('renders every HTML page for format html, and the static text too', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/html`], format: 'html' });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: true });
+    expect(json.results[0].html).toContain('Tide Tables and Harbour Lights');
+  });
+
+  it('a reused page keeps nothing of the URL before it: no cookie, no storage', async () => {
+    for (let visit = 0; visit < 3; visit++) {
+      const { json } = await api.crawl({ urls: [`${site.origin}/memory`], format: 'html' });
+      expect(json.results[0]).toMatchObject({ success: true, rendered: true });
+      expect(json.results[0].html, `visit ${visit}`).toContain('Left by earlier visits: cookie [] storage []');
+    }
+  });
+
+  it('the extract_urls tool returns the same rendered result', async () => {
+    const { client, close } = await inMemoryMcpClient(api.core);
+    try {
+      const result = await client.callTool({ name: 'extract_urls', arguments: { urls: [`${site.origin}/spa`] } });
+      expect(result.isError).toBeFalsy();
+      const structured = crawlResponseSchema.parse(result.structuredContent);
+      expect(structured.results[0]).toMatchObject({ success: true, rendered: true });
+      expect(structured.results[0]?.markdown).toContain(SPA_TEXT);
+      expect(structured.metadata.credits_used).toBe(1);
+      expect((result.content as { text: string }[])[0]?.text).toContain(SPA_TEXT);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describeWithChromium('rendered pages in the cache', () => {
+  it('a cache hit returns exactly what the fresh call returned, for free', async () => {
+    const api = await renderApi('auto', 60_000);
+    try {
+      const fresh = await api.crawl({ urls: [`${site.origin}/spa`] });
+      const cached = await api.crawl({ urls: [`${site.origin}/spa`] });
+      expect(fresh.json.metadata).toMatchObject({ credits_used: 1, cached_free: 0 });
+      expect(cached.json.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
+      expect(cached.json.results).toEqual(fresh.json.results);
+      expect(cached.json.results[0].rendered).toBe(true);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('without a browser', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ render: { mode: 'auto' }, cache: { ttlMs: 60_000 } }, { fileExists: () => false });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('finds no browser to use', () => {
+    expect(api.core.config.render.chromiumPath).toBeUndefined();
+  });
+
+  it('the app is an honest empty_content, 0 credits; a static page works as before', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/spa`, `${site.origin}/html`] });
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'empty_content', status_code: 200 });
+    expect(json.results[0].error).toMatch(/no readable text \(empty, or written by scripts this server did not run\)/);
+    expect(json.results[1]).toMatchObject({ success: true, rendered: false });
+    expect(json.metadata.credits_used).toBe(1);
+    // format html: the page as served (its title is text), not rendered.
+    const html = await api.crawl({ urls: [`${site.origin}/spa`], format: 'html' });
+    expect(html.json.results[0]).toMatchObject({ success: true, rendered: false });
+    expect(html.json.results[0].html).not.toContain(SPA_TEXT);
+    const fresh = await api.crawl({ urls: [`${site.origin}/spa`], stealth: true });
+    expect(fresh.json.metadata).toMatchObject({ credits_used: 0, failed_crawls: 1 });
+  });
+
+  it('stealth still sends the browser profile on the static fetch', async () => {
+    const before = site.requests().length;
+    const { json } = await api.crawl({ urls: [`${site.origin}/text?stealth`], stealth: true });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: false });
+    expect(json.metadata.credits_used).toBe(5);
+    const sent = site.requests().slice(before).find((r) => r.path === '/text?stealth');
+    expect(sent?.headers['user-agent']).toMatch(/^Mozilla\/5\.0 \(X11; Linux x86_64\).* Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
+    expect(sent?.headers['user-agent']).not.toMatch(/Headless|websearch-mcp/);
+    expect(sent?.headers).toMatchObject({ 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Linux"', 'accept-language': 'en-US,en;q=0.9' });
+    expect(sent?.headers['sec-ch-ua']).toMatch(/"Chromium";v="\d+"/);
+  });
+});
