@@ -3,6 +3,7 @@
  * this file picks concrete adapters.
  */
 import type { Config } from './core/config.js';
+import type { ConverterPort } from './core/converter-port.js';
 import { ConfigError } from './core/config.js';
 import type { Logger } from './core/logger.js';
 import type { SearchResponse } from './core/schemas.js';
@@ -20,6 +21,9 @@ import { PageExtractor } from './services/page-extractor.js';
 import { SearchService } from './services/search-service.js';
 import { RedisStore } from './store/redis-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
+import type { ConvertInput, ConvertOutput } from './extract/index.js';
+import { ConvertPool } from './workers/convert-pool.js';
+import { InThreadConverter } from './workers/in-thread-converter.js';
 
 export interface Core {
   config: Config;
@@ -32,12 +36,19 @@ export interface Core {
   crawl: CrawlService;
   search: SearchService;
   pages: PageExtractor;
+  /** Where pages are converted: the worker pool, or the calling thread. */
+  converter: ConverterPort<ConvertInput, ConvertOutput>;
   close(): Promise<void>;
 }
 
 export interface CoreOptions {
   /** The server's Prometheus metrics; the services report to it as they work. */
   metrics?: Metrics;
+  /**
+   * `pool` (default): conversions on worker threads, under the URL's deadline and the
+   * memory bound; `in-thread`: on the calling thread (unit tests).
+   */
+  converter?: 'pool' | 'in-thread';
 }
 
 /** Opens the configured store: the SQLite file (default) or a Redis server shared by instances. */
@@ -71,7 +82,8 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     ...(metrics ? { onLookup: (cached: boolean) => metrics.cacheLookup('robots', cached) } : {}),
   });
   const observer = metrics ? { observer: metrics } : {};
-  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), logger, ...observer });
+  const converter = options.converter === 'in-thread' ? new InThreadConverter() : new ConvertPool(config.convert);
+  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), converter, logger, ...observer });
   const crawl = new CrawlService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
   const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, logger, ...observer });
@@ -86,7 +98,9 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     crawl,
     search,
     pages,
+    converter,
     close: async () => {
+      await converter.close();
       await client.close();
       await store.close();
     },

@@ -18,6 +18,7 @@ export const URL_ERROR_CODES = [
   'blocked',
   'too_many_redirects',
   'empty_content',
+  'busy',
 ] as const;
 export type UrlErrorCode = (typeof URL_ERROR_CODES)[number];
 
@@ -125,7 +126,8 @@ export type ExtractionErrorType =
   | 'timeout'
   | 'network'
   | 'blocked'
-  | 'empty_content';
+  | 'empty_content'
+  | 'busy';
 
 const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   invalid_url: 'invalid_url',
@@ -140,6 +142,8 @@ const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   // A redirect chain that never ends is the target's HTTP misbehaviour.
   too_many_redirects: 'http',
   empty_content: 'empty_content',
+  // No room to convert the page now (queue full, or its worker stopped): retry later.
+  busy: 'busy',
 };
 
 export function extractionErrorTypeOf(code: ErrorCode): ExtractionErrorType {
@@ -156,7 +160,8 @@ export type ContentErrorValue =
   | 'unsupported_content_type'
   | 'too_large'
   | 'forbidden_address'
-  | 'empty_content';
+  | 'empty_content'
+  | 'busy';
 
 const CONTENT_ERROR: Record<UrlErrorCode, ContentErrorValue> = {
   invalid_url: 'network_error',
@@ -170,6 +175,7 @@ const CONTENT_ERROR: Record<UrlErrorCode, ContentErrorValue> = {
   blocked: 'blocked',
   too_many_redirects: 'http_error',
   empty_content: 'empty_content',
+  busy: 'busy',
 };
 
 export function contentErrorOf(code: ErrorCode, statusCode?: number): ContentErrorValue {

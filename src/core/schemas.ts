@@ -61,6 +61,7 @@ export const extractionErrorTypeSchema = z.enum([
   'network',
   'blocked',
   'empty_content',
+  'busy',
 ]);
 
 export const crawlResultSchema = z.object({
@@ -183,6 +184,7 @@ export const contentErrorSchema = z.enum([
   'too_large',
   'forbidden_address',
   'empty_content',
+  'busy',
 ]);
 
 export const searchResultSchema = z.object({

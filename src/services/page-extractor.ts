@@ -8,8 +8,9 @@
 import type { Config } from '../core/config.js';
 import { AppError, extractionErrorTypeOf, toAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { classifyContentType, convert, hasReadableText, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
-import type { ConvertOutput } from '../extract/types.js';
+import type { ConverterPort } from '../core/converter-port.js';
+import { classifyContentType, hasReadableText, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
+import type { ConvertInput, ConvertOutput } from '../extract/types.js';
 import type { HttpClient, ResponseHead } from '../net/fetch-types.js';
 import type { CacheStore } from '../core/cache-port.js';
 import type { ServiceObserver } from './metrics.js';
@@ -41,6 +42,8 @@ export interface PageExtractorDeps {
   client: HttpClient;
   robots: RobotsPolicy;
   cache: CacheStore<ExtractedPage>;
+  /** Runs the converters (a worker pool in servers): under what is left of the URL's deadline. */
+  converter: ConverterPort<ConvertInput, ConvertOutput>;
   logger: Logger;
   observer?: Pick<ServiceObserver, 'cacheLookup' | 'pageFetched'>;
 }
@@ -155,13 +158,9 @@ export class PageExtractor {
         }
       },
     });
-    const output = await convert({
-      bytes: response.body,
-      contentType: response.headers['content-type'] ?? null,
-      url: response.finalUrl,
-      format: options.format,
-      headers: response.headers,
-    }).catch((err: unknown) => {
+    const input = { bytes: response.body, contentType: response.headers['content-type'] ?? null, url: response.finalUrl, format: options.format, headers: response.headers };
+    const leftMs = timeoutMs - (performance.now() - started);
+    const output = await this.deps.converter.convert(input, { timeoutMs: leftMs, signal: options.signal }).catch((err: unknown) => {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
       throw error.statusCode === undefined
