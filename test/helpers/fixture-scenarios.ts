@@ -14,7 +14,7 @@ import {
   shiftJisBytes,
 } from './fixture-binaries.js';
 import * as pages from './fixture-pages.js';
-import { hostileBody } from './hostile-pages.js';
+import { hostileBody } from '../../bench/fixtures/hostile-pages.mjs';
 
 export type RobotsMode =
   | 'ok'

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { HOSTILE_PAGES } from '../helpers/hostile-pages.js';
+import { HOSTILE_PAGES } from '../../bench/fixtures/hostile-pages.mjs';
 import { startTestApi, type TestApi } from '../helpers/test-server.js';
 import type { ConvertPool } from '../../src/workers/convert-pool.js';
 
