@@ -46,7 +46,7 @@ export interface CoreOptions {
   metrics?: Metrics;
   /**
    * `pool` (default): conversions on worker threads, under the URL's deadline and the
-   * memory bound; `in-thread`: on the calling thread (unit tests).
+   * memory bound; `in-thread`: on the calling thread (unit tests, one-shot CLI runs).
    */
   converter?: 'pool' | 'in-thread';
 }
