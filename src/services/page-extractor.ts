@@ -164,7 +164,7 @@ export class PageExtractor {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
       throw error.statusCode === undefined
-        ? new AppError(error.code, error.message, { statusCode: response.status, cause: error.cause })
+        ? new AppError(error.code, error.message, { statusCode: response.status, retryable: error.retryable, cause: error.cause })
         : error;
     });
     if (!hasReadableText(output)) {
