@@ -2,7 +2,8 @@
 // Load benchmark of the server's conversion path (the built code in dist/), in one run:
 //  - throughput: POST /api/crawl of a ~50 KB article from a local fixture server, cache off,
 //    16 requests in flight, each for its own URL: pages/s with conversion in the worker
-//    pool against conversion on the event loop (the in-thread adapter), same run;
+//    pool against conversion on the event loop (the in-thread adapter), two servers
+//    measured in alternating one-second turns of the same run;
 //  - responsiveness: p99 and max latency of GET /healthz (one every 20 ms) while the
 //    hostile pages (bench/fixtures/hostile-pages.mjs) are crawled one after another;
 //  - memory: the server's RSS idle, its peak during the hostile set, and 5 s after it;
@@ -12,7 +13,7 @@
 //
 //   npm run build && node bench/load-bench.mjs [--seconds N] [--json FILE]
 //
-//   --seconds N   measured seconds of each throughput run (default 10, after 2 of warm-up)
+//   --seconds N   measured seconds of each server's throughput (default 10, after 2 of warm-up)
 //   --json FILE   write every figure to FILE
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -116,30 +117,47 @@ async function crawl(server, url) {
   return json.results?.[0];
 }
 
-/** Pages/s of IN_FLIGHT concurrent crawls of distinct article URLs, after a warm-up. */
-async function throughput(mode, fixture, seconds) {
-  const server = await spawnServer(mode);
+/** IN_FLIGHT concurrent crawls of distinct article URLs for `ms`: pages converted. */
+async function load(server, fixture, ms) {
+  let ok = 0;
+  let failed = 0;
+  const until = performance.now() + ms;
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (performance.now() < until) {
+      const result = await crawl(server, `${fixture.url}/article?n=${Math.random()}`);
+      if (result?.success) ok += 1;
+      else failed += 1;
+    }
+  }));
+  return { ok, failed };
+}
+
+/**
+ * Pages/s of both servers, measured in alternating one-second turns (order swapped each
+ * round) after a warm-up, so that a machine whose load drifts weighs on both alike.
+ */
+async function throughput(fixture, seconds) {
+  const servers = { 'in-thread': await spawnServer('in-thread'), pool: await spawnServer('pool') };
   try {
-    let n = 0;
-    const run = async (ms) => {
-      let ok = 0;
-      let failed = 0;
-      const until = performance.now() + ms;
-      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-        while (performance.now() < until) {
-          const result = await crawl(server, `${fixture.url}/article?n=${n++}`);
-          if (result?.success) ok += 1;
-          else failed += 1;
-        }
-      }));
-      return { ok, failed };
-    };
-    await run(2_000);
-    const started = performance.now();
-    const { ok, failed } = await run(seconds * 1000);
-    return { mode, pagesPerSecond: ok / ((performance.now() - started) / 1000), failed };
+    const totals = {};
+    for (const [mode, server] of Object.entries(servers)) {
+      await load(server, fixture, 2_000);
+      totals[mode] = { ok: 0, failed: 0, ms: 0 };
+    }
+    for (let round = 0; round < seconds; round++) {
+      const order = round % 2 === 0 ? ['in-thread', 'pool'] : ['pool', 'in-thread'];
+      for (const mode of order) {
+        const started = performance.now();
+        const { ok, failed } = await load(servers[mode], fixture, 1_000);
+        totals[mode].ok += ok;
+        totals[mode].failed += failed;
+        totals[mode].ms += performance.now() - started;
+      }
+    }
+    const rate = (mode) => ({ mode, pagesPerSecond: totals[mode].ok / (totals[mode].ms / 1000), failed: totals[mode].failed });
+    return { inThread: rate('in-thread'), pool: rate('pool') };
   } finally {
-    await server.stop();
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
 }
 
@@ -217,8 +235,7 @@ async function main(argv) {
   try {
     const machine = `${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}`;
     console.log(`load bench on ${machine}; article ${(fixture.articleBytes / 1024).toFixed(0)} KB, ${IN_FLIGHT} in flight, cache off`);
-    const inThread = await throughput('in-thread', fixture, seconds);
-    const pool = await throughput('pool', fixture, seconds);
+    const { inThread, pool } = await throughput(fixture, seconds);
     console.log(`throughput: in-thread ${inThread.pagesPerSecond.toFixed(1)} pages/s, pool ${pool.pagesPerSecond.toFixed(1)} pages/s: ${(pool.pagesPerSecond / inThread.pagesPerSecond).toFixed(2)}x (failed: ${inThread.failed} / ${pool.failed})`);
     const underAttack = await hostile(fixture);
     for (const o of underAttack.outcomes) console.log(`  hostile ${o.name}: ${o.outcome} in ${o.seconds.toFixed(1)} s`);
