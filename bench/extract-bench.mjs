@@ -34,10 +34,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import zlib from 'node:zlib';
+import { DATASETS, UsageError, listPages, readHtml } from './dev-pages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DATASETS = ['scrapinghub-dev', 'wcxb-dev'];
 const BUILT = path.join(ROOT, 'dist/extract/html/html-to-markdown.js');
 const OURS = path.join(ROOT, 'bench/adapters/ours.mjs');
 const BASELINES = {
@@ -85,34 +84,6 @@ function parseArgs(argv) {
     } else throw new UsageError(`unknown option ${a} (see --help)`);
   }
   return opts;
-}
-
-class UsageError extends Error {}
-
-// ------------------------------------------------------------------------------ pages
-
-/** Page descriptors (no HTML: it is read per page, so the heap holds one page at a time). */
-function listPages(data) {
-  const pages = [];
-  for (const dataset of DATASETS) {
-    const dir = path.join(data, dataset);
-    if (!fs.existsSync(dir)) throw new UsageError(`no ${dataset}/ in ${data}: pass --data or BENCH_DATA`);
-    for (const name of fs.readdirSync(dir).sort()) {
-      if (!name.endsWith('.json') || name.startsWith('_')) continue;
-      const id = name.slice(0, -5);
-      const truth = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
-      const plain = path.join(dir, `${id}.html`);
-      const file = fs.existsSync(plain) ? plain : fs.existsSync(`${plain}.gz`) ? `${plain}.gz` : null;
-      if (file === null) continue;
-      pages.push({ dataset, id, url: truth.url ?? '', type: truth.page_type ?? null, file });
-    }
-  }
-  return pages;
-}
-
-function readHtml(file) {
-  const bytes = fs.readFileSync(file);
-  return (file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).toString('utf8');
 }
 
 // ------------------------------------------------------------------------------ speed

@@ -12,7 +12,7 @@ echo "== pack"
 tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 tar -tzf "$work/$tarball" > "$work/files"
 if grep -q '\.map$' "$work/files"; then echo "the tarball ships source maps without their sources" >&2; exit 1; fi
-for f in package/LICENSE package/README.md package/dist/cli.js package/dist/index.js package/dist/index.d.ts; do
+for f in package/LICENSE package/README.md package/dist/cli.js package/dist/index.js package/dist/index.d.ts package/dist/workers/convert-worker.js; do
   grep -qx "$f" "$work/files" || { echo "the tarball lacks $f" >&2; exit 1; }
 done
 
@@ -64,6 +64,20 @@ const answer = await web.extract({ urls: ['not a url'] });
 if (answer.results[0]?.error_type !== 'invalid_url') throw new Error(`extract gave ${JSON.stringify(answer.results[0])}`);
 console.log('createWebSearch: the core (and its SQLite store) loads');
 await web.close();
+
+// A page converted by the worker pool: its worker file is found inside the installed package.
+const http = await import('node:http');
+const site = http.createServer((req, res) => {
+  res.writeHead(req.url === '/robots.txt' ? 404 : 200, { 'content-type': 'text/html' });
+  res.end('<html><head><title>Pooled</title></head><body><article><h1>Pooled</h1><p>Converted on a worker thread of the installed package.</p></article></body></html>');
+});
+await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+const local = createWebSearch({ env: {}, config: { store: { path: ':memory:' }, fetch: { allowPrivateAddresses: true } } });
+const pooled = await local.extract({ urls: [`http://127.0.0.1:${site.address().port}/page`] });
+await local.close();
+site.close();
+if (!pooled.results[0]?.markdown.includes('Converted on a worker thread')) throw new Error(`the pool gave ${JSON.stringify(pooled.results[0])}`);
+console.log('createWebSearch: a page converted by the worker pool');
 JS
 node check.mjs
 

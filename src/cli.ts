@@ -176,7 +176,8 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
     start_char: startChar,
     ...(maxChars !== undefined ? { max_chars: maxChars } : {}),
   });
-  const core = await buildCore(config, await makeLogger(config));
+  // One-shot: converting on this thread starts faster than a worker pool (BENCHMARKS.md).
+  const core = await buildCore(config, await makeLogger(config), { converter: 'in-thread' });
   try {
     const response = await core.crawl.crawl(request);
     if (json) {
@@ -218,7 +219,7 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
     if (options['max-results'] !== undefined) body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
     if (options.engines !== undefined) body.engines = (options.engines as string).split(',').map((e) => e.trim()).filter(Boolean);
     const request = validate(searchRequestSchema, body);
-    const core = await buildCore(config, await makeLogger(config));
+    const core = await buildCore(config, await makeLogger(config), { converter: 'in-thread' });
     try {
       const response = await core.search.search(request);
       process.stdout.write(json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response)}\n`);

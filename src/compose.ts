@@ -3,6 +3,7 @@
  * this file picks concrete adapters.
  */
 import type { Config } from './core/config.js';
+import type { ConverterPort } from './core/converter-port.js';
 import { ConfigError } from './core/config.js';
 import type { Logger } from './core/logger.js';
 import type { SearchResponse } from './core/schemas.js';
@@ -23,6 +24,9 @@ import { SearchService } from './services/search-service.js';
 import { ChromiumRenderer } from './render/chromium-renderer.js';
 import { RedisStore } from './store/redis-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
+import type { ConvertInput, ConvertOutput } from './extract/index.js';
+import { ConvertPool } from './workers/convert-pool.js';
+import { InThreadConverter } from './workers/in-thread-converter.js';
 
 export interface Core {
   config: Config;
@@ -35,12 +39,19 @@ export interface Core {
   crawl: CrawlService;
   search: SearchService;
   pages: PageExtractor;
+  /** Where pages are converted: the worker pool, or the calling thread. */
+  converter: ConverterPort<ConvertInput, ConvertOutput>;
   close(): Promise<void>;
 }
 
 export interface CoreOptions {
   /** The server's Prometheus metrics; the services report to it as they work. */
   metrics?: Metrics;
+  /**
+   * `pool` (default): conversions on worker threads, under the URL's deadline and the
+   * memory bound; `in-thread`: on the calling thread (unit tests, one-shot CLI runs).
+   */
+  converter?: 'pool' | 'in-thread';
 }
 
 /** Opens the configured store: the SQLite file (default) or a Redis server shared by instances. */
@@ -75,7 +86,8 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
   });
   const observer = metrics ? { observer: metrics } : {};
   const renderer = buildRenderer(config, logger);
-  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), logger, ...observer, ...(renderer ? { renderer } : {}) });
+  const converter = options.converter === 'in-thread' ? new InThreadConverter() : new ConvertPool(config.convert);
+  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), converter, logger, ...observer, ...(renderer ? { renderer } : {}) });
   const crawl = new CrawlService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
   const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, logger, ...observer });
@@ -90,8 +102,10 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     crawl,
     search,
     pages,
+    converter,
     close: async () => {
       await renderer?.close();
+      await converter.close();
       await client.close();
       await store.close();
     },

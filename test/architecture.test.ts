@@ -1,6 +1,6 @@
 /**
  * Keeps the dependency rule honest (docs/architecture.md): faces -> services ->
- * {engines, extract, net, store, render} -> core; core imports nothing from src; only
+ * {engines, extract, net, store, render} -> core (workers -> extract -> core); core imports nothing from src; only
  * faces import the MCP SDK or the HTTP framework; only core/config.ts reads process.env.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -30,10 +30,12 @@ const ALLOWED: Record<string, string[]> = {
   store: ['store', 'core'],
   render: ['render', 'core', 'net'],
   services: ['services', 'core', 'extract', 'engines', 'net'],
+  // The conversion pool's adapters and worker entry: they run extract/ off the event loop.
+  workers: ['workers', 'extract', 'core'],
   faces: ['faces', 'services', 'core', 'extract', 'engines'],
-  root: ['root', 'cli', 'core', 'net', 'extract', 'engines', 'services', 'store', 'render', 'faces'],
+  root: ['root', 'cli', 'core', 'net', 'extract', 'engines', 'services', 'store', 'render', 'faces', 'workers'],
   // The command line's modules are part of the composition root.
-  cli: ['root', 'cli', 'core', 'net', 'extract', 'engines', 'services', 'store', 'render', 'faces'],
+  cli: ['root', 'cli', 'core', 'net', 'extract', 'engines', 'services', 'store', 'render', 'faces', 'workers'],
 };
 
 const imports = (source: string) => [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1] as string);

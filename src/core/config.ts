@@ -5,7 +5,7 @@
  * an argument. This is the only module that reads `process.env`.
  */
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedOrigins, type AllowedOrigin } from './allowed-origins.js';
@@ -131,6 +131,9 @@ const SETTINGS: SettingDef[] = [
   { path: 'mcp.stateless', env: 'WEBSEARCH_MCP_STATELESS', flag: '--mcp-stateless', schema: flag(false), help: 'serve /mcp without sessions (load-balanced deployments)' },
   { path: 'mcp.outputBudgetChars', env: 'WEBSEARCH_MCP_OUTPUT_CHARS', flag: '--mcp-output-chars', schema: int(2_000, 10_000_000).default(40_000), help: 'characters a tool result may hold (clients cap results near 25k tokens)' },
   { path: 'crawl.maxUrls', env: 'WEBSEARCH_CRAWL_MAX_URLS', flag: '--crawl-max-urls', schema: int(1, 10).default(10), help: 'URLs per extraction request (spec 8.1: 10)' },
+  { path: 'convert.threads', env: 'WEBSEARCH_CONVERT_THREADS', flag: '--convert-threads', schema: int(1, 256).default(availableParallelism()), help: "worker threads converting pages (default: this machine's cores)" },
+  { path: 'convert.maxQueue', env: 'WEBSEARCH_CONVERT_QUEUE', flag: '--convert-queue', schema: int(1, 100_000).default(256), help: 'conversions waiting for a worker; past it a URL fails at once with busy' },
+  { path: 'convert.memoryMb', env: 'WEBSEARCH_CONVERT_MEMORY_MB', flag: '--convert-memory-mb', schema: int(32, 16_384).default(512), help: "heap of one conversion worker (MB); a page that needs more fails with too_large" },
   { path: 'cache.ttlMs', env: 'WEBSEARCH_CACHE_TTL_MS', flag: '--cache-ttl-ms', schema: int(0, 30 * 24 * 3600_000).default(3600_000), help: 'how long extracted pages stay cached (0 = no cache)' },
 
   { path: 'store.kind', env: 'WEBSEARCH_STORE', flag: '--store', schema: z.enum(['sqlite', 'redis']).default('sqlite'), help: 'where caches, keys, balances and usage live: sqlite (one machine) or redis (several instances)' },
@@ -205,6 +208,7 @@ export interface Config {
   };
   mcp: { stateless: boolean; outputBudgetChars: number; maxSessions: number; maxSessionsPerKey: number; sessionIdleMs: number };
   crawl: { maxUrls: number };
+  convert: { threads: number; maxQueue: number; memoryMb: number };
   cache: { ttlMs: number };
   store: { kind: 'sqlite' | 'redis'; path: string; redisUrl?: string; redisPrefix: string };
   auth: { allowedHosts: string[]; rateLimitRequests: number; rateLimitWindowMs: number; metricsToken?: string };

@@ -19,6 +19,7 @@ export const URL_ERROR_CODES = [
   'too_many_redirects',
   'empty_content',
   'render_failed',
+  'busy',
 ] as const;
 export type UrlErrorCode = (typeof URL_ERROR_CODES)[number];
 
@@ -139,7 +140,8 @@ export type ExtractionErrorType =
   | 'network'
   | 'blocked'
   | 'empty_content'
-  | 'render_failed';
+  | 'render_failed'
+  | 'busy';
 
 const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   invalid_url: 'invalid_url',
@@ -156,6 +158,8 @@ const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   empty_content: 'empty_content',
   // The browser crashed or hung while rendering this URL (it is restarted for the next).
   render_failed: 'render_failed',
+  // No room to convert the page now (queue full, or its worker stopped): retry later.
+  busy: 'busy',
 };
 
 export function extractionErrorTypeOf(code: ErrorCode): ExtractionErrorType {
@@ -172,7 +176,8 @@ export type ContentErrorValue =
   | 'unsupported_content_type'
   | 'too_large'
   | 'forbidden_address'
-  | 'empty_content';
+  | 'empty_content'
+  | 'busy';
 
 const CONTENT_ERROR: Record<UrlErrorCode, ContentErrorValue> = {
   invalid_url: 'network_error',
@@ -187,6 +192,7 @@ const CONTENT_ERROR: Record<UrlErrorCode, ContentErrorValue> = {
   too_many_redirects: 'http_error',
   empty_content: 'empty_content',
   render_failed: 'network_error',
+  busy: 'busy',
 };
 
 export function contentErrorOf(code: ErrorCode, statusCode?: number): ContentErrorValue {

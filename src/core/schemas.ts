@@ -64,6 +64,7 @@ export const extractionErrorTypeSchema = z.enum([
   'blocked',
   'empty_content',
   'render_failed',
+  'busy',
 ]);
 
 export const crawlResultSchema = z.object({
@@ -187,6 +188,7 @@ export const contentErrorSchema = z.enum([
   'too_large',
   'forbidden_address',
   'empty_content',
+  'busy',
 ]);
 
 export const searchResultSchema = z.object({

@@ -9,9 +9,10 @@
 import type { Config } from '../core/config.js';
 import { AppError, BLOCKING_STATUSES, extractionErrorTypeOf, toAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import type { ConverterPort } from '../core/converter-port.js';
 import type { Renderer, StaticDocument } from '../core/render-port.js';
-import { classifyContentType, convert, decodeText, hasReadableText, looksScriptDependent, nearEmpty, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
-import type { ConvertOutput } from '../extract/types.js';
+import { classifyContentType, decodeText, hasReadableText, looksScriptDependent, nearEmpty, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
+import type { ConvertInput, ConvertOutput } from '../extract/types.js';
 import { browserProfile } from '../net/browser-profile.js';
 import type { FetchedResponse, HttpClient, ResponseHead } from '../net/fetch-types.js';
 import type { CacheStore } from '../core/cache-port.js';
@@ -48,6 +49,8 @@ export interface PageExtractorDeps {
   client: HttpClient;
   robots: RobotsPolicy;
   cache: CacheStore<ExtractedPage>;
+  /** Runs the converters (a worker pool in servers): under what is left of the URL's deadline. */
+  converter: ConverterPort<ConvertInput, ConvertOutput>;
   logger: Logger;
   observer?: Pick<ServiceObserver, 'cacheLookup' | 'pageFetched'>;
   /** The headless browser, when one exists and WEBSEARCH_RENDER is not `never`. */
@@ -170,7 +173,7 @@ export class PageExtractor {
           }
         },
       });
-      output = await this.convert(response.body, response.headers['content-type'] ?? null, response.finalUrl, options.format, response.headers, response.status);
+      output = await this.convert(response.body, response.headers['content-type'] ?? null, response.finalUrl, options, response.headers, response.status, left());
     } catch (err) {
       // Stealth: a page that turned the plain fetch away as a bot is retried in the browser,
       // which fetches it itself with the same profile.
@@ -203,20 +206,31 @@ export class PageExtractor {
 
   private async renderAndConvert(url: string, document: StaticDocument | undefined, options: ExtractOptions, timeoutMs: number): Promise<ExtractedPage> {
     const renderer = this.deps.renderer as Renderer;
+    const rendering = performance.now();
     const page = await renderer.render({ url, timeoutMs, stealth: options.stealth === true, ...(document ? { document } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     // A browser that fetched the page itself (stealth retry) applies the status gate here.
     if (!document) checkHead({ url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] }, Number.MAX_SAFE_INTEGER);
     const bytes = new TextEncoder().encode(page.html);
-    const output = await this.convert(bytes, 'text/html; charset=utf-8', page.finalUrl, options.format, {}, page.status);
+    const output = await this.convert(bytes, 'text/html; charset=utf-8', page.finalUrl, options, {}, page.status, Math.max(1, timeoutMs - (performance.now() - rendering)));
     if (!hasReadableText(output)) throw emptyContent(page.status, true);
     return { statusCode: page.status, finalUrl: page.finalUrl, output, rendered: true };
   }
 
-  private async convert(bytes: Uint8Array, contentType: string | null, url: string, format: ExtractFormat, headers: Record<string, string>, status: number): Promise<ConvertOutput> {
-    return convert({ bytes, contentType, url, format, headers }).catch((err: unknown) => {
+  /** Converts in the converter (a worker pool in servers) under `timeoutMs`, what is left of the URL's deadline. */
+  private async convert(
+    bytes: Uint8Array,
+    contentType: string | null,
+    url: string,
+    options: ExtractOptions,
+    headers: Record<string, string>,
+    status: number,
+    timeoutMs: number,
+  ): Promise<ConvertOutput> {
+    const input = { bytes, contentType, url, format: options.format, headers };
+    return this.deps.converter.convert(input, { timeoutMs, signal: options.signal }).catch((err: unknown) => {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
-      throw error.statusCode === undefined ? new AppError(error.code, error.message, { statusCode: status, cause: error.cause }) : error;
+      throw error.statusCode === undefined ? new AppError(error.code, error.message, { statusCode: status, retryable: error.retryable, cause: error.cause }) : error;
     });
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
 
@@ -38,6 +39,12 @@ describe('loadConfig', () => {
 
   it('caps the robots.txt cache lifetime at 24 hours (RFC 9309 2.4)', () => {
     expect(() => loadConfig({ env: { WEBSEARCH_ROBOTS_CACHE_TTL_MS: String(25 * 3600_000) } })).toThrow(ConfigError);
+  });
+
+  it('sizes the conversion pool to the machine, and refuses a pool without threads or memory', () => {
+    expect(loadConfig({ env: {} }).convert).toEqual({ threads: availableParallelism(), maxQueue: 256, memoryMb: 512 });
+    expect(loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '3' }, argv: ['--convert-queue', '8', '--convert-memory-mb=128'] }).convert).toEqual({ threads: 3, maxQueue: 8, memoryMb: 128 });
+    expect(() => loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '0', WEBSEARCH_CONVERT_MEMORY_MB: '8' } })).toThrow(/WEBSEARCH_CONVERT_THREADS[\s\S]*WEBSEARCH_CONVERT_MEMORY_MB/);
   });
 
   it('refuses a default timeout above the maximum', () => {

@@ -14,6 +14,7 @@ import {
   shiftJisBytes,
 } from './fixture-binaries.js';
 import * as pages from './fixture-pages.js';
+import { hostileBody } from '../../bench/fixtures/hostile-pages.mjs';
 
 export type RobotsMode =
   | 'ok'
@@ -251,6 +252,15 @@ export const scenarios: Scenario[] = [
     path: '/redirect-to',
     description: 'redirects to ?url=<any URL> with ?status= (default 302)',
     handle: (c) => send(c.res, Number(c.url.searchParams.get('status') ?? 302), 'text/plain', 'redirecting', { location: c.url.searchParams.get('url') ?? '/' }),
+  },
+  {
+    path: '/hostile/:name',
+    description: 'a page built to make conversion slow or hungry (hostile-pages.ts)',
+    handle: (c) => {
+      const body = hostileBody(c.params.name as string);
+      if (body === undefined) send(c.res, 404, 'text/plain', 'no such hostile page');
+      else send(c.res, 200, HTML, body);
+    },
   },
   {
     path: '/echo',

@@ -10,6 +10,7 @@ import { searchRequestSchema, type SearchRequest, type SearchResponse } from '..
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { RobotsChecker } from '../../src/net/robots.js';
 import { PageExtractor, type ExtractedPage } from '../../src/services/page-extractor.js';
+import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import { SearchService } from '../../src/services/search-service.js';
 import { startFakeEngines, type FakeEngines } from './fake-engines.js';
 
@@ -85,7 +86,7 @@ export async function startSearchHarness(options: HarnessOptions = {}): Promise<
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
   const pages =
     options.pages ??
-    new PageExtractor({ config, client, robots, cache: new TestCache<ExtractedPage>(clock.now), logger: silentLogger });
+    new PageExtractor({ config, client, robots, cache: new TestCache<ExtractedPage>(clock.now), converter: new InThreadConverter(), logger: silentLogger });
   const newService = (): SearchService => new SearchService({ config, client, pages, cache, logger: silentLogger, now: clock.now });
   return {
     fake,

@@ -1,7 +1,8 @@
 /**
  * HTML -> main-content Markdown plus page metadata. Pure: a decoded HTML string and the
  * page URL in, text out; never throws. The steps:
- *   parse (linkedom, normalised: parse.ts) -> metadata (metadata.ts) and page kind
+ *   input bounds (input-bounds.ts: too deep flattened, too many elements cut) -> parse
+ *   (linkedom, normalised: parse.ts) -> metadata (metadata.ts) and page kind
  *   (product-page.ts) -> base URL -> noise removal, copies for phones (viewport-copies.ts),
  *   placeholder text (placeholder-text.ts),
  *   code-language tagging, captions and words joined by layout (joined-words.ts) -> the
@@ -30,6 +31,7 @@ import { dropPlaceholderText } from './placeholder-text.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { descendants } from './dom.js';
 import { documentBaseUrl } from './urls.js';
+import { boundHtml } from './input-bounds.js';
 
 export interface HtmlExtraction {
   markdown: string;
@@ -85,7 +87,8 @@ function prepare(doc: DomDocument, source: string): DomElement {
 export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
   let metadata: PageMetadata = {};
   try {
-    const source = typeof html === 'string' ? html : String(html ?? '');
+    // Flattened and cut before the parser when the page passes the input bounds (input-bounds.ts).
+    const source = boundHtml(typeof html === 'string' ? html : String(html ?? '')).html;
     const doc = parseDocument(source);
     let hints: PageHints = {};
     let offer: Offer | null = null;

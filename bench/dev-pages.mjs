@@ -1,0 +1,39 @@
+// The benchmark dev pages (../shared/bench/extraction, or BENCH_DATA): the two dev splits
+// of the main-content benchmarks, listed without their HTML and read one at a time, so a
+// script's heap holds one page at a time. Shared by the extraction and pool benchmarks.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+export const DATASETS = ['scrapinghub-dev', 'wcxb-dev'];
+
+export class UsageError extends Error {}
+
+/** Page descriptors: dataset, id, url, page type and the file holding the HTML. */
+export function listPages(data) {
+  const pages = [];
+  for (const dataset of DATASETS) {
+    const dir = path.join(data, dataset);
+    if (!fs.existsSync(dir)) throw new UsageError(`no ${dataset}/ in ${data}: pass --data or BENCH_DATA`);
+    for (const name of fs.readdirSync(dir).sort()) {
+      if (!name.endsWith('.json') || name.startsWith('_')) continue;
+      const id = name.slice(0, -5);
+      const truth = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+      const plain = path.join(dir, `${id}.html`);
+      const file = fs.existsSync(plain) ? plain : fs.existsSync(`${plain}.gz`) ? `${plain}.gz` : null;
+      if (file === null) continue;
+      pages.push({ dataset, id, url: truth.url ?? '', type: truth.page_type ?? null, file });
+    }
+  }
+  return pages;
+}
+
+/** A page's bytes, gunzipped when stored compressed. */
+export function readBytes(file) {
+  const bytes = fs.readFileSync(file);
+  return file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes;
+}
+
+export function readHtml(file) {
+  return readBytes(file).toString('utf8');
+}

@@ -1,0 +1,193 @@
+/**
+ * Input bounds before the parser: one linear pass over the HTML string (no DOM) that counts
+ * start tags and the nesting depth the tree builder would reach, so that hostile shapes
+ * (a million nested `<div>`s, hundreds of thousands of tiny elements) never reach
+ * linkedom, Readability or Turndown, whose cost grows faster than the input on such trees.
+ *   - Past the depth bound an element is closed at once and its content follows it, as
+ *     browsers' parsers do past 512 levels (noise.ts flattens further, at MAX_TREE_DEPTH):
+ *     no text is lost.
+ *   - Past the element bound the page is cut before that tag: what came before is converted.
+ * The bounds sit far above every benchmark page (docs/extraction.md, "Input bounds").
+ */
+
+export interface HtmlBounds {
+  /** Start tags (void elements included); the page is cut before the one past it. */
+  maxElements: number;
+  /** Open elements at one time, as the tree builder would nest them; deeper ones are flattened. */
+  maxDepth: number;
+}
+
+/** Measured over the 684 benchmark dev pages (at most 15,793 elements, 56 deep): far above. */
+export const HTML_BOUNDS: HtmlBounds = { maxElements: 100_000, maxDepth: 512 };
+
+export interface HtmlShape {
+  elements: number;
+  /** The deepest nesting kept (at most the bound). */
+  depth: number;
+  /** Start tags closed at once because they sat past the depth bound. */
+  flattened: number;
+  /** Offset of the start tag past the element bound, where the page is cut, or -1. */
+  cutAt: number;
+}
+
+/** Elements that never have content, so never nest anything. */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'basefont', 'bgsound', 'frame']);
+
+/** Elements whose content is text up to their end tag (no tags inside). */
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+
+/** Open elements that a start tag closes when they are the current one (implied end tags). */
+const IMPLIED_ENDS: Record<string, ReadonlySet<string>> = {
+  li: new Set(['li']),
+  dt: new Set(['dt', 'dd']),
+  dd: new Set(['dt', 'dd']),
+  tr: new Set(['td', 'th', 'tr']),
+  td: new Set(['td', 'th']),
+  th: new Set(['td', 'th']),
+  option: new Set(['option']),
+};
+
+/** Start tags that close an open `<p>` (HTML's "close a p element" rule, the common ones). */
+const CLOSES_P = new Set([
+  'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul',
+]);
+
+const NAME_END = /[\s/>]/g;
+
+/** The page within the bounds, and its shape. Linear in the length; the page itself when within. */
+export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { html: string; shape: HtmlShape } {
+  const stack: string[] = [];
+  const open = new Map<string, number>();
+  // End tags still to come of elements closed at once past the depth bound.
+  const flattenedOpen = new Map<string, number>();
+  const pieces: string[] = [];
+  let kept = 0;
+  let elements = 0;
+  let depth = 0;
+  let flattened = 0;
+  let cutAt = -1;
+  const bump = (map: Map<string, number>, name: string, by: number): void => {
+    map.set(name, (map.get(name) ?? 0) + by);
+  };
+  const pop = (): string => {
+    const name = stack.pop() as string;
+    bump(open, name, -1);
+    return name;
+  };
+  /** Replaces html[from, to) with `text` in the output. */
+  const replace = (from: number, to: number, text: string): void => {
+    pieces.push(html.slice(kept, from), text);
+    kept = to;
+  };
+  let i = html.indexOf('<');
+  while (i !== -1 && i < html.length - 1) {
+    const next = html.charCodeAt(i + 1);
+    if (next === 0x21 /* ! */ || next === 0x3f /* ? */) {
+      const comment = html.startsWith('<!--', i);
+      const end = comment ? html.indexOf('-->', i + 4) : html.indexOf('>', i + 2);
+      if (end === -1) break;
+      i = html.indexOf('<', end + (comment ? 3 : 1));
+      continue;
+    }
+    const closing = next === 0x2f; /* / */
+    const nameStart = closing ? i + 2 : i + 1;
+    if (!isLetter(html.charCodeAt(nameStart))) {
+      i = html.indexOf('<', i + 1);
+      continue;
+    }
+    NAME_END.lastIndex = nameStart;
+    const nameEnd = NAME_END.exec(html)?.index ?? html.length;
+    const name = html.slice(nameStart, nameEnd).toLowerCase();
+    const tagEnd = endOfTag(html, nameEnd);
+    if (tagEnd === -1) break;
+    if (closing) {
+      if ((flattenedOpen.get(name) ?? 0) > 0) {
+        // The end of an element already closed past the depth bound.
+        bump(flattenedOpen, name, -1);
+        replace(i, tagEnd + 1, '');
+      } else if ((open.get(name) ?? 0) > 0) {
+        while (pop() !== name);
+      }
+      // An end tag with nothing of its name open is ignored, as the tree builder does.
+      i = html.indexOf('<', tagEnd + 1);
+      continue;
+    }
+    elements += 1;
+    if (elements > bounds.maxElements) {
+      cutAt = i;
+      break;
+    }
+    const ends = IMPLIED_ENDS[name];
+    if (ends !== undefined) while (stack.length > 0 && ends.has(stack[stack.length - 1] as string)) pop();
+    if (stack[stack.length - 1] === 'p' && CLOSES_P.has(name)) pop();
+    const selfClosed = html.charCodeAt(tagEnd - 1) === 0x2f;
+    const raw = RAW_TEXT.has(name) && !selfClosed;
+    if (!VOID.has(name) && !selfClosed && !raw) {
+      if (stack.length >= bounds.maxDepth) {
+        flattened += 1;
+        bump(flattenedOpen, name, 1);
+        replace(tagEnd + 1, tagEnd + 1, `</${name}>`);
+      } else {
+        stack.push(name);
+        bump(open, name, 1);
+      }
+    }
+    depth = Math.max(depth, stack.length);
+    let after = tagEnd + 1;
+    if (raw) {
+      // Text up to its end tag: a leaf, whatever its depth.
+      const close = indexOfEndTag(html, name, after);
+      if (close === -1) break;
+      after = close;
+    }
+    i = html.indexOf('<', after);
+  }
+  const shape = { elements: Math.min(elements, bounds.maxElements), depth, flattened, cutAt };
+  if (pieces.length === 0 && cutAt === -1) return { html, shape };
+  pieces.push(html.slice(kept, cutAt === -1 ? html.length : cutAt));
+  return { html: pieces.join(''), shape };
+}
+
+/** The shape of a page under the bounds (no output kept). */
+export function measureHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): HtmlShape {
+  return boundHtml(html, bounds).shape;
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/** Index of the `>` that ends a tag whose name ends at `from`; quoted `>` do not count. */
+function endOfTag(html: string, from: number): number {
+  let quote = 0;
+  for (let j = from; j < html.length; j++) {
+    const c = html.charCodeAt(j);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 0x22 || c === 0x27) {
+      // A quote only opens a value right after `=` (possibly spaced): `<a b'c>` is no quote.
+      if (previousNonSpace(html, j, from) === 0x3d) quote = c;
+    } else if (c === 0x3e) {
+      return j;
+    }
+  }
+  return -1;
+}
+
+function previousNonSpace(html: string, j: number, floor: number): number {
+  for (let k = j - 1; k >= floor; k--) {
+    const c = html.charCodeAt(k);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) return c;
+  }
+  return 0;
+}
+
+const END_TAGS = new Map([...RAW_TEXT].map((name) => [name, new RegExp(`</${name}[\\s/>]`, 'gi')]));
+
+/** Start of `</name` (any case) at or after `from`, or -1. */
+function indexOfEndTag(html: string, name: string, from: number): number {
+  const pattern = END_TAGS.get(name) as RegExp;
+  pattern.lastIndex = from;
+  return pattern.exec(html)?.index ?? -1;
+}

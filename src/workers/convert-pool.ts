@@ -1,0 +1,97 @@
+/**
+ * The converter port over a piscina pool of worker threads: conversion leaves the event
+ * loop, so one hostile page holds one worker, never the server. Each conversion runs
+ * under what is left of its URL's deadline (an abort terminates its worker, piscina
+ * starts another) and under the workers' heap bound (`resourceLimits`); a full queue
+ * answers `busy` at once instead of making the URL wait for a deadline it cannot meet.
+ */
+import type { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { ConverterPort, ConvertCallOptions } from '../core/converter-port.js';
+import { AppError } from '../core/errors.js';
+import type { ConvertInput, ConvertOutput } from '../extract/index.js';
+import { deserializeError, type ConvertReply } from './convert-task.js';
+
+export interface ConvertPoolOptions {
+  threads: number;
+  maxQueue: number;
+  memoryMb: number;
+}
+
+/**
+ * The built worker entry: beside this file in dist/; under the test runner, which loads
+ * src/*.ts, the compiled one in dist/ (worker threads load JavaScript only; `npm test`
+ * and the test setup build dist/ first).
+ */
+export function workerEntry(moduleUrl: string = import.meta.url): URL {
+  return moduleUrl.endsWith('.ts') ? new URL('../../dist/workers/convert-worker.js', moduleUrl) : new URL('./convert-worker.js', moduleUrl);
+}
+
+export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
+  readonly #options: ConvertPoolOptions;
+  #started: Piscina<ConvertInput, ConvertReply> | undefined;
+  #pending = 0;
+
+  constructor(options: ConvertPoolOptions) {
+    this.#options = options;
+  }
+
+  /** Started on the first conversion: a command that converts nothing starts no thread. */
+  get #pool(): Piscina<ConvertInput, ConvertReply> {
+    const options = this.#options;
+    return (this.#started ??= new Piscina({
+      filename: workerEntry().href,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      maxQueue: options.maxQueue,
+      // Workers stay warm: starting one and loading the HTML cascade costs ~0.3 s.
+      idleTimeout: 5 * 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+    }));
+  }
+
+  async convert(input: ConvertInput, options: ConvertCallOptions): Promise<ConvertOutput> {
+    const { threads, maxQueue, memoryMb } = this.#options;
+    if (options.signal?.aborted) throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
+    const pool = this.#pool;
+    if (pool.queueSize >= maxQueue) {
+      throw new AppError('busy', `The server is converting all it can (${threads} at a time, ${maxQueue} waiting); the page was not converted and nothing was charged: try again shortly.`, { retryable: true });
+    }
+    const timeoutMs = Math.max(1, Math.round(options.timeoutMs));
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    let reply: ConvertReply;
+    try {
+      this.#pending += 1;
+      reply = await pool.run(input, { signal });
+    } catch (err) {
+      if (options.signal?.aborted) throw new AppError('cancelled', 'The request was cancelled while the page was being converted.');
+      if (deadline.aborted) {
+        throw new AppError('timeout', `The page was downloaded but not converted within the ${timeoutMs} ms left of its deadline; the conversion was stopped.`, { retryable: true });
+      }
+      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new AppError('too_large', `Converting the page needs more than the ${memoryMb} MB of memory a conversion may use (WEBSEARCH_CONVERT_MEMORY_MB); it was stopped.`);
+      }
+      // The worker stopped under it (killed, crashed): piscina has started another.
+      throw new AppError('busy', `The worker converting the page stopped (${(err as Error).message}); it was replaced and the page may be tried again.`, { retryable: true, cause: err });
+    } finally {
+      this.#pending -= 1;
+    }
+    if (!reply.ok) throw deserializeError(reply.error);
+    return reply.output;
+  }
+
+  /** Conversions on a worker right now (tests stop one mid-conversion). */
+  get running(): number {
+    return this.#pending - (this.#started?.queueSize ?? 0);
+  }
+
+  /** The live worker threads. */
+  get threads(): readonly Worker[] {
+    return this.#started?.threads ?? [];
+  }
+
+  async close(): Promise<void> {
+    await this.#started?.destroy();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The converter port's two adapters: the worker pool gives exactly what `convert` gives on
+ * this thread, for every converter (HTML cascade, Markdown, text, CSV, JSON, XML, HTML
+ * format), and the converter's own errors keep their code across the thread boundary.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import * as pages from '../helpers/fixture-pages.js';
+import { ConvertPool, workerEntry } from '../../src/workers/convert-pool.js';
+import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
+import type { ConvertInput } from '../../src/extract/index.js';
+import { AppError } from '../../src/core/errors.js';
+
+const pool = new ConvertPool({ threads: 2, maxQueue: 16, memoryMb: 256 });
+const inThread = new InThreadConverter();
+afterAll(() => pool.close());
+
+const input = (body: string, contentType: string | null, format: 'markdown' | 'html' = 'markdown', url = 'https://example.test/page'): ConvertInput => ({
+  bytes: Buffer.from(body, 'utf8'),
+  contentType,
+  url,
+  format,
+  headers: {},
+});
+
+const CASES: [string, ConvertInput][] = [
+  ['article (HTML cascade)', input(pages.ARTICLE_HTML, 'text/html; charset=utf-8')],
+  ['product page', input(pages.PRODUCT_HTML, 'text/html')],
+  ['formulas', input(pages.FORMULAS_HTML, 'text/html')],
+  ['format html', input(pages.ARTICLE_HTML, 'text/html', 'html')],
+  ['text', input(pages.TEXT_PAGE, 'text/plain')],
+  ['markdown', input(pages.MARKDOWN_PAGE, 'text/markdown')],
+  ['csv', input(pages.CSV_PAGE, 'text/csv')],
+  ['json', input(pages.JSON_PAGE, 'application/json')],
+  ['rss', input(pages.RSS_PAGE, 'application/rss+xml')],
+  ['sitemap', input(pages.SITEMAP_PAGE, 'application/xml')],
+  ['xhtml', input(pages.XHTML_PAGE, 'application/xhtml+xml')],
+  ['no content type (sniffed)', input(pages.SMALL_PAGE('Sniffed', 'A page served without a type.'), null)],
+];
+
+describe('ConvertPool', () => {
+  it.each(CASES)('%s: the same output as on this thread', async (_name, page) => {
+    const [pooled, local] = await Promise.all([pool.convert(page, { timeoutMs: 20_000 }), inThread.convert(page, { timeoutMs: 20_000 })]);
+    expect(pooled).toEqual(local);
+    expect(pooled.markdown.length + (pooled.html?.length ?? 0)).toBeGreaterThan(20);
+  });
+
+  it.each([
+    ['blocked', input(pages.CHALLENGE_HTML, 'text/html')],
+    ['unsupported_content_type', input('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj', 'application/pdf')],
+  ])('keeps the converter\'s error code %s', async (code, page) => {
+    const error = await pool.convert(page, { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe(code);
+  });
+
+  it('a cancelled call is refused before it is queued', async () => {
+    const error = await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 5_000, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect((error as AppError).code).toBe('cancelled');
+  });
+
+  it('finds its worker in dist/ from the sources and beside itself when built', () => {
+    expect(workerEntry('file:///p/src/workers/convert-pool.ts').pathname).toBe('/p/dist/workers/convert-worker.js');
+    expect(workerEntry('file:///p/dist/workers/convert-pool.js').pathname).toBe('/p/dist/workers/convert-worker.js');
+  });
+});
+
+describe('InThreadConverter', () => {
+  it('refuses work whose deadline or caller is already gone', async () => {
+    const page = input(pages.ARTICLE_HTML, 'text/html');
+    expect(((await inThread.convert(page, { timeoutMs: 0 }).catch((e: unknown) => e)) as AppError).code).toBe('timeout');
+    expect(((await inThread.convert(page, { timeoutMs: 1000, signal: AbortSignal.abort() }).catch((e: unknown) => e)) as AppError).code).toBe('cancelled');
+  });
+});
