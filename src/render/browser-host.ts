@@ -10,6 +10,37 @@ import type { Logger } from '../core/logger.js';
 import { browserProfile } from '../net/browser-profile.js';
 import { descendants } from './process-tree.js';
 
+/**
+ * Features Playwright turns off by default (playwright-core 1.65). Chromium keeps only the
+ * last --disable-features it is given, so ours must repeat them (checked against the
+ * installed Playwright by test/render/browser-launch.test.ts).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Ours on top. SpareRendererForSitePerProcess: after a navigation Chromium starts a spare
+ * renderer for that page's context; every pooled page has a context of its own, so the
+ * spare never fits the next navigation and is killed: a process started for nothing per page.
+ */
+export const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'SpareRendererForSitePerProcess'];
+
 /** Headless, no sandbox (containers), no traffic of the browser's own, no automation tell, no UDP. */
 export const LAUNCH_ARGS = [
   '--no-sandbox',
@@ -23,6 +54,7 @@ export const LAUNCH_ARGS = [
   // WebRTC would send STUN/TURN straight to any address, around the guard proxy: only
   // proxied TCP is left to it (and the proxy applies the policy).
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
 /** A launch slower than this has failed (a cold start on a busy machine takes ~1 s). */

@@ -160,7 +160,7 @@ export class ChromiumRenderer implements Renderer {
           await page.waitForLoadState('load', { timeout: left() });
           await settle();
         }
-        const html = await page.content();
+        const html = await documentHtml(pooled);
         clean = true;
         return { finalUrl: page.url(), status, html };
       } finally {
@@ -192,7 +192,9 @@ export class ChromiumRenderer implements Renderer {
     });
     try {
       const page = await this.#setupStep(context.newPage(), browser, host, scope);
-      const pooled: PooledPage = { browser, context, page, stealth, uses: 0, visit: { document: undefined }, origins: new Set() };
+      const cdp = await this.#setupStep(context.newCDPSession(page), browser, host, scope);
+      const { frameTree } = await this.#setupStep(cdp.send('Page.getFrameTree'), browser, host, scope);
+      const pooled: PooledPage = { browser, context, page, stealth, uses: 0, visit: { document: undefined }, origins: new Set(), cdp, frameId: frameTree.frame.id };
       recordOrigins(pooled);
       await context.route('**/*', (route) => routeRequest(route, pooled));
       if (stealth) await context.addInitScript(HIDE_WEBDRIVER_SCRIPT);
@@ -257,6 +259,24 @@ async function routeRequest(route: Route, pooled: PooledPage): Promise<void> {
   } catch {
     // The page or context closed meanwhile (deadline, crash): nothing left to route.
   }
+}
+
+/** The page's doctype and markup, as `page.content()` gives them but without its large helper script. */
+const DOCUMENT_HTML = `(() => {
+  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  return doctype + (document.documentElement ? document.documentElement.outerHTML : '');
+})()`;
+
+/**
+ * Reads the document in a fresh isolated world (the page's own scripts cannot redefine what
+ * it calls). Playwright's `content()` first loads its injected script (hundreds of KB) into
+ * every new document, which cost more renderer time than the read itself.
+ */
+async function documentHtml(pooled: PooledPage): Promise<string> {
+  const { executionContextId } = await pooled.cdp.send('Page.createIsolatedWorld', { frameId: pooled.frameId, worldName: 'websearch-read' });
+  const { result, exceptionDetails } = await pooled.cdp.send('Runtime.evaluate', { expression: DOCUMENT_HTML, contextId: executionContextId, returnByValue: true });
+  if (exceptionDetails || typeof result.value !== 'string') throw new Error(`the document could not be read: ${exceptionDetails?.text ?? typeof result.value}`);
+  return result.value;
 }
 
 function sameDocument(a: string, b: string): boolean {

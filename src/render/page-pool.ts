@@ -26,7 +26,10 @@ export interface PooledPage {
   visit: { document: StaticDocument | undefined };
   /** Origins the page sent requests to since its last wipe. */
   origins: Set<string>;
-  cdp?: CDPSession;
+  /** The page's own DevTools session: the read of the document and the wipe. */
+  cdp: CDPSession;
+  /** The main frame's id (constant for the page's life, across navigations). */
+  frameId: string;
 }
 
 export class PagePool {
@@ -77,7 +80,7 @@ async function wipe(pooled: PooledPage): Promise<void> {
   await Promise.all(pooled.context.pages().filter((p) => p !== pooled.page).map((p) => p.close()));
   // Leaving the document stops its scripts; nothing of about:blank needs to load.
   await pooled.page.goto('about:blank', { waitUntil: 'commit' });
-  const cdp = (pooled.cdp ??= await pooled.context.newCDPSession(pooled.page));
+  const cdp = pooled.cdp;
   const origins = [...pooled.origins];
   pooled.origins.clear();
   await Promise.all([pooled.context.clearCookies(), ...origins.map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }))]);
