@@ -31,6 +31,8 @@ const SKIPPED_TYPES = new Set(['image', 'media', 'font']);
 const SETTLE_MS = 2_000;
 /** Silence on the network after which the page counts as settled. */
 const QUIET_MS = 100;
+/** Evaluated in the page: has its body a letter or digit a reader would see yet? */
+const HAS_READABLE_TEXT = '/[\\p{L}\\p{N}]/u.test((document.body && document.body.innerText) || "")';
 /** A challenge page that passes reloads within a few seconds; more hops than this is a loop. */
 const CHALLENGE_WAIT_MS = 5_000;
 const CHALLENGE_HOPS = 3;
@@ -160,6 +162,12 @@ export class ChromiumRenderer implements Renderer {
           await page.waitForLoadState('load', { timeout: left() });
           await settle();
         }
+        // A script may write the text on a timer, or a CPU-starved renderer may not yet have
+        // run it when the network went quiet: a page still without readable text gets a
+        // little longer (never past the deadline) before it is read.
+        await page
+          .waitForFunction(HAS_READABLE_TEXT, undefined, { timeout: Math.min(SETTLE_MS, left()), polling: 50 })
+          .catch(() => undefined);
         const html = await documentHtml(pooled);
         clean = true;
         return { finalUrl: page.url(), status, html };

@@ -120,6 +120,17 @@ export function renderScenarios(canaryPort: () => number): Scenario[] {
     { path: '/spa', description: 'single-page app: an empty root until /spa/app.js runs', handle: ({ res }) => send(res, 200, HTML, SPA_HTML) },
     { path: '/spa/app.js', description: 'the app: fetches its data and writes the article', handle: ({ res }) => send(res, 200, 'text/javascript', SPA_SCRIPT) },
     { path: '/spa/data.json', description: 'the app data', handle: ({ res }) => send(res, 200, 'application/json', JSON.stringify(SPA_DATA)) },
+    {
+      path: '/late',
+      description: 'an app that writes its text on a timer, 600 ms after load, with the network long quiet',
+      handle: ({ res }) =>
+        send(
+          res,
+          200,
+          HTML,
+          `<!doctype html><html><head><title>Late app</title></head><body><div id="root"></div><script>addEventListener('load', () => setTimeout(() => { document.getElementById('root').innerHTML = '<article><h1>Late</h1><p>${SPA_TEXT}.</p></article>'; }, 600));</script></body></html>`,
+        ),
+    },
     { path: '/guarded', description: 'a page reaching for the canary origin every way it can', handle: ({ res }) => send(res, 200, HTML, guardHtml(canaryPort())) },
     {
       path: '/memory',

@@ -60,6 +60,12 @@ describeWithChromium('rendering a single-page app', () => {
     expect(site.hits('/spa')).toBe(2);
   });
 
+  it('waits, within the deadline, for text a script writes on a timer after the network went quiet', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/late`] });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: true });
+    expect(json.results[0].markdown).toContain(SPA_TEXT);
+  });
+
   it('renders every HTML page for format html, and the static text too', async () => {
     const { json } = await api.crawl({ urls: [`${site.origin}/html`], format: 'html' });
     expect(json.results[0]).toMatchObject({ success: true, rendered: true });
