@@ -94,6 +94,8 @@ describe('websearch-mcp keys', () => {
     expect(bad.stderr).toMatch(/--credits needs a whole number/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     expect((await run(['keys', 'frobnicate'], env)).code).toBe(2);
+    // Settings only the server reads do not stop key management.
+    expect((await run(['keys', 'list'], { ...env, CHROMIUM_PATH: '/nowhere/chromium', WEBSEARCH_CONVERT_THREADS: 'many', WEBSEARCH_FETCH_TIMEOUT_MS: '90000' })).code).toBe(0);
     const typo = await run(['keys', 'crate'], env);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/unknown keys command "crate" \(did you mean "create"\?\)/);
