@@ -8,6 +8,7 @@
 import type { ConvertOutput } from './types.js';
 
 const READABLE = /[\p{L}\p{N}]/u;
+const READABLE_ALL = /[\p{L}\p{N}]/gu;
 /**
  * One token at a time, each character consumed once: text, a comment (to its end or the
  * page's), the opening tag of a hidden block, or any other tag (to its `>` or the end).
@@ -19,6 +20,11 @@ export function hasReadableText(output: Pick<ConvertOutput, 'markdown' | 'html'>
   let found = false;
   scanText(output.html, (text) => (found = READABLE.test(text)));
   return found;
+}
+
+/** How many letters and digits `text` holds. */
+export function countReadable(text: string): number {
+  return text.match(READABLE_ALL)?.length ?? 0;
 }
 
 /**

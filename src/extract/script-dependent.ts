@@ -8,7 +8,7 @@
  *     JavaScript" notice, or a `<noscript>` that holds most of the page's text.
  * Pure and linear: one text scan and a few regular expressions over the first SCAN_CHARS.
  */
-import { pageText } from './readable-text.js';
+import { countReadable, pageText } from './readable-text.js';
 
 /** Letters and digits of main content below which a page counts as (near) empty. */
 export const NEAR_EMPTY_CHARS = 200;
@@ -21,7 +21,6 @@ const MOUNT_ROOT = /<(?:div|main|section|body)\b[^>]*\bid\s*=\s*["']?(?:root|app
 const CUSTOM_ROOT = /<(?:app-root|ng-app)\b|\bng-version\s*=|\bdata-reactroot\b|\bdata-v-app\b/i;
 const SCRIPT = /<script\b/i;
 const JS_NOTICE = /\b(?:enable|turn on|activate|allow)\s+javascript\b|\bjavascript\s+(?:is\s+)?(?:required|disabled|needed|must be enabled|is not enabled)\b|\b(?:requires?|needs?)\s+javascript\b|\bwithout\s+javascript\b/i;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/gu;
 
 /** The page's text would come from its scripts: render it (WEBSEARCH_RENDER=auto). */
 export function looksScriptDependent(html: string, markdown: string): boolean {
@@ -39,8 +38,4 @@ export function looksScriptDependent(html: string, markdown: string): boolean {
 /** Next to no readable main content: the cheap first half of the decision (no HTML needed). */
 export function nearEmpty(markdown: string): boolean {
   return countReadable(markdown) < NEAR_EMPTY_CHARS;
-}
-
-function countReadable(text: string): number {
-  return text.match(LETTER_OR_DIGIT)?.length ?? 0;
 }

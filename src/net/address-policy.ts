@@ -83,6 +83,11 @@ const GLOBAL_UNICAST_V6: Cidr = ipaddr.parseCIDR('2000::/3');
 const IPV4_MAPPED: Cidr = ipaddr.parseCIDR('::ffff:0:0/96');
 const IPV4_COMPATIBLE: Cidr = ipaddr.parseCIDR('::/96');
 
+/** An IPv6 host as URLs write it (`[::1]`) without its brackets; anything else as it is. */
+export function stripBrackets(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
 export type AddressClass = { forbidden: false; address: string } | { forbidden: true; address: string; reason: string };
 
 function classifyV4(ip: ipaddr.IPv4, shown: string): AddressClass {
@@ -96,7 +101,7 @@ function classifyV4(ip: ipaddr.IPv4, shown: string): AddressClass {
  * and URL hosts already canonicalised by WHATWG URL.
  */
 export function classifyAddress(ip: string): AddressClass {
-  const text = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  const text = stripBrackets(ip);
   const family = net.isIP(text);
   if (family === 0) return { forbidden: true, address: ip, reason: 'not an IP address' };
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -158,7 +163,7 @@ export function addressPolicyFor(setting: boolean | readonly AllowedOrigin[], ba
 
 /** An IPv4-mapped IPv6 address (a dual-stack socket's view of IPv4) is its IPv4 address. */
 function canonical(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  const text = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  const text = stripBrackets(ip);
   if (net.isIP(text) === 0) return undefined;
   try {
     return ipaddr.process(text);
@@ -168,7 +173,7 @@ function canonical(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 }
 
 function hostOf(host: string): string {
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const bare = stripBrackets(host);
   const ip = canonical(bare);
   return ip ? ip.toString() : bare.toLowerCase().replace(/\.$/, '');
 }

@@ -15,7 +15,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { buildConnector } from 'undici';
 import { AppError } from '../core/errors.js';
-import { describeAddress, type AddressPolicy, type AddressTarget } from './address-policy.js';
+import { describeAddress, stripBrackets, type AddressPolicy, type AddressTarget } from './address-policy.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -48,10 +48,6 @@ export const PRIVATE_HINT =
 export function isLocalhostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.+$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
-}
-
-export function stripBrackets(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
 function notFound(hostname: string): NodeJS.ErrnoException {

@@ -5,8 +5,8 @@
  */
 import net from 'node:net';
 import { AppError } from '../core/errors.js';
-import type { AddressPolicy } from './address-policy.js';
-import { forbiddenAddressError, isLocalhostName, portOf, PRIVATE_HINT, stripBrackets } from './connector.js';
+import { stripBrackets, type AddressPolicy } from './address-policy.js';
+import { forbiddenAddressError, isLocalhostName, portOf, PRIVATE_HINT } from './connector.js';
 
 /**
  * Parses and validates a target URL. Credentials (`user:pass@`) are STRIPPED, not sent

@@ -15,8 +15,8 @@ import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { AppError, isAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { AddressPolicy } from '../net/address-policy.js';
-import { openGuardedSocket, portOf, resolveGuarded, stripBrackets, systemResolver, type Resolver } from '../net/connector.js';
+import { stripBrackets, type AddressPolicy } from '../net/address-policy.js';
+import { openGuardedSocket, portOf, resolveGuarded, systemResolver, type Resolver } from '../net/connector.js';
 import { precheckLiteralHost } from '../net/request-url.js';
 
 export interface GuardProxyOptions {

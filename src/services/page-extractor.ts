@@ -7,7 +7,7 @@
  * a stable error code. Used by the crawl service and by search for result page content.
  */
 import type { Config } from '../core/config.js';
-import { AppError, BLOCKING_STATUSES, extractionErrorTypeOf, toAppError } from '../core/errors.js';
+import { AppError, contentErrorOf, extractionErrorTypeOf, toAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ConverterPort } from '../core/converter-port.js';
 import type { Renderer, StaticDocument } from '../core/render-port.js';
@@ -197,7 +197,7 @@ export class PageExtractor {
    */
   private shouldRender(response: FetchedResponse, output: ConvertOutput, format: ExtractFormat): boolean {
     const mode = this.deps.config.render.mode;
-    if (!this.deps.renderer || mode === 'never' || !isHtml(output.content_type)) return false;
+    if (!this.deps.renderer || mode === 'never' || classifyContentType(output.content_type) !== 'html') return false;
     if (format === 'html' || mode === 'always') return true;
     if (!nearEmpty(output.markdown)) return false;
     const { text } = decodeText(response.body, response.headers['content-type'] ?? null, 'html');
@@ -235,14 +235,9 @@ export class PageExtractor {
   }
 }
 
-/** A bot wall: a challenge page, or 401/403/429/451 (decisions.md counts them as blocked). */
+/** A bot wall: what a search reports as `blocked` (a challenge page, or 401/403/429/451). */
 function isBotWall(err: unknown): boolean {
-  if (!(err instanceof AppError)) return false;
-  return err.code === 'blocked' || (err.code === 'http' && err.statusCode !== undefined && BLOCKING_STATUSES.has(err.statusCode));
-}
-
-function isHtml(contentType: string): boolean {
-  return contentType === 'text/html' || contentType === 'application/xhtml+xml';
+  return err instanceof AppError && contentErrorOf(err.code, err.statusCode) === 'blocked';
 }
 
 function emptyContent(status: number, rendered: boolean): AppError {

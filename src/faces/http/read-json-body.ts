@@ -15,8 +15,7 @@ import { AppError } from '../../core/errors.js';
  */
 export const MAX_JSON_DEPTH = 64;
 
-function isJsonMediaType(header: string | undefined): boolean {
-  const essence = header?.split(';')[0]?.trim().toLowerCase() ?? '';
+function isJsonMediaType(essence: string): boolean {
   return essence === 'application/json' || /^application\/[\w.+-]+\+json$/.test(essence);
 }
 
@@ -97,10 +96,11 @@ export interface ReadJsonOptions {
 
 export async function readJsonBody(c: Context, limit: number, options: ReadJsonOptions = {}): Promise<unknown> {
   const got = c.req.header('content-type');
-  const declaredJson = isJsonMediaType(got);
+  const essence = got?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const declaredJson = isJsonMediaType(essence);
   const curlForm =
     options.curlForms === true &&
-    got?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded' &&
+    essence === 'application/x-www-form-urlencoded' &&
     c.req.header('origin') === undefined &&
     c.req.header('sec-fetch-site') === undefined;
   const unsupported = () =>
