@@ -1,0 +1,75 @@
+// In-process scoring of the benchmark dev pages with the datasets' own scorer (score.mjs
+// exports its metrics): per-page figures and the aggregates the scorer prints, plus the
+// two fixed halves of each split that the ablation bench compares. Shared by the
+// ablation bench and any script that weighs a rule on the dev pages.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { UsageError, listPages } from './dev-pages.mjs';
+
+/**
+ * A page's half of its split: 'A' or 'B', by the low bit of the 32-bit FNV-1a hash of its
+ * id. Fixed, so two runs (and two people) split alike; unrelated to the datasets' own
+ * dev/held-out rule (sorted index modulo 3).
+ */
+export function halfOf(id) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return (hash & 1) === 0 ? 'A' : 'B';
+}
+
+/** The scorer module's metrics, loaded from the data folder. */
+export async function loadScorer(data) {
+  const file = path.join(data, 'score.mjs');
+  if (!fs.existsSync(file)) throw new UsageError(`no score.mjs in ${data}: pass --data or BENCH_DATA`);
+  return import(pathToFileURL(file).href);
+}
+
+/** Every dev page with its ground truth: { dataset, id, url, type, file, half, truth, with, without }. */
+export function loadTruths(data) {
+  return listPages(data).map((page) => {
+    const truth = JSON.parse(fs.readFileSync(path.join(data, page.dataset, `${page.id}.json`), 'utf8'));
+    return { ...page, half: halfOf(page.id), truth: truth.articleBody || '', with: truth.with, without: truth.without };
+  });
+}
+
+/**
+ * One page's figures for a Markdown output, as score.mjs computes them with `--text md`
+ * (Markdown syntax stripped first): scrapinghub rows carry tp/fp/fn, WCXB rows f1 and the
+ * boilerplate snippet rates.
+ */
+export function scorePage(scorer, page, markdown) {
+  const text = scorer.markdownToText(markdown);
+  if (page.dataset === 'wcxb-dev') return scorer.scorePageWcxb(page.truth, text, page);
+  const row = scorer.scorePageScrapinghub(page.truth, text);
+  const f1 = row.precision + row.recall > 0 ? (2 * row.precision * row.recall) / (row.precision + row.recall) : 0;
+  return { ...row, f1 };
+}
+
+/** The dataset's F1 over rows, the way the scorer aggregates it. */
+export function aggregateF1(scorer, dataset, rows) {
+  if (rows.length === 0) return NaN;
+  return dataset === 'wcxb-dev' ? scorer.wcxbAggregate(rows).f1 : scorer.scrapinghubAggregate(rows).f1;
+}
+
+/**
+ * The figures the ablation bench and the gate read from per-page rows
+ * ({ page, row } pairs): F1 per dataset, per dataset half, and per WCXB page type.
+ */
+export function summarise(scorer, scored) {
+  const out = {};
+  const group = (key, filter) => {
+    const rows = scored.filter(filter);
+    if (rows.length > 0) out[key] = aggregateF1(scorer, rows[0].page.dataset, rows.map((s) => s.row));
+  };
+  for (const dataset of ['scrapinghub-dev', 'wcxb-dev']) {
+    group(dataset, (s) => s.page.dataset === dataset);
+    for (const half of ['A', 'B']) group(`${dataset}:${half}`, (s) => s.page.dataset === dataset && s.page.half === half);
+  }
+  const types = [...new Set(scored.filter((s) => s.page.dataset === 'wcxb-dev').map((s) => s.page.type))].sort();
+  for (const type of types) group(`type:${type}`, (s) => s.page.dataset === 'wcxb-dev' && s.page.type === type);
+  return out;
+}
