@@ -15,7 +15,7 @@ import { MAX_VERBATIM_RUN, boundWhiteSpaceRuns } from '../../src/extract/html/wh
 import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 import { emptyBlankBlocks } from '../../src/extract/html/markdown.js';
-import { MIN_PRODUCT_READABILITY_SHARE } from '../../src/extract/html/cascade.js';
+import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 
 const URL_ = 'https://example.com/blog/post.html';
 
@@ -1023,7 +1023,7 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(other.markdown).toContain('The kettle keeps');
     expect(other.markdown).not.toContain('Spec line');
     // A pick that holds more than MIN_PRODUCT_READABILITY_SHARE (0.8) of the prose is taken on a product page too.
-    expect(MIN_PRODUCT_READABILITY_SHARE).toBe(0.8);
+    expect(THRESHOLDS.MIN_PRODUCT_READABILITY_SHARE).toBe(0.8);
     const few = Array.from({ length: 3 }, (_, i) => `<li>Spec line ${i}: ${i + 1}.5 litres of volume</li>`).join('');
     const light = page(`<main><h1>Stovetop Kettle</h1><section class="story">${copy}</section><section class="details"><div class="tab-panel"><ul>${few}</ul></div></section></main>`, productLd);
     expect(htmlToMarkdown(light, URL_).stage).toBe('readability');

@@ -14,7 +14,7 @@ import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fragmentMarkdown } from '../helpers/fragment-markdown.js';
 import { MID_LINE_MARK } from '../../src/extract/html/line-starts.js';
-import { CAPTION_ATTRIBUTE } from '../../src/extract/html/captions.js';
+import { CAPTION_MARK } from '../../src/extract/html/marks.js';
 import type * as LineStarts from '../../src/extract/html/line-starts.js';
 
 const md = fragmentMarkdown;
@@ -126,7 +126,7 @@ describe('where the line so far could still open a block', () => {
     expect(md('<del><s>$20</s></del>')).toBe('~~$20~~');
     expect(md('<pre>a\uFDD1b\uFDD0c</pre> <p><code>d\uFDD1e</code></p>')).toBe('```\nabc\n```\n\n`de`');
     // Nor out of attributes written as text (a backslash there would escape the title's quote).
-    expect(md(`<p><img src="/a.png" alt="a\uFDD1" ${CAPTION_ATTRIBUTE}="Cap\uFDD1"></p>`)).toBe('![a](https://example.com/a.png "Cap")');
+    expect(md(`<p><img src="/a.png" alt="a\uFDD1" ${CAPTION_MARK}="Cap\uFDD1"></p>`)).toBe('![a](https://example.com/a.png "Cap")');
   });
 
   it('escapes an & that would read as a character reference', () => {

@@ -102,7 +102,12 @@ export interface ChromeOptions {
   keepSectionHeaders?: boolean;
   /** The page declares a product (product-page.ts): PRODUCT_CHROME_WORDS are chrome too. */
   productPage?: boolean;
+  /** Which of the three steps run (all unless told): the pipeline's switches (pipeline.ts). */
+  on?: (step: ChromeStep) => boolean;
 }
+
+/** The steps of the chrome removal, by their names in the pipeline. */
+export type ChromeStep = 'chrome-tags' | 'chrome-words' | 'related-sections';
 
 /** The tag or ARIA role that marks `element` as page chrome, or null. */
 function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | null {
@@ -377,12 +382,15 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
 
 /** Removes page chrome under `root`: by tag and role, by class/id words, by heading. */
 export function removeBoilerplate(root: DomElement, options: ChromeOptions = {}): void {
-  removeMarked(root, (element) => chromeTagOrRole(element, options), keepByTag);
-  // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
-  const stats = computeTextStats(root);
-  const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
-  removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
-  removeRelatedSections(root, options.productPage === true);
+  const on = options.on ?? (() => true);
+  if (on('chrome-tags')) removeMarked(root, (element) => chromeTagOrRole(element, options), keepByTag);
+  if (on('chrome-words')) {
+    // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
+    const stats = computeTextStats(root);
+    const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
+    removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
+  }
+  if (on('related-sections')) removeRelatedSections(root, options.productPage === true);
 }
 
 /**

@@ -19,11 +19,9 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
+import { CAPTION_MARK } from './marks.js';
 import { TEXT_NODE, classAndId, descendants, isElement, normalizeSpace, tagOf } from './dom.js';
 import { charsUpTo, computeTextStats, linkDensity } from './text-stats.js';
-
-/** The attribute on an `<img>` that carries its caption to the Markdown stage. */
-export const CAPTION_ATTRIBUTE = 'data-md-caption';
 
 /** A class/id-marked caption longer than this is prose, not a caption. */
 export const MAX_CAPTION_CHARS = 300;
@@ -79,8 +77,8 @@ function captionText(caption: DomElement): string {
 function attach(caption: DomElement, img: DomElement): void {
   const text = captionText(caption);
   if (text !== '') {
-    const previous = img.getAttribute(CAPTION_ATTRIBUTE);
-    img.setAttribute(CAPTION_ATTRIBUTE, previous ? `${previous} ${text}` : text);
+    const previous = img.getAttribute(CAPTION_MARK);
+    img.setAttribute(CAPTION_MARK, previous ? `${previous} ${text}` : text);
   }
   caption.remove();
 }

@@ -7,8 +7,7 @@
 
 import type { DomDocument, DomElement } from './dom.js';
 import { childElements, descendants, tagOf } from './dom.js';
-
-export const LANGUAGE_ATTRIBUTE = 'data-md-lang';
+import { LANGUAGE_MARK } from './marks.js';
 
 const CLASS_LANGUAGE = /(?:^|\s)(?:language|lang|highlight(?:-source|-text)?)-([A-Za-z0-9_+#.-]+)/;
 const BRUSH_LANGUAGE = /(?:^|\s|;)brush\s*:\s*([A-Za-z0-9_+#.-]+)/;
@@ -55,7 +54,7 @@ export function annotateCodeBlocks(doc: DomDocument, root: DomElement): void {
     }
     const code = childElements(pre).find((el) => tagOf(el) === 'code');
     const language = languageOf(pre) ?? languageOf(code) ?? languageOf(pre.parentElement);
-    if (language !== undefined) pre.setAttribute(LANGUAGE_ATTRIBUTE, language);
+    if (language !== undefined) pre.setAttribute(LANGUAGE_MARK, language);
   }
 }
 

@@ -19,30 +19,18 @@
  */
 
 import TurndownService from 'turndown';
-import { CAPTION_ATTRIBUTE } from './captions.js';
-import { LANGUAGE_ATTRIBUTE, fenceFor } from './code-blocks.js';
-import { removeControlLabels } from './control-labels.js';
-import { boundWhiteSpaceRuns } from './white-space-runs.js';
-import { enclosedBy, insideEmphasis, markMidLineStarts, unmark, withoutMarks } from './line-starts.js';
-import { dropRepeatedBlocks } from './repeated-blocks.js';
-import { caretSuperscript, normalizeInlineCode } from './inline-code.js';
-import type { DomDocument, DomElement, DomNode } from './dom.js';
+import { fenceFor } from './code-blocks.js';
+import { CAPTION_MARK, HEADING_LEVEL_MARK, LANGUAGE_MARK, MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK, TASK_MARK } from './marks.js';
+import { enclosedBy, insideEmphasis, unmark, withoutMarks } from './line-starts.js';
+import { caretSuperscript } from './inline-code.js';
+import type { DomElement, DomNode } from './dom.js';
 import { CDATA_SECTION_NODE, TEXT_NODE, VERBATIM_TAGS, descendants, headingLevel, isElement, normalizeSpace, tagOf } from './dom.js';
-import { MATH_DISPLAY_ATTRIBUTE, MATH_SPACED_ATTRIBUTE, MATH_TEX_ATTRIBUTE } from './math.js';
-import { TASK_ATTRIBUTE } from './task-lists.js';
-import { addTableRules, normalizeTables } from './tables.js';
-import { INVISIBLE, tidyMarkdown } from './tidy.js';
+import { addTableRules } from './tables.js';
+import { INVISIBLE } from './tidy.js';
 import { absoluteImage, absoluteLink, isPermalinkSign } from './urls.js';
 
 /** Attributes that lazy-loading scripts read the real image address from, best first. */
 const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-srcset', 'srcset'];
-
-/**
- * The level a heading had in the page, where a stage renamed it: Readability turns every
- * `<h1>` of the article into an `<h2>` (copying its attributes), which would merge a page's
- * sections with their subsections.
- */
-export const HEADING_LEVEL_ATTRIBUTE = 'data-md-level';
 
 /** Ordinal suffixes set as superscripts: 1st, 2nd, 3rd, 4th; French 1er, 2e, 2ème; Spanish 1º, 1ª. */
 const ORDINAL_SUFFIX = /^(?:st|nd|rd|th|er|re|e|ème|eme|o|a|º|ª)$/i;
@@ -231,7 +219,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   const escape = service.escape.bind(service);
   // On a page with formulas, a `$` of the text is escaped: `costs $25 and $x$` would read
   // as one formula from the price to the variable (Pandoc's and GitHub's dollar rules).
-  const dollars = root.querySelector(`[${MATH_TEX_ATTRIBUTE}]`) !== null;
+  const dollars = root.querySelector(`[${MATH_TEX_MARK}]`) !== null;
   service.escape = (text: string) => {
     const escaped = escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<').replace(ENTITY_LIKE, '\\&').replace(PAREN_LIST_START, '$1\\)');
     return dollars ? escaped.replace(/\$/g, '\\$') : escaped;
@@ -245,7 +233,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       if (text === '') return '';
       const heading = node as unknown as DomElement;
       // Only an <h2> that was an <h1> goes back (the page could set the attribute itself).
-      const wasH1 = tagOf(heading) === 'h2' && heading.getAttribute(HEADING_LEVEL_ATTRIBUTE) === '1';
+      const wasH1 = tagOf(heading) === 'h2' && heading.getAttribute(HEADING_LEVEL_MARK) === '1';
       const level = wasH1 ? 1 : headingLevel(heading) || 2;
       return `\n\n${'#'.repeat(level)} ${text}\n\n`;
     },
@@ -338,10 +326,10 @@ function buildService(base: string | null, root: DomElement): TurndownService {
 
   // A task list item's checkbox (task-lists.ts): `[x]` or `[ ]` as it is, then a space.
   service.addRule('taskMarker', {
-    filter: carries(TASK_ATTRIBUTE),
+    filter: carries(TASK_MARK),
     replacement: (_content, node) => {
       // (task-lists.ts took the item's own space after the checkbox out.)
-      return (node as unknown as DomElement).getAttribute(TASK_ATTRIBUTE) === 'x' ? '[x] ' : '[ ] ';
+      return (node as unknown as DomElement).getAttribute(TASK_MARK) === 'x' ? '[x] ' : '[ ] ';
     },
   });
 
@@ -371,14 +359,14 @@ function buildService(base: string | null, root: DomElement): TurndownService {
 
   // Formulas (math.ts): TeX between dollars, as it is; a display formula as a paragraph.
   service.addRule('math', {
-    filter: carries(MATH_TEX_ATTRIBUTE),
+    filter: carries(MATH_TEX_MARK),
     replacement: (_content, node) => {
       const element = node as unknown as DomElement;
-      const tex = element.getAttribute(MATH_TEX_ATTRIBUTE) ?? '';
+      const tex = element.getAttribute(MATH_TEX_MARK) ?? '';
       if (tex === '') return '';
-      if (element.hasAttribute(MATH_DISPLAY_ATTRIBUTE)) return `\n\n$$${tex}$$\n\n`;
+      if (element.hasAttribute(MATH_DISPLAY_MARK)) return `\n\n$$${tex}$$\n\n`;
       // Two formulas side by side would read `$a$$b$`, a display formula's opening.
-      return `${element.hasAttribute(MATH_SPACED_ATTRIBUTE) ? ' ' : ''}$${tex}$`;
+      return `${element.hasAttribute(MATH_SPACED_MARK) ? ' ' : ''}$${tex}$`;
     },
   });
 
@@ -389,7 +377,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
       const code = (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
       if (code.trim() === '') return '';
       const fence = fenceFor(code);
-      return `\n\n${fence}${pre.getAttribute(LANGUAGE_ATTRIBUTE) ?? ''}\n${code}\n${fence}\n\n`;
+      return `\n\n${fence}${pre.getAttribute(LANGUAGE_MARK) ?? ''}\n${code}\n${fence}\n\n`;
     },
   });
 
@@ -411,7 +399,7 @@ function buildService(base: string | null, root: DomElement): TurndownService {
     filter: 'img',
     replacement: (_content, node) => {
       const img = node as unknown as DomElement;
-      const caption = normalizeSpace(withoutMarks(img.getAttribute(CAPTION_ATTRIBUTE) ?? ''));
+      const caption = normalizeSpace(withoutMarks(img.getAttribute(CAPTION_MARK) ?? ''));
       const alt = normalizeSpace(img.getAttribute('alt')) || caption;
       if (alt === '') return '';
       const src = absoluteImage(imageSource(img), base);
@@ -429,10 +417,10 @@ function buildService(base: string | null, root: DomElement): TurndownService {
  * before Turndown sees them: dropped by a rule they would leave their white space behind
  * (a paragraph starting with a space).
  */
-function dropEmptyInlines(root: DomElement, base: string | null): void {
+export function dropEmptyInlines(root: DomElement, base: string | null): void {
   for (const el of descendants(root, new Set(['img', 'a']))) {
     if (tagOf(el) === 'img') {
-      const text = normalizeSpace(el.getAttribute('alt')) || normalizeSpace(el.getAttribute(CAPTION_ATTRIBUTE));
+      const text = normalizeSpace(el.getAttribute('alt')) || normalizeSpace(el.getAttribute(CAPTION_MARK));
       if (text === '' || absoluteImage(imageSource(el), base) === null) el.remove();
     } else if (normalizeSpace(el.textContent) === '' && el.querySelector('img') === null) {
       el.remove();
@@ -440,7 +428,6 @@ function dropEmptyInlines(root: DomElement, base: string | null): void {
   }
 }
 
-/** Markdown of `root`, which this consumes (tables are rewritten, white space collapsed). */
 /** Turndown's block elements, void elements and elements meaningful when blank (turndown 7). */
 const TURNDOWN_BLOCKS: ReadonlySet<string> = new Set([
   'address', 'article', 'aside', 'audio', 'blockquote', 'body', 'canvas', 'center', 'dd', 'dir', 'div', 'dl', 'dt',
@@ -496,20 +483,15 @@ export function emptyBlankBlocks(root: DomElement): void {
   }
 }
 
-export function elementToMarkdown(doc: DomDocument, root: DomElement, base: string | null): string {
-  removeControlLabels(root);
-  dropRepeatedBlocks(root);
-  normalizeInlineCode(doc, root);
-  dropEmptyInlines(root, base);
-  normalizeTables(doc, root);
-  boundWhiteSpaceRuns(root);
-  markMidLineStarts(root);
-  emptyBlankBlocks(root);
-  // Turndown deep-copies a DOM input before working on it; `root` is already a private
-  // copy, so it is handed over as is (linkedom nodes are costly to create, see cascade.ts).
+/**
+ * Markdown of `root` as the clean passes left it (pipeline.ts): Turndown with our rules, the
+ * line-start marks resolved. Turndown deep-copies a DOM input before working on it; `root`
+ * is already a private copy, so it is handed over as is (linkedom nodes are costly to create).
+ */
+export function writeMarkdown(root: DomElement, base: string | null): string {
   Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
   try {
-    return tidyMarkdown(unmark(buildService(base, root).turndown(root as never)));
+    return unmark(buildService(base, root).turndown(root as never));
   } finally {
     delete (root as { cloneNode?: unknown }).cloneNode;
   }

@@ -14,7 +14,7 @@
  * Before noise removal (`normalizeMath`, called on the parsed body), each becomes one
  * placeholder (a `<span>`, or a `<p>` for a display formula, so that what follows starts a
  * line of its own; not a `<div>`, which Readability renames, losing its attributes under
- * linkedom) carrying the TeX in MATH_TEX_ATTRIBUTE and as its text (so
+ * linkedom) carrying the TeX in MATH_TEX_MARK and as its text (so
  * that the cascade's text measures count it). markdown.ts writes it as `$tex$` or, for a
  * display formula, as a `$$tex$$` paragraph: the notation Markdown renderers with math
  * support read (GitHub, GitLab, Pandoc, Obsidian), and the one models know.
@@ -30,13 +30,7 @@
 import type { DomDocument, DomElement } from './dom.js';
 import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import { INLINE_TAGS } from './line-starts.js';
-
-/** The attribute of a placeholder that holds the formula's TeX. */
-export const MATH_TEX_ATTRIBUTE = 'data-md-tex';
-/** ... and marks a display formula ... */
-export const MATH_DISPLAY_ATTRIBUTE = 'data-md-display';
-/** ... or an inline one that follows another with nothing written between them. */
-export const MATH_SPACED_ATTRIBUTE = 'data-md-spaced';
+import { MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK } from './marks.js';
 
 /** Annotation encodings whose text is TeX. */
 const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x-tex', 'tex', 'latex', 'application/x-latex', 'text/latex']);
@@ -285,8 +279,8 @@ function replaceWith(doc: DomDocument, element: DomElement, formula: Formula): v
     return;
   }
   const placeholder = doc.createElement(formula.display ? 'p' : 'span');
-  placeholder.setAttribute(MATH_TEX_ATTRIBUTE, formula.tex);
-  if (formula.display) placeholder.setAttribute(MATH_DISPLAY_ATTRIBUTE, '');
+  placeholder.setAttribute(MATH_TEX_MARK, formula.tex);
+  if (formula.display) placeholder.setAttribute(MATH_DISPLAY_MARK, '');
   placeholder.textContent = formula.tex;
   element.replaceWith(placeholder);
 }
@@ -325,7 +319,7 @@ function libraryFormula(element: DomElement): { display: boolean } | null {
 
 /**
  * Marks each inline formula that follows another with no text between them in the same
- * run of inline content (MATH_SPACED_ATTRIBUTE): written side by side, `$a$$b$` would
+ * run of inline content (MATH_SPACED_MARK): written side by side, `$a$$b$` would
  * open a display formula, whatever elements separate them in the tree.
  */
 function markAdjacentFormulas(root: DomElement): void {
@@ -336,9 +330,9 @@ function markAdjacentFormulas(root: DomElement): void {
     if (node.nodeType === TEXT_NODE) {
       if ((node.textContent ?? '').trim() !== '') afterFormula = false;
     } else if (isElement(node)) {
-      if (node.hasAttribute(MATH_TEX_ATTRIBUTE)) {
-        if (afterFormula && !node.hasAttribute(MATH_DISPLAY_ATTRIBUTE)) node.setAttribute(MATH_SPACED_ATTRIBUTE, '');
-        afterFormula = !node.hasAttribute(MATH_DISPLAY_ATTRIBUTE);
+      if (node.hasAttribute(MATH_TEX_MARK)) {
+        if (afterFormula && !node.hasAttribute(MATH_DISPLAY_MARK)) node.setAttribute(MATH_SPACED_MARK, '');
+        afterFormula = !node.hasAttribute(MATH_DISPLAY_MARK);
         skip = true;
       } else if (!INLINE_TAGS.has(tagOf(node))) {
         afterFormula = false;
@@ -362,7 +356,7 @@ export function normalizeMath(doc: DomDocument, root: DomElement, source: string
   // one holding several is no library's, and is walked for bare `<math>` only, so that
   // nested wrappers are not searched again at every level.
   const stack: Array<[DomElement, boolean]> = [[root, true]];
-  let replaced = root.querySelector(`[${MATH_TEX_ATTRIBUTE}]`) !== null;
+  let replaced = root.querySelector(`[${MATH_TEX_MARK}]`) !== null;
   while (stack.length > 0) {
     const [element, wrappers] = stack.pop()!;
     for (const child of childElements(element)) {

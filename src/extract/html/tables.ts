@@ -22,7 +22,7 @@
 import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, retag, tagOf } from './dom.js';
-import { MATH_TEX_ATTRIBUTE } from './math.js';
+import { MATH_TEX_MARK } from './marks.js';
 
 /**
  * The table's rows by row group, in tree order: each thead/tbody/tfoot, and each run of
@@ -87,7 +87,7 @@ function isDataTable(table: DomElement, rows: DomElement[]): boolean {
 /** Text that ends a list item's sentence or clause: the next item follows a space. */
 const ENDS_CLAUSE = /[.;,:!?]$/;
 /** What makes a list item without text worth keeping. */
-const ITEM_MEDIA = `img, picture, [${MATH_TEX_ATTRIBUTE}]`;
+const ITEM_MEDIA = `img, picture, [${MATH_TEX_MARK}]`;
 
 /**
  * Takes the white space (no-break spaces too) off the start or the end of the text under

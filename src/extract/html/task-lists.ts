@@ -19,9 +19,7 @@
 
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, descendants, nextInTree, tagOf } from './dom.js';
-
-/** The attribute of a placeholder: `x` for a checked box, a space for an empty one. */
-export const TASK_ATTRIBUTE = 'data-md-task';
+import { TASK_MARK } from './marks.js';
 
 /** How far above its checkbox a task's list item may be. */
 export const MAX_TASK_DEPTH = 4;
@@ -77,7 +75,7 @@ export function markTaskItems(doc: DomDocument, root: DomElement, source: string
     if (textBefore(input, item)) continue;
     const state = input.hasAttribute('checked') ? 'x' : ' ';
     const marker = doc.createElement('span');
-    marker.setAttribute(TASK_ATTRIBUTE, state);
+    marker.setAttribute(TASK_MARK, state);
     marker.textContent = `[${state}]`;
     input.replaceWith(marker);
     // markdown.ts writes the marker with its space: the item's own leading space would double it.

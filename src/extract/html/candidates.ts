@@ -1,0 +1,126 @@
+/**
+ * The stages' candidates and the choice between them (the choose phase of pipeline.ts):
+ *   stage 0  product-description  the element of stage 2 named for the product's
+ *            description, on a page that declares a product (product-page.ts);
+ *   stage 1  readability   Mozilla Readability on a copy of the document rid of chrome;
+ *   stage 2  cleaned-body  the body rid of the same chrome, scoped to its lone `<main>`,
+ *            what precedes its one `<h1>` dropped, link blocks pruned;
+ *   stage 3  plain-text    the text of the whole de-noised body.
+ * The rules of `rank` and why they hold: docs/extraction.md, "Choosing a stage".
+ */
+
+import { Readability } from '@mozilla/readability';
+import { dropBeforeTitle, pruneLinkDenseBlocks } from './boilerplate.js';
+import type { DomDocument, DomElement } from './dom.js';
+import { findDeclared, mentions } from './declared-description.js';
+import { largestItemRun } from './listing-items.js';
+import { HEADING_LEVEL_MARK } from './marks.js';
+import type { Candidate, PageContext } from './page-context.js';
+import { measure, statsOf } from './page-context.js';
+import { productDescription } from './product-page.js';
+import { lightenReadability } from './readability-tests.js';
+import { THRESHOLDS } from './thresholds.js';
+
+/**
+ * Whether `root` has more than `limit` elements or nests them deeper than `depthLimit`
+ * (the walk stops at either).
+ */
+export function tooBigForReadability(root: DomElement, limit: number, depthLimit: number): boolean {
+  let count = 0;
+  const stack: DomElement[] = [root];
+  const depths: number[] = [0];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const depth = depths.pop()! + 1; // of its children
+    for (let child = node.firstElementChild; child !== null; child = child.nextElementSibling) {
+      if (++count > limit || depth > depthLimit) return true;
+      stack.push(child);
+      depths.push(depth);
+    }
+  }
+  return false;
+}
+
+/** Stage 1: Readability's pick in its copy of the document, or null when it finds none. */
+export function readabilityCandidate(page: PageContext, copy: DomDocument): Candidate | null {
+  // Readability renames each <h1> of the article to <h2>; the level stays on as a mark.
+  if (copy.body) for (const h1 of Array.from(copy.body.getElementsByTagName('h1'))) h1.setAttribute(HEADING_LEVEL_MARK, '1');
+  const reader = new Readability<DomElement>(copy as never, { serializer: (node) => node as unknown as DomElement });
+  if (page.on('readability-patches')) lightenReadability(reader);
+  const root = reader.parse()?.content;
+  return root ? measure(page, 'readability', copy, root) : null;
+}
+
+/** Stage 2: the cleaned body (the document itself, which stage 1 has copied). */
+export function cleanedBodyCandidate(page: PageContext): Candidate {
+  const { body, doc } = page;
+  let root = body;
+  if (page.on('main-scope')) {
+    const mains = Array.from(body.querySelectorAll('main, [role="main"]'));
+    if (mains.length === 1 && statsOf(page, mains[0]!).chars >= THRESHOLDS.MIN_MAIN_SHARE * statsOf(page, body).chars) root = mains[0]!;
+  }
+  const dropped = page.on('before-title') && dropBeforeTitle(root, page.stats(body));
+  if (dropped) page.changed();
+  // The body's statistics hold its `<main>`'s while the tree is as it was.
+  const stats = page.stats(dropped ? root : body);
+  let left = stats.get(root) ?? statsOf(page, root);
+  if (page.on('link-blocks')) {
+    left = pruneLinkDenseBlocks(root, stats);
+    page.changed();
+  }
+  const itemChars = page.on('listing-run') ? largestItemRun(root) : 0;
+  return { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars, itemChars };
+}
+
+/**
+ * Stage 0: the product description inside the cleaned body, or (when the chrome removal
+ * took it) the declared description found in the de-noised page again.
+ */
+export function productDescriptionCandidate(page: PageContext, cleaned: Candidate): Candidate | null {
+  const root = cleaned.root!;
+  const element = productDescription(root, page.stats(root));
+  if (element !== null) return measure(page, 'product-description', cleaned.doc, withTitle(cleaned.doc, root, element));
+  const declared = page.hints.declaredDescription;
+  if (!page.declaredInPage || !declared || mentions(root, declared)) return null;
+  const fresh = page.freshBody();
+  const found = fresh.ownerDocument === null ? null : findDeclared(fresh, declared);
+  return found === null ? null : measure(page, 'product-description', fresh.ownerDocument!, withTitle(fresh.ownerDocument!, fresh, found));
+}
+
+/**
+ * The product description headed by the page's one `<h1>` (the product's name) when that
+ * sits outside it: copies, so that the cleaned body stays whole for the next candidates.
+ */
+function withTitle(doc: DomDocument, root: DomElement, description: DomElement): DomElement {
+  const h1s = root.querySelectorAll('h1');
+  if (h1s.length !== 1 || description.querySelector('h1') !== null) return description;
+  const wrapper = doc.createElement('div');
+  wrapper.appendChild(h1s[0]!.cloneNode(true));
+  wrapper.appendChild(description.cloneNode(true));
+  return wrapper;
+}
+
+/**
+ * Stages 1 and 2 in order of preference:
+ *   - `listing-run`: when the largest run of alike items holds MIN_ITEM_SHARE of the
+ *     cleaned body and Readability's pick is smaller than the run, the pick is one card;
+ *   - `readability-minimum`, `recall-rescue`, `product-share`: Readability's pick is
+ *     accepted when it has MIN_READABILITY_CHARS and MIN_READABILITY_SHARE of the cleaned
+ *     body's non-link text (MIN_PRODUCT_READABILITY_SHARE on a declared product page);
+ *   - `cleaned-body-minimum`: else the cleaned body comes first when it has
+ *     MIN_CLEANED_BODY_CHARS, or more text than Readability's pick.
+ */
+export function rankStages(page: PageContext, readability: Candidate | null, cleaned: Candidate | null): Candidate[] {
+  if (readability === null) return cleaned === null ? [] : [cleaned];
+  if (cleaned === null) return [readability];
+  const items = cleaned.itemChars ?? 0;
+  const listing = page.on('listing-run') && items >= THRESHOLDS.MIN_ITEM_SHARE * cleaned.chars && readability.chars < items;
+  const share = page.hints.product && page.on('product-share') ? THRESHOLDS.MIN_PRODUCT_READABILITY_SHARE : THRESHOLDS.MIN_READABILITY_SHARE;
+  const accepted =
+    !listing &&
+    (!page.on('readability-minimum') || readability.chars >= THRESHOLDS.MIN_READABILITY_CHARS) &&
+    (!page.on('recall-rescue') || readability.chars >= share * cleaned.nonLinkChars);
+  if (accepted) return [readability, cleaned];
+  const cleanedUsable = !page.on('cleaned-body-minimum') || cleaned.chars >= THRESHOLDS.MIN_CLEANED_BODY_CHARS || cleaned.chars > readability.chars;
+  return cleanedUsable ? [cleaned, readability] : [readability, cleaned];
+}

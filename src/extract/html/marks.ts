@@ -1,0 +1,42 @@
+/**
+ * The marks our passes leave on elements for later ones, all `data-md-*` attributes: what a
+ * pass reads from the page before a stage can lose it (Readability strips classes, drops
+ * MathML and form controls) travels on the element as one of these to the Markdown writer.
+ */
+
+import type { DomElement } from './dom.js';
+import { descendants } from './dom.js';
+
+/** The prefix every mark shares; a page's own attributes of that name are dropped (dropOwnMarks). */
+export const MARK_PREFIX = 'data-md-';
+
+/** On a `<pre>`: the code's language (code-blocks.ts), for the fence's info string. */
+export const LANGUAGE_MARK = 'data-md-lang';
+/** On an `<img>`: its caption (captions.ts), written as the image's title. */
+export const CAPTION_MARK = 'data-md-caption';
+/** On a formula's placeholder: its TeX (math.ts) ... */
+export const MATH_TEX_MARK = 'data-md-tex';
+/** ... and that it is a display formula ... */
+export const MATH_DISPLAY_MARK = 'data-md-display';
+/** ... or an inline one that follows another with nothing written between them. */
+export const MATH_SPACED_MARK = 'data-md-spaced';
+/** On a task's placeholder: `x` for a checked box, a space for an empty one (task-lists.ts). */
+export const TASK_MARK = 'data-md-task';
+/**
+ * On a heading: the level it had in the page where a stage renamed it (Readability turns
+ * every `<h1>` of the article into an `<h2>`, copying its attributes).
+ */
+export const HEADING_LEVEL_MARK = 'data-md-level';
+
+/**
+ * Takes out the page's own attributes named as ours: the rules that read them write their
+ * values as they are (a formula's TeX, a code block's language), so a page's
+ * `data-md-tex="# Heading"` would put raw Markdown into the output.
+ */
+export function dropOwnMarks(root: DomElement): void {
+  for (const element of [root, ...descendants(root)]) {
+    for (const name of element.getAttributeNames()) {
+      if (name.startsWith(MARK_PREFIX)) element.removeAttribute(name);
+    }
+  }
+}
