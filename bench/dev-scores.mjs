@@ -7,18 +7,35 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError, listPages } from './dev-pages.mjs';
 
-/**
- * A page's half of its split: 'A' or 'B', by the low bit of the 32-bit FNV-1a hash of its
- * id. Fixed, so two runs (and two people) split alike; unrelated to the datasets' own
- * dev/held-out rule (sorted index modulo 3).
- */
-export function halfOf(id) {
+/** The 32-bit FNV-1a hash of a page id: a fixed order, unrelated to the datasets' own split rule. */
+export function idHash(id) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) {
     hash ^= id.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return (hash & 1) === 0 ? 'A' : 'B';
+  return hash;
+}
+
+/**
+ * Each page's half of its split, 'A' or 'B': within each dataset and page type, pages in
+ * the order of their id's hash, alternately A and B. Stratified by type because the types'
+ * F1 differ widely (WCXB articles about 0.95, products about 0.76): halves with different
+ * mixes of types would differ for that alone, whatever the rules do.
+ */
+export function assignHalves(pages) {
+  const groups = new Map();
+  for (const page of pages) {
+    const key = `${page.dataset}\u0000${page.type ?? ''}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(page);
+  }
+  const halves = new Map();
+  for (const group of groups.values()) {
+    group.sort((a, b) => idHash(a.id) - idHash(b.id) || (a.id < b.id ? -1 : 1));
+    group.forEach((page, i) => halves.set(`${page.dataset}/${page.id}`, i % 2 === 0 ? 'A' : 'B'));
+  }
+  return halves;
 }
 
 /** The scorer module's metrics, loaded from the data folder. */
@@ -30,9 +47,11 @@ export async function loadScorer(data) {
 
 /** Every dev page with its ground truth: { dataset, id, url, type, file, half, truth, with, without }. */
 export function loadTruths(data) {
-  return listPages(data).map((page) => {
+  const pages = listPages(data);
+  const halves = assignHalves(pages);
+  return pages.map((page) => {
     const truth = JSON.parse(fs.readFileSync(path.join(data, page.dataset, `${page.id}.json`), 'utf8'));
-    return { ...page, half: halfOf(page.id), truth: truth.articleBody || '', with: truth.with, without: truth.without };
+    return { ...page, half: halves.get(`${page.dataset}/${page.id}`), truth: truth.articleBody || '', with: truth.with, without: truth.without };
   });
 }
 
