@@ -37,7 +37,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DATASETS, UsageError, listPages, readHtml } from './dev-pages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILT = path.join(ROOT, 'dist/extract/html/html-to-markdown.js');
+const BUILT = path.join(ROOT, 'dist/index.js');
 const OURS = path.join(ROOT, 'bench/adapters/ours.mjs');
 const BASELINES = {
   linkedom: { adapter: path.join(ROOT, 'bench/adapters/baseline-linkedom.mjs'), label: 'Readability + linkedom + Turndown' },
