@@ -5,7 +5,7 @@
  * cost far more than the request needs. It also fills gaps the cascade leaves.
  */
 
-import { toIsoDate } from './dates.js';
+import { toIsoDate } from '../core/dates.js';
 import { decodeHtmlEntities } from './entities.js';
 
 export interface HtmlMeta {

@@ -10,7 +10,7 @@
  */
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { toIsoDate } from './dates.js';
+import { toIsoDate } from '../core/dates.js';
 import { decodeHtmlEntities, decodeXmlEntities, htmlToPlainText } from './entities.js';
 import { fencedBlock } from './text.js';
 import { escapeBareAmpersands, readProlog, stripDoctype } from './xml-prolog.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { decodeHtmlEntities, decodeXmlEntities, htmlToPlainText } from '../../src/extract/entities.js';
-import { toIsoDate } from '../../src/extract/dates.js';
 import { readHtmlMeta, tagAttributes } from '../../src/extract/html-meta.js';
 
 describe('readHtmlMeta', () => {
@@ -62,16 +61,5 @@ describe('entities', () => {
     expect(htmlToPlainText('<p>One <a href="#">link</a>.</p><p>Two</p><script>x()</script><style>p{}</style><!-- c -->&amp; three')).toBe(
       'One link. Two & three',
     );
-  });
-});
-
-describe('toIsoDate', () => {
-  it('keeps ISO 8601 as served and converts other date forms to UTC', () => {
-    expect(toIsoDate('2024-03-05')).toBe('2024-03-05');
-    expect(toIsoDate(' 2024-03-05T10:00:00+01:00 ')).toBe('2024-03-05T10:00:00+01:00');
-    expect(toIsoDate('Tue, 05 Mar 2024 09:30:00 GMT')).toBe('2024-03-05T09:30:00Z');
-    expect(toIsoDate('Tue, 05 Mar 2024 09:30:00 +0200')).toBe('2024-03-05T07:30:00Z');
-    expect(toIsoDate('yesterday')).toBeUndefined();
-    expect(toIsoDate('2024-13-45')).toBeUndefined();
   });
 });
