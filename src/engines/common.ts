@@ -4,6 +4,7 @@
  * Everything here is pure (apart from reading the clock for `Retry-After` dates).
  */
 import { parseHTML } from 'linkedom';
+import { decodeEntities } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { EngineResponse, EngineResult, TimeRange } from './types.js';
 import { toAsciiHost } from './normalize-url.js';
@@ -53,21 +54,14 @@ export function textOf(element: HtmlElement | null | undefined): string {
 
 const TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
 
-/** Decodes HTML character references (all named ones, via the HTML parser). */
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  const escaped = text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const doc = parseHtmlDocument(`<!DOCTYPE html><html><head></head><body><p>${escaped}</p></body></html>`);
-  return doc.body?.textContent ?? text;
-}
-
 /**
  * Text of an HTML snippet from an API (`<span class="searchmatch">`, `<strong>`): tags
  * removed, entities decoded, white space collapsed. A lone `<` (as in `a<b`) is kept.
  */
 export function htmlToText(fragment: string | null | undefined): string {
   if (!fragment) return '';
-  return cleanText(decodeEntities(fragment.replace(TAG, '')));
+  // The fragment's text, so its references read as a browser reads them in text.
+  return cleanText(decodeEntities(fragment.replace(TAG, ''), 'text'));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ describe('text helpers', () => {
   it('htmlToText strips tags, decodes entities and collapses space, keeping a lone <', () => {
     expect(htmlToText('<span class="searchmatch">a</span> &amp; <strong>b</strong>&nbsp;&eacute;&#x27;')).toBe("a & b é'");
     expect(htmlToText('x < y and a<b')).toBe('x < y and a<b');
+    expect(htmlToText('&half; &star; &dash; &copy 2025')).toBe('½ ☆ ‐ © 2025');
     expect(htmlToText(undefined)).toBe('');
   });
   it('cleanText', () => {

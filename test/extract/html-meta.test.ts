@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHtmlEntities, decodeXmlEntities, htmlToPlainText } from '../../src/extract/entities.js';
 import { readHtmlMeta, tagAttributes } from '../../src/extract/html-meta.js';
 
 describe('readHtmlMeta', () => {
@@ -44,22 +43,5 @@ describe('readHtmlMeta', () => {
       ['data-x', 'd'],
       ['defer', ''],
     ]);
-  });
-});
-
-describe('entities', () => {
-  it('decodes only predefined and numeric references in XML', () => {
-    expect(decodeXmlEntities('&lt;a&gt; &amp;amp; &quot;&apos; &#233;&#x1F600; &nbsp; &custom;')).toBe('<a> &amp; "\' é😀 &nbsp; &custom;');
-    expect(decodeXmlEntities('&#0; &#xD800; &#99999999;')).toBe('\ufffd \ufffd \ufffd');
-  });
-
-  it('decodes the HTML named set and windows-1252 numeric quirks', () => {
-    expect(decodeHtmlEntities('&eacute;&Uuml;&nbsp;&mdash;&hellip;&euro;&#150;&#x93;&unknown;')).toBe('éÜ\u00a0—…€–“&unknown;');
-  });
-
-  it('turns HTML fragments into plain text', () => {
-    expect(htmlToPlainText('<p>One <a href="#">link</a>.</p><p>Two</p><script>x()</script><style>p{}</style><!-- c -->&amp; three')).toBe(
-      'One link. Two & three',
-    );
   });
 });
