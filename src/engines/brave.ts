@@ -16,11 +16,11 @@ import {
   parseRetryAfter,
   primaryLanguage,
   rateLimited,
-  toIsoTimestamp,
   trimBase,
   tryParseJson,
   withSiteOperators,
 } from './common.js';
+import { toIsoDate } from '../core/dates.js';
 import { AppError } from '../core/errors.js';
 import { ENGINE_CATALOG } from './catalog.js';
 
@@ -162,7 +162,7 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
     title: 'title',
     snippet: 'description',
     text: htmlToText,
-    published: (item) => toIsoTimestamp(item.page_age),
+    published: (item) => toIsoDate(item.page_age),
   });
 }
 

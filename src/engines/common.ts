@@ -4,6 +4,7 @@
  * Everything here is pure (apart from reading the clock for `Retry-After` dates).
  */
 import { parseHTML } from 'linkedom';
+import { decodeEntities } from '../core/entities.js';
 import { AppError } from '../core/errors.js';
 import type { EngineResponse, EngineResult, TimeRange } from './types.js';
 import { toAsciiHost } from './normalize-url.js';
@@ -53,21 +54,14 @@ export function textOf(element: HtmlElement | null | undefined): string {
 
 const TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
 
-/** Decodes HTML character references (all named ones, via the HTML parser). */
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  const escaped = text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const doc = parseHtmlDocument(`<!DOCTYPE html><html><head></head><body><p>${escaped}</p></body></html>`);
-  return doc.body?.textContent ?? text;
-}
-
 /**
  * Text of an HTML snippet from an API (`<span class="searchmatch">`, `<strong>`): tags
  * removed, entities decoded, white space collapsed. A lone `<` (as in `a<b`) is kept.
  */
 export function htmlToText(fragment: string | null | undefined): string {
   if (!fragment) return '';
-  return cleanText(decodeEntities(fragment.replace(TAG, '')));
+  // The fragment's text, so its references read as a browser reads them in text.
+  return cleanText(decodeEntities(fragment.replace(TAG, ''), 'text'));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -179,38 +173,6 @@ export function httpError(engineName: string, res: EngineResponse, detail?: stri
     statusCode: res.status,
     retryable: res.status >= 500,
   });
-}
-
-// ---------------------------------------------------------------------------------------
-// Dates
-
-const ISO_LIKE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-
-/**
- * Converts an ISO-8601-like timestamp to `toISOString()` form. A value without a time zone
- * is taken as UTC (engines such as Brave send `2025-06-30T05:41:00`). Anything else → undefined.
- */
-export function toIsoTimestamp(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const m = ISO_LIKE.exec(value.trim());
-  if (!m) return undefined;
-  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
-  const calendar = new Date(Date.UTC(year, month - 1, day));
-  // Reject overflowed values (2025-02-31 would silently become March 3).
-  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  const ms = Number((frac + '000').slice(0, 3));
-  let time = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-  if (zone && zone.toUpperCase() !== 'Z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    const offset = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0');
-    time -= sign * offset * 60_000;
-  }
-  const date = new Date(time);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,11 +19,11 @@ import {
   primaryLanguage,
   rateLimited,
   textOf,
-  toIsoTimestamp,
   trimBase,
   withSiteOperators,
 } from './common.js';
 import type { HtmlDocument, HtmlElement } from './common.js';
+import { toIsoDate } from '../core/dates.js';
 import { hostMatches, parseHttpUrl } from './normalize-url.js';
 import { ENGINE_CATALOG } from './catalog.js';
 
@@ -228,7 +228,7 @@ function keepUrl(url: string | null): url is string {
 
 function dateIn(block: HtmlElement, selector: string): string | undefined {
   for (const el of all(block, selector)) {
-    const iso = toIsoTimestamp(textOf(el));
+    const iso = toIsoDate(textOf(el));
     if (iso) return iso;
   }
   return undefined;
@@ -282,7 +282,7 @@ function parseLiteLayout(doc: HtmlDocument): Parsed {
     if (snippet && current.result.snippet === '') current.result.snippet = textOf(snippet);
     const stamp = row.querySelector('span.timestamp');
     if (stamp && !current.result.published_at) {
-      const iso = toIsoTimestamp(textOf(stamp));
+      const iso = toIsoDate(textOf(stamp));
       if (iso) current.result.published_at = iso;
     }
   }

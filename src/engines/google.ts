@@ -18,11 +18,11 @@ import {
   primaryLanguage,
   rateLimited,
   siteOperatorDomains,
-  toIsoTimestamp,
   trimBase,
   tryParseJson,
   withSiteOperators,
 } from './common.js';
+import { toIsoDate } from '../core/dates.js';
 import { AppError } from '../core/errors.js';
 import { ENGINE_CATALOG } from './catalog.js';
 
@@ -142,7 +142,7 @@ function publishedTime(pagemap: unknown): string | undefined {
   if (!isRecord(pagemap) || !Array.isArray(pagemap.metatags)) return undefined;
   for (const tags of pagemap.metatags) {
     if (!isRecord(tags)) continue;
-    const iso = toIsoTimestamp(tags['article:published_time']);
+    const iso = toIsoDate(tags['article:published_time']);
     if (iso) return iso;
   }
   return undefined;

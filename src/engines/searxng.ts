@@ -14,11 +14,11 @@ import {
   mapJsonResults,
   parseJsonBody,
   rateLimited,
-  toIsoTimestamp,
   trimBase,
   tryParseJson,
   withSiteOperators,
 } from './common.js';
+import { toIsoDate } from '../core/dates.js';
 import { AppError } from '../core/errors.js';
 import { ENGINE_CATALOG } from './catalog.js';
 
@@ -69,7 +69,7 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
     title: 'title',
     snippet: 'content',
     text: cleanText,
-    published: (item) => toIsoTimestamp(item.publishedDate),
+    published: (item) => toIsoDate(item.publishedDate),
     // Web results only: images, videos, maps… use other templates.
     accept: (item) => item.template === undefined || item.template === null || item.template === 'default.html',
   });

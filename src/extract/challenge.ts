@@ -13,7 +13,7 @@
  *    a small page with little visible text, i.e. a page whose main thing is the challenge.
  */
 
-import { decodeHtmlEntities } from './entities.js';
+import { decodeEntities } from '../core/entities.js';
 import { pageText } from './readable-text.js';
 
 const SCAN_CHARS = 64 * 1024;
@@ -118,7 +118,7 @@ function hasChallengeHeader(headers: Record<string, string>): boolean {
 function titleOf(head: string): string | null {
   const match = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(head);
   if (match === null) return null;
-  return decodeHtmlEntities(match[1]!).replace(/\s+/g, ' ').trim();
+  return decodeEntities(match[1]!, 'text').replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -5,8 +5,8 @@
  * cost far more than the request needs. It also fills gaps the cascade leaves.
  */
 
-import { toIsoDate } from './dates.js';
-import { decodeHtmlEntities } from './entities.js';
+import { toIsoDate } from '../core/dates.js';
+import { decodeEntities } from '../core/entities.js';
 
 export interface HtmlMeta {
   title?: string;
@@ -63,12 +63,12 @@ export function readHtmlMeta(html: string): HtmlMeta {
     const key = (attributes.get('property') ?? attributes.get('name') ?? attributes.get('itemprop') ??
       attributes.get('http-equiv'))?.trim().toLowerCase();
     const content = attributes.get('content');
-    if (key !== undefined && content !== undefined && !metas.has(key)) metas.set(key, clean(content));
+    if (key !== undefined && content !== undefined && !metas.has(key)) metas.set(key, clean(content, 'attribute'));
   }
 
   const meta: HtmlMeta = {};
   const titleMatch = /<title(?:\s[^>]*)?>([\s\S]*?)<\/title\s*>/i.exec(text);
-  const title = (titleMatch === null ? '' : clean(titleMatch[1]!)) || metas.get('og:title') || metas.get('twitter:title');
+  const title = (titleMatch === null ? '' : clean(titleMatch[1]!, 'text')) || metas.get('og:title') || metas.get('twitter:title');
   if (title) meta.title = title;
 
   const description = metas.get('description') || metas.get('og:description') || metas.get('twitter:description');
@@ -96,6 +96,7 @@ function publishedAt(metas: Map<string, string>, text: string): string | undefin
   return jsonLd === null ? undefined : toIsoDate(jsonLd[1]!);
 }
 
-function clean(value: string): string {
-  return decodeHtmlEntities(value).replace(/\s+/g, ' ').trim();
+/** A `content` attribute and `<title>` text read a name without its semicolon differently. */
+function clean(value: string, context: 'attribute' | 'text'): string {
+  return decodeEntities(value, context).replace(/\s+/g, ' ').trim();
 }

@@ -14,7 +14,7 @@ const HIGH: readonly number[] = [
 ];
 
 /** The character of one byte 0x80–0x9F. */
-export function windows1252Char(byte: number): string {
+function windows1252Char(byte: number): string {
   return String.fromCharCode(HIGH[byte - 0x80] ?? byte);
 }
 

@@ -6,12 +6,13 @@
  * Entities are never expanded by the parser: the DOCTYPE (whose internal subset is where
  * billion-laughs and external entities live) is cut from the prolog before parsing, the
  * parser runs with `processEntities: false`, and text values are decoded here for the five
- * predefined entities and numeric references only (entities.ts). Nothing is ever fetched.
+ * predefined entities and numeric references only (core/entities.ts). Nothing is ever fetched.
  */
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { toIsoDate } from './dates.js';
-import { decodeHtmlEntities, decodeXmlEntities, htmlToPlainText } from './entities.js';
+import { toIsoDate } from '../core/dates.js';
+import { decodeEntities } from '../core/entities.js';
+import { htmlToPlainText } from './html-to-plain-text.js';
 import { fencedBlock } from './text.js';
 import { escapeBareAmpersands, readProlog, stripDoctype } from './xml-prolog.js';
 
@@ -104,13 +105,14 @@ interface FeedItem {
 function rssFeed(channel: XmlNode | undefined, rdfItems: XmlNode | undefined): Feed | null {
   if (!isObject(channel)) return null;
   const items = asArray(rdfItems ?? channel['item']).filter(isObject).map((item) => ({
-    title: decodeHtmlEntities(textOf(item['title'])),
+    // A title is plain text, but feeds often escape its references twice (`&amp;#8217;`).
+    title: decodeEntities(textOf(item['title']), 'strict'),
     link: textOf(item['link']) || permalinkOf(item),
     date: textOf(item['pubDate']) || textOf(item['dc:date']),
     summary: textOf(item['description']) || textOf(item['content:encoded']),
   }));
   return {
-    title: decodeHtmlEntities(textOf(channel['title'])),
+    title: decodeEntities(textOf(channel['title']), 'strict'),
     description: htmlToPlainText(textOf(channel['description'])),
     items,
   };
@@ -203,7 +205,7 @@ function localName(name: string): string {
 
 function attribute(node: XmlObject, name: string): string {
   const value = node[ATTRIBUTE_PREFIX + name];
-  return typeof value === 'string' ? decodeXmlEntities(value).trim() : '';
+  return typeof value === 'string' ? decodeEntities(value, 'xml').trim() : '';
 }
 
 /**
@@ -228,10 +230,10 @@ function textOf(node: XmlNode | undefined): string {
  * parser splits them out) are taken verbatim, everything between them is entity-decoded.
  */
 function characterData(raw: string): string {
-  if (!raw.includes('<![CDATA[')) return decodeXmlEntities(raw);
+  if (!raw.includes('<![CDATA[')) return decodeEntities(raw, 'xml');
   return raw
     .split(/<!\[CDATA\[([\s\S]*?)\]\]>/)
-    .map((part, index) => (index % 2 === 1 ? part : decodeXmlEntities(part)))
+    .map((part, index) => (index % 2 === 1 ? part : decodeEntities(part, 'xml')))
     .join('');
 }
 

@@ -78,7 +78,7 @@ describe('brave.parseResponse', () => {
         title: 'Starter Hydration Explained | Crumb Lab',
         url: 'https://crumblab.example.com/guides/starter-hydration',
         snippet: 'How hydration changes a sourdough starter: 100% vs 50% & what the numbers mean.',
-        published_at: '2025-02-11T09:30:00.000Z',
+        published_at: '2025-02-11T09:30:00Z',
       },
       {
         title: "Bakers' Forum: stiff vs. liquid starters",
@@ -89,7 +89,7 @@ describe('brave.parseResponse', () => {
         title: 'Flour & Water Ratios',
         url: 'http://ratios.example.net/flour-water',
         snippet: 'A table of ratios.',
-        published_at: '2019-07-04T00:00:00.000Z',
+        published_at: '2019-07-04T00:00:00Z',
       },
     ]);
   });

@@ -4,28 +4,8 @@ import {
   cleanText,
   htmlToText,
   parseRetryAfter,
-  toIsoTimestamp,
   withSiteOperators,
 } from '../../src/engines/common.js';
-
-describe('toIsoTimestamp', () => {
-  it('normalises engine date formats to ISO 8601 UTC', () => {
-    expect(toIsoTimestamp('2025-06-30T05:41:00')).toBe('2025-06-30T05:41:00.000Z'); // no zone → UTC (Brave page_age)
-    expect(toIsoTimestamp('2018-08-29T16:07:16+0000')).toBe('2018-08-29T16:07:16.000Z'); // Google metatags
-    expect(toIsoTimestamp('2023-10-20T14:45:00+02:00')).toBe('2023-10-20T12:45:00.000Z');
-    expect(toIsoTimestamp('2024-05-14T00:00:00.0000000')).toBe('2024-05-14T00:00:00.000Z'); // DuckDuckGo
-    expect(toIsoTimestamp('2025-11-02')).toBe('2025-11-02T00:00:00.000Z');
-    expect(toIsoTimestamp('2025-11-02 08:09:10')).toBe('2025-11-02T08:09:10.000Z');
-  });
-  it('rejects anything else', () => {
-    expect(toIsoTimestamp('June 30, 2025')).toBeUndefined();
-    expect(toIsoTimestamp('3 days ago')).toBeUndefined();
-    expect(toIsoTimestamp('2025-02-31T00:00:00')).toBeUndefined();
-    expect(toIsoTimestamp('2025-01-01T25:00:00')).toBeUndefined();
-    expect(toIsoTimestamp(null)).toBeUndefined();
-    expect(toIsoTimestamp(1700000000)).toBeUndefined();
-  });
-});
 
 describe('parseRetryAfter', () => {
   it('reads seconds and HTTP dates', () => {
@@ -42,6 +22,7 @@ describe('text helpers', () => {
   it('htmlToText strips tags, decodes entities and collapses space, keeping a lone <', () => {
     expect(htmlToText('<span class="searchmatch">a</span> &amp; <strong>b</strong>&nbsp;&eacute;&#x27;')).toBe("a & b é'");
     expect(htmlToText('x < y and a<b')).toBe('x < y and a<b');
+    expect(htmlToText('&half; &star; &dash; &copy 2025')).toBe('½ ☆ ‐ © 2025');
     expect(htmlToText(undefined)).toBe('');
   });
   it('cleanText', () => {

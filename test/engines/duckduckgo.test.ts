@@ -160,7 +160,7 @@ describe('duckduckgo.parseResponse (html layout)', () => {
       title: 'Canoe Basics: Your First Day on the River | Example Rivers',
       url: 'https://www.example-rivers.org/guides/canoe-basics/',
       snippet: 'Learn the basics of canoe handling: strokes, balance and how to read a calm river.',
-      published_at: '2024-05-14T00:00:00.000Z',
+      published_at: '2024-05-14T00:00:00.0000000Z',
     });
     expect(results[3]?.title).toBe('Tips & Tricks: "Dry Bags" Explained');
     expect(results[3]?.snippet).toBe("Keep gear dry — a canoe packing list 'that works'.");
@@ -194,7 +194,7 @@ describe('duckduckgo.parseResponse (lite layout)', () => {
         title: 'Book the Lindenhorn Hut | Alpine Huts Example',
         url: 'https://www.alpine-huts.example/book?hut=lindenhorn',
         snippet: 'Reserve a bunk in the Lindenhorn hut; open June to September.',
-        published_at: '2025-03-02T00:00:00.000Z',
+        published_at: '2025-03-02T00:00:00.0000000Z',
       },
       {
         title: 'Mountain Huts Directory',

@@ -52,13 +52,13 @@ describe('google.parseResponse', () => {
         title: 'Tide Tables for the North Coast – Harbour Office',
         url: 'https://harbour.example.gov/tides/north-coast',
         snippet: 'Mar 3, 2025 ... High and low water for every port on the north coast, updated daily.',
-        published_at: '2025-03-03T06:00:00.000Z',
+        published_at: '2025-03-03T06:00:00+00:00',
       },
       {
         title: 'How tides work',
         url: 'https://oceans.example.edu/learn/how-tides-work',
         snippet: 'The moon, the sun and the shape of the coast.',
-        published_at: '2023-10-20T12:45:00.000Z',
+        published_at: '2023-10-20T14:45:00+02:00',
       },
       { title: 'Tide app', url: 'http://tideapp.example.com/', snippet: 'Download an invented tide app.' },
     ]);

@@ -46,13 +46,13 @@ describe('searxng.parseResponse', () => {
         title: 'Choosing an SSG in 2025',
         url: 'https://blog.example.org/2025/09/choosing-an-ssg',
         snippet: 'Five generators compared on build speed & plugins.',
-        published_at: '2025-09-14T00:00:00.000Z',
+        published_at: '2025-09-14T00:00:00Z',
       },
       {
         title: 'Legacy SSG notes',
         url: 'http://legacy.example.net/ssg/',
         snippet: 'An older result from an engine that sends a dict without a template.',
-        published_at: '2021-03-04T03:06:07.000Z',
+        published_at: '2021-03-04T05:06:07+02:00',
       },
     ]);
   });

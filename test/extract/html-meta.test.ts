@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHtmlEntities, decodeXmlEntities, htmlToPlainText } from '../../src/extract/entities.js';
-import { toIsoDate } from '../../src/extract/dates.js';
 import { readHtmlMeta, tagAttributes } from '../../src/extract/html-meta.js';
 
 describe('readHtmlMeta', () => {
@@ -45,33 +43,5 @@ describe('readHtmlMeta', () => {
       ['data-x', 'd'],
       ['defer', ''],
     ]);
-  });
-});
-
-describe('entities', () => {
-  it('decodes only predefined and numeric references in XML', () => {
-    expect(decodeXmlEntities('&lt;a&gt; &amp;amp; &quot;&apos; &#233;&#x1F600; &nbsp; &custom;')).toBe('<a> &amp; "\' é😀 &nbsp; &custom;');
-    expect(decodeXmlEntities('&#0; &#xD800; &#99999999;')).toBe('\ufffd \ufffd \ufffd');
-  });
-
-  it('decodes the HTML named set and windows-1252 numeric quirks', () => {
-    expect(decodeHtmlEntities('&eacute;&Uuml;&nbsp;&mdash;&hellip;&euro;&#150;&#x93;&unknown;')).toBe('éÜ\u00a0—…€–“&unknown;');
-  });
-
-  it('turns HTML fragments into plain text', () => {
-    expect(htmlToPlainText('<p>One <a href="#">link</a>.</p><p>Two</p><script>x()</script><style>p{}</style><!-- c -->&amp; three')).toBe(
-      'One link. Two & three',
-    );
-  });
-});
-
-describe('toIsoDate', () => {
-  it('keeps ISO 8601 as served and converts other date forms to UTC', () => {
-    expect(toIsoDate('2024-03-05')).toBe('2024-03-05');
-    expect(toIsoDate(' 2024-03-05T10:00:00+01:00 ')).toBe('2024-03-05T10:00:00+01:00');
-    expect(toIsoDate('Tue, 05 Mar 2024 09:30:00 GMT')).toBe('2024-03-05T09:30:00Z');
-    expect(toIsoDate('Tue, 05 Mar 2024 09:30:00 +0200')).toBe('2024-03-05T07:30:00Z');
-    expect(toIsoDate('yesterday')).toBeUndefined();
-    expect(toIsoDate('2024-13-45')).toBeUndefined();
   });
 });

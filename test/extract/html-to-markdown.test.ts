@@ -12,7 +12,7 @@ import { largestItemRun } from '../../src/extract/html/listing-items.js';
 import { charsUpTo, computeTextStats, textLengthMemo } from '../../src/extract/html/text-stats.js';
 import { textLength } from '../../src/extract/html/dom.js';
 import { MAX_VERBATIM_RUN, boundWhiteSpaceRuns } from '../../src/extract/html/white-space-runs.js';
-import { isoDate, metaMap } from '../../src/extract/html/metadata.js';
+import { metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 import { emptyBlankBlocks } from '../../src/extract/html/markdown.js';
 import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
@@ -76,16 +76,6 @@ describe('metadata', () => {
     const time = page('<article><p>Posted <time datetime="2023-11-02">2 Nov</time></p></article>');
     expect(htmlToMarkdown(time, URL_).published_at).toBe('2023-11-02');
     expect(htmlToMarkdown(page('', '<script type="application/ld+json">{broken</script>'), URL_).published_at).toBeUndefined();
-  });
-
-  it('normalises dates to ISO 8601 and rejects what is not a date', () => {
-    expect(isoDate('2024-01-14')).toBe('2024-01-14');
-    expect(isoDate('2024-01-14T08:30:00.250Z')).toBe('2024-01-14T08:30:00.250Z');
-    expect(isoDate('Sun, 14 Jan 2024 08:30:00 GMT')).toBe('2024-01-14T08:30:00Z');
-    expect(isoDate('yesterday')).toBeUndefined();
-    expect(isoDate('1')).toBeUndefined();
-    expect(isoDate('0001-01-01')).toBeUndefined();
-    expect(isoDate('')).toBeUndefined();
   });
 });
 

@@ -97,7 +97,7 @@ describe('fusion through the service', () => {
       position: 1,
       engine: 'brave',
       engines: ['brave', 'searxng'],
-      published_at: '2025-03-04T05:06:07.000Z',
+      published_at: '2025-03-04T05:06:07Z',
     });
     expect(Object.keys(first!)).toEqual(['title', 'url', 'snippet', 'position', 'engine', 'engines', 'published_at']);
     expect(Object.keys(response.results[1]!)).toEqual(['title', 'url', 'snippet', 'position', 'engine', 'engines']);

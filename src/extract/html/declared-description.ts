@@ -15,6 +15,7 @@
  * more of the page than the declared summary).
  */
 
+import { decodeEntities } from '../../core/entities.js';
 import type { DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, isElement, nextInTree } from './dom.js';
 import { charsUpTo, visibleChars } from './text-stats.js';
@@ -31,22 +32,12 @@ export const MAX_DECLARED_GROWTH = 1.5;
 /** The element must hold at least this share of the declared text's characters. */
 export const MIN_DECLARED_SHARE = 0.6;
 
-/** The few entities shops leave in JSON-LD text, decoded before markup is stripped. */
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, name: string) => {
-    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? ' ';
-    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
-  });
-}
-
 /** The declared description as plain text (entities and markup some shops leave in it removed). */
 export function declaredText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   // Entities twice (`&amp;lt;p&amp;gt;`), then tags: `[^<>]` keeps the pattern linear on "<<<<".
-  const text = decodeEntities(decodeEntities(value))
+  // JSON text, not HTML source: only references with their semicolon.
+  const text = decodeEntities(decodeEntities(value, 'strict'), 'strict')
     .replace(/<[^<>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -10,6 +10,7 @@
  * may as well date a comment or an event.
  */
 
+import { toIsoDate } from '../../core/dates.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { normalizeSpace } from './dom.js';
 import { PUBLISHED_META_NAMES } from '../html-meta.js';
@@ -79,19 +80,19 @@ function pageLanguage(doc: DomDocument, metas: Map<string, string>): string | un
 
 function publishedAt(doc: DomDocument, metas: Map<string, string>): string | undefined {
   for (const name of PUBLISHED_META) {
-    const date = isoDate(metas.get(name));
+    const date = toIsoDate(metas.get(name));
     if (date) return date;
   }
   const fromJsonLd = jsonLdDate(doc);
   if (fromJsonLd) return fromJsonLd;
   const scope = doc.querySelector('article') ?? doc.querySelector('main') ?? doc.body;
   const time = scope?.querySelector('time[datetime]') as DomElement | null | undefined;
-  return isoDate(time?.getAttribute('datetime'));
+  return toIsoDate(time?.getAttribute('datetime'));
 }
 
 function jsonLdDate(doc: DomDocument): string | undefined {
   for (const data of jsonLdValues(doc, 'datePublished')) {
-    const date = isoDate(findDatePublished(data, 0));
+    const date = toIsoDate(findDatePublished(data, 0));
     if (date) return date;
   }
   return undefined;
@@ -131,24 +132,4 @@ function findDatePublished(value: unknown, depth: number): string | undefined {
     if (found) return found;
   }
   return undefined;
-}
-
-/** Already ISO 8601: a date, or a date and time with seconds optional and a zone. */
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
-
-/**
- * ISO 8601 for a date string that parses: a value already in ISO 8601 form is kept as
- * written (date only, or with its own zone offset); anything else that parses becomes UTC
- * (`2024-03-05T09:30:00Z`). Strings without a four-digit year are not trusted (V8's parser
- * reads "1" or "May 3" as some year of its choosing), nor years outside 1900-2200.
- */
-export function isoDate(value: string | null | undefined): string | undefined {
-  const trimmed = value?.trim();
-  if (!trimmed || !/\d{4}/.test(trimmed)) return undefined;
-  const time = Date.parse(trimmed);
-  if (Number.isNaN(time)) return undefined;
-  const year = new Date(time).getUTCFullYear();
-  if (year < 1900 || year > 2200) return undefined;
-  if (ISO_8601.test(trimmed)) return trimmed;
-  return new Date(time).toISOString().replace(/\.000Z$/, 'Z');
 }
