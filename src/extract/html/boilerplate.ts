@@ -21,6 +21,7 @@ import type { DomElement } from './dom.js';
 import { childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats, linkDensity, visibleChars } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /**
  * Tags of page chrome. A `<fieldset>` groups a form's controls (HTML 4.10.15) even
@@ -158,14 +159,6 @@ function chromeWord(element: DomElement, words: ChromeWords): string | null {
   return word?.toLowerCase() ?? null;
 }
 
-/**
- * Fine print that holds more than this share of the page's text (its outermost marked
- * elements together) is the page: terms, a privacy policy, a law firm's services, however
- * they are sectioned and wrapped. Fine print proper is notes under the content: the most
- * on the dev pages is a tablet maker's, one under each feature, 0.50 of its page; the next
- * is 0.18.
- */
-export const MIN_LEGAL_TEXT_SHARE = 0.6;
 
 /** The share of `root`'s text in its outermost elements marked as fine print. */
 function finePrintShare(root: DomElement, stats: Map<DomElement, TextStats>): number {
@@ -186,16 +179,6 @@ const MAIN_MARKERS = 'main, article, [role="main"], [itemprop="articleBody"]';
 /** The same plus the page heading, for blocks marked by class/id words only. */
 const CONTENT_MARKERS = `${MAIN_MARKERS}, h1`;
 
-/**
- * An element marked by class/id words, or a `<form>` or `<header>` of prose, that holds
- * more than this share of the page's text is kept (its marked descendants are still
- * removed, except nested comment lists): page wrappers carry classes such as
- * `with-sidebar` or `menu-open`, some sites wrap the whole page in a form or a whole
- * article in a header, and a forum's content is its comments.
- */
-export const MAX_CHROME_SHARE = 0.4;
-/** ... where "prose" means at most this share of link text. */
-export const MAX_PROSE_LINK_DENSITY = 0.5;
 
 type Keep = (element: DomElement, share: number, stats: TextStats) => boolean;
 
@@ -238,10 +221,10 @@ function removeMarked(root: DomElement, mark: (el: DomElement) => string | null,
 const PROSE_WRAPPERS: ReadonlySet<string> = new Set(['form', 'fieldset', 'header']);
 
 const keepByTag: Keep = (element, share, stats) =>
-  (PROSE_WRAPPERS.has(tagOf(element)) && share > MAX_CHROME_SHARE && linkDensity(stats) <= MAX_PROSE_LINK_DENSITY) ||
+  (PROSE_WRAPPERS.has(tagOf(element)) && share > THRESHOLDS.MAX_CHROME_SHARE && linkDensity(stats) <= THRESHOLDS.MAX_PROSE_LINK_DENSITY) ||
   element.querySelector(MAIN_MARKERS) !== null;
 
-const keepByName: Keep = (element, share) => share > MAX_CHROME_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
+const keepByName: Keep = (element, share) => share > THRESHOLDS.MAX_CHROME_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
 
 /**
  * Headings that announce links to other pages rather than this page's content: product
@@ -286,19 +269,7 @@ const ALL_HEADING_TAGS: ReadonlySet<string> = new Set(['h1', ...HEADING_TAGS]);
 /** A class or id word of a reviews widget (`judgeme_product_reviews`, `reviews-section`, `yotpo-reviews`). */
 const REVIEWS_WORD = /(?:^|[-_\s])reviews?(?=$|[-_\s])/i;
 
-/**
- * A reviews widget holds at most this many characters before its heading: a star rating
- * ("4.8 out of 5"), not a sentence. More, and it wraps the product's own content too (a
- * `product--with-reviews` around the description and the reviews).
- */
-const MAX_BEFORE_REVIEWS_CHARS = 40;
 
-/**
- * A reviews widget goes while it holds at most this share of the page's text (other
- * sections at most MAX_CHROME_SHARE): a shop's hundreds of reviews outweigh its
- * description, and the widget, found by its class and its heading, is no guess.
- */
-const MAX_REVIEWS_SHARE = 0.8;
 
 /**
  * For each element under `root`, how many headings of `level` or higher it holds (the
@@ -324,10 +295,10 @@ function reviewsWidget(heading: DomElement, root: DomElement, counts: Map<DomEle
   let widget: DomElement | null = null;
   let before = 0;
   for (let child: DomElement = heading, up = heading.parentElement; up !== null && up !== root; child = up, up = up.parentElement) {
-    for (let node = child.previousSibling; node !== null && before <= MAX_BEFORE_REVIEWS_CHARS; node = node.previousSibling) {
+    for (let node = child.previousSibling; node !== null && before <= THRESHOLDS.MAX_BEFORE_REVIEWS_CHARS; node = node.previousSibling) {
       before += isElement(node) ? (stats.get(node)?.chars ?? 0) : visibleChars(node.textContent);
     }
-    if (before > MAX_BEFORE_REVIEWS_CHARS || (counts.get(up) ?? 0) > 1) break;
+    if (before > THRESHOLDS.MAX_BEFORE_REVIEWS_CHARS || (counts.get(up) ?? 0) > 1) break;
     if (REVIEWS_WORD.test(classAndId(up))) widget = up;
   }
   return widget;
@@ -375,7 +346,7 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
       doomed.push(next);
       chars += stats.get(next)?.chars ?? 0;
     }
-    if (chars > (widget === null ? MAX_CHROME_SHARE : MAX_REVIEWS_SHARE) * total) continue;
+    if (chars > (widget === null ? THRESHOLDS.MAX_CHROME_SHARE : THRESHOLDS.MAX_REVIEWS_SHARE) * total) continue;
     for (const element of doomed) element.remove();
   }
 }
@@ -387,22 +358,12 @@ export function removeBoilerplate(root: DomElement, options: ChromeOptions = {})
   if (on('chrome-words')) {
     // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
     const stats = computeTextStats(root);
-    const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
+    const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= THRESHOLDS.MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
     removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
   }
   if (on('related-sections')) removeRelatedSections(root, options.productPage === true);
 }
 
-/**
- * In stage 2, what comes before the page's one `<h1>` is dropped when it holds at most
- * MAX_BEFORE_TITLE_SHARE of the text: the title opens the content, and what precedes it
- * once the chrome is gone is the chrome the class words missed (cart drawers, promo
- * strips, gallery thumbnails, size guides). On WCXB dev this raised collection F1 by
- * 0.003 and product pages by 0.001 (one of them, smaller once its drawer was gone, went
- * back to Readability, for the worse), and lowered no page type; with two or more `<h1>`
- * there is no one title to go by.
- */
-export const MAX_BEFORE_TITLE_SHARE = 0.3;
 
 /**
  * Removes what precedes the one `<h1>` under `root` (see MAX_BEFORE_TITLE_SHARE): the
@@ -420,7 +381,7 @@ export function dropBeforeTitle(root: DomElement, stats: Map<DomElement, TextSta
       chars += stats.get(before)?.chars ?? 0;
     }
   }
-  if (doomed.length === 0 || chars > MAX_BEFORE_TITLE_SHARE * (stats.get(root)?.chars ?? 0)) return false;
+  if (doomed.length === 0 || chars > THRESHOLDS.MAX_BEFORE_TITLE_SHARE * (stats.get(root)?.chars ?? 0)) return false;
   for (const element of doomed) element.remove();
   return true;
 }
@@ -428,27 +389,14 @@ export function dropBeforeTitle(root: DomElement, stats: Map<DomElement, TextSta
 /** Containers judged as a whole by link density (list items and cells go with their list or table). */
 const PRUNABLE_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'p', 'article', 'span']);
 
-/**
- * Link-density pruning. A block is a link block (a menu, tag cloud, pager, language list)
- * when more than MAX_LINK_DENSITY of its text is link text, it has at least MIN_LINKS links,
- * at least MIN_SHORT_LINK_SHARE of them are short (text-stats.ts: SHORT_LINK_CHARS), and it
- * holds at most MAX_LINK_BLOCK_SHARE of the text (a bigger block is page structure: the
- * walk descends into it). Lists of longer links are left alone: on listing, category and
- * collection pages they are the content (pruning at density 0.5 regardless of link length
- * cost 0.03 F1 on WCXB listings).
- */
-export const MAX_LINK_DENSITY = 0.8;
-export const MIN_LINKS = 3;
-export const MIN_SHORT_LINK_SHARE = 0.8;
-export const MAX_LINK_BLOCK_SHARE = 0.3;
 
 function isLinkBlock(element: DomElement, s: TextStats, total: number): boolean {
   return (
     PRUNABLE_TAGS.has(tagOf(element)) &&
-    s.chars <= MAX_LINK_BLOCK_SHARE * total &&
-    linkDensity(s) > MAX_LINK_DENSITY &&
-    s.links >= MIN_LINKS &&
-    s.shortLinks >= MIN_SHORT_LINK_SHARE * s.links
+    s.chars <= THRESHOLDS.MAX_LINK_BLOCK_SHARE * total &&
+    linkDensity(s) > THRESHOLDS.MAX_LINK_DENSITY &&
+    s.links >= THRESHOLDS.MIN_LINKS &&
+    s.shortLinks >= THRESHOLDS.MIN_SHORT_LINK_SHARE * s.links
   );
 }
 

@@ -22,11 +22,8 @@ import type { DomElement, DomNode } from './dom.js';
 import { CAPTION_MARK } from './marks.js';
 import { TEXT_NODE, classAndId, descendants, isElement, normalizeSpace, tagOf } from './dom.js';
 import { charsUpTo, computeTextStats, linkDensity } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/** A class/id-marked caption longer than this is prose, not a caption. */
-export const MAX_CAPTION_CHARS = 300;
-/** ... and one with more link text than this share is a card or a list of links. */
-export const MAX_CAPTION_LINK_DENSITY = 0.5;
 
 const CAPTION_WORDS = /(?:^|[-_\s])(?:caption|captions|credit|credits|copyright)(?=$|[-_\s])/i;
 /** The same as the last part of a camel-case name (`newsCaption`, `imageCredit`). */
@@ -114,18 +111,18 @@ function attachMarkedCaptions(root: DomElement): void {
     if (!isUnder(root, element)) continue;
     // Counted per candidate, and no further than the limits need: most marked elements
     // are footers' "copyright" lines far from any picture.
-    const chars = charsUpTo(element, MAX_CAPTION_CHARS);
-    if (chars === 0 || chars > MAX_CAPTION_CHARS) continue;
+    const chars = charsUpTo(element, THRESHOLDS.MAX_CAPTION_CHARS);
+    if (chars === 0 || chars > THRESHOLDS.MAX_CAPTION_CHARS) continue;
     // Inside a link it is all link text (a card's title), whatever its own markup.
-    if (element.closest('a[href]') !== null || linkDensity(computeTextStats(element).get(element)) > MAX_CAPTION_LINK_DENSITY) continue;
+    if (element.closest('a[href]') !== null || linkDensity(computeTextStats(element).get(element)) > THRESHOLDS.MAX_CAPTION_LINK_DENSITY) continue;
     if (element.querySelector('img, h1, h2, h3, h4, h5, h6') !== null) continue;
     // It must sit in a picture's frame: its parent holds an image and little text besides
     // the caption, or the element just before it is a picture with little text.
     const parent = element.parentElement;
     const before = element.previousElementSibling;
     let img: DomElement | null = null;
-    if (parent !== null && charsUpTo(parent, MAX_CAPTION_CHARS + chars) - chars <= MAX_CAPTION_CHARS) img = imageIn(parent);
-    if (img === null && before !== null && charsUpTo(before, MAX_CAPTION_CHARS) <= MAX_CAPTION_CHARS) img = imageIn(before);
+    if (parent !== null && charsUpTo(parent, THRESHOLDS.MAX_CAPTION_CHARS + chars) - chars <= THRESHOLDS.MAX_CAPTION_CHARS) img = imageIn(parent);
+    if (img === null && before !== null && charsUpTo(before, THRESHOLDS.MAX_CAPTION_CHARS) <= THRESHOLDS.MAX_CAPTION_CHARS) img = imageIn(before);
     if (img !== null) attach(element, img);
   }
 }

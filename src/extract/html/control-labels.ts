@@ -22,6 +22,7 @@
 import type { DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, VERBATIM_TAGS, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import { holdsOnlyText, visibleChars } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /** The whole text of a control label, case aside, trailing dots, ellipsis or arrows aside. */
 const CONTROL_LABEL = new RegExp(
@@ -34,8 +35,6 @@ const CONTROL_LABEL = new RegExp(
     '\\s*(?:\\.{1,3}|…)?\\s*[›»→↑]?$',
   'i',
 );
-/** Longer text is never just a label (a cheap test before the expression). */
-const MAX_LABEL_CHARS = 40;
 /** Inline wrappers a label may sit in (a link, a span, emphasis). */
 const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['a', 'span', 'em', 'i', 'b', 'strong', 'small', 'label', 'font', 'u']);
 /**
@@ -44,10 +43,6 @@ const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['a', 'span', 'em', 'i', 'b
  * "Print" as an edition), not a control.
  */
 const BLOCKS: ReadonlySet<string> = new Set(['p', 'div', 'li']);
-/** Wrappers are looked for this many levels up at most (a label sits in a link in an item in a list). */
-const MAX_WRAPPER_DEPTH = 6;
-/** ... and are read this many nodes deep at most (holdsOnlyText). */
-const MAX_WRAPPER_NODES = 30;
 
 /**
  * The block that shows only the label `text` (of `chars` visible characters): up through
@@ -57,9 +52,9 @@ const MAX_WRAPPER_NODES = 30;
 function labelBlock(text: DomNode, chars: number, root: DomElement): DomElement | null {
   let block: DomElement | null = null;
   let parent = text.parentNode;
-  for (let level = 0; parent !== null && parent !== root && level < MAX_WRAPPER_DEPTH; level++, parent = parent.parentNode) {
+  for (let level = 0; parent !== null && parent !== root && level < THRESHOLDS.MAX_CONTROL_LABEL_DEPTH; level++, parent = parent.parentNode) {
     const tag = tagOf(parent);
-    if ((!INLINE_WRAPPERS.has(tag) && !BLOCKS.has(tag)) || !holdsOnlyText(parent, chars, MAX_WRAPPER_NODES)) break;
+    if ((!INLINE_WRAPPERS.has(tag) && !BLOCKS.has(tag)) || !holdsOnlyText(parent, chars, THRESHOLDS.MAX_CONTROL_LABEL_NODES)) break;
     if (BLOCKS.has(tag)) block = parent;
   }
   return block;
@@ -72,7 +67,7 @@ export function removeControlLabels(root: DomElement): void {
     if (node.nodeType === TEXT_NODE) {
       const text = node.textContent ?? '';
       // Text of at most a label's length, once the white space of indented markup is off.
-      if (text.length <= MAX_LABEL_CHARS || text.trim().length <= MAX_LABEL_CHARS) {
+      if (text.length <= THRESHOLDS.MAX_CONTROL_LABEL_CHARS || text.trim().length <= THRESHOLDS.MAX_CONTROL_LABEL_CHARS) {
         const label = normalizeSpace(text);
         if (label !== '' && CONTROL_LABEL.test(label)) {
           const block = labelBlock(node, visibleChars(label), root);

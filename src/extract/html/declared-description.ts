@@ -18,18 +18,8 @@
 import type { DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, isElement, nextInTree } from './dom.js';
 import { charsUpTo, visibleChars } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/** A declared description shorter than this (visible characters) is a tag line, not an anchor. */
-export const MIN_DECLARED_CHARS = 200;
-/** The declared text is looked for by its first words ... */
-const PROBE_WORDS = 12;
-/**
- * ... and the element around them grows while it holds at most this many times the
- * declared text (the description's paragraphs and lists, not the page around them).
- */
-export const MAX_DECLARED_GROWTH = 1.5;
-/** The element must hold at least this share of the declared text's characters. */
-export const MIN_DECLARED_SHARE = 0.6;
 
 /** The few entities shops leave in JSON-LD text, decoded before markup is stripped. */
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
@@ -50,7 +40,7 @@ export function declaredText(value: unknown): string | null {
     .replace(/<[^<>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return visibleChars(text) >= MIN_DECLARED_CHARS ? text : null;
+  return visibleChars(text) >= THRESHOLDS.MIN_DECLARED_CHARS ? text : null;
 }
 
 /** The words of `text` (letters and digits), lower case. */
@@ -65,7 +55,7 @@ function wordsOf(text: string): string[] {
  * One native search, linear in the text.
  */
 function probeOf(declared: string): RegExp | null {
-  const words = wordsOf(declared).slice(0, PROBE_WORDS);
+  const words = wordsOf(declared).slice(0, THRESHOLDS.DECLARED_PROBE_WORDS);
   if (words.length === 0) return null;
   return new RegExp(words.join('[^\\p{L}\\p{N}]+'), 'iu');
 }
@@ -117,12 +107,12 @@ export function findDeclared(body: DomElement, declared: string): DomElement | n
   }
   if (element === null || element === body) return null;
   const declaredChars = visibleChars(declared);
-  const limit = MAX_DECLARED_GROWTH * declaredChars;
+  const limit = THRESHOLDS.MAX_DECLARED_GROWTH * declaredChars;
   while (element.parentElement !== null && element.parentElement !== body && charsUpTo(element.parentElement, limit) <= limit) {
     element = element.parentElement;
   }
   // A card or teaser that quotes the opening words is not the description: the element
   // must hold most of the declared text, and no more than its growth allows.
   const chars = charsUpTo(element, limit);
-  return chars >= MIN_DECLARED_SHARE * declaredChars && chars <= limit ? element : null;
+  return chars >= THRESHOLDS.MIN_DECLARED_SHARE * declaredChars && chars <= limit ? element : null;
 }

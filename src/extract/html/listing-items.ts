@@ -9,18 +9,8 @@
 import type { DomElement } from './dom.js';
 import { childElements, tagOf } from './dom.js';
 import { computeTextStats } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/** A run needs at least this many alike siblings ... */
-export const MIN_ITEMS = 4;
-/** ... each with a link and at least this many characters of text ... */
-export const MIN_ITEM_CHARS = 20;
-/**
- * ... and, over the run, at least this share of link text: a card leads with a linked
- * title, while a forum's posts (also alike siblings) are prose with a short author link,
- * and there Readability's pick is the thread. Measured on WCXB dev: no share at all sent
- * eight forum threads to stage 2 (forum F1 -0.007); 0.3 sends none.
- */
-export const MIN_ITEM_LINK_SHARE = 0.3;
 
 /** Tag and sorted class list: siblings built alike share it. */
 function signature(element: DomElement): string {
@@ -39,7 +29,7 @@ export function largestItemRun(root: DomElement): number {
     for (const child of childElements(element)) {
       stack.push(child);
       const s = stats.get(child);
-      if (s === undefined || s.chars < MIN_ITEM_CHARS || s.links === 0) continue;
+      if (s === undefined || s.chars < THRESHOLDS.MIN_ITEM_CHARS || s.links === 0) continue;
       const key = signature(child);
       const run = runs.get(key) ?? { count: 0, chars: 0, linkChars: 0 };
       run.count += 1;
@@ -47,7 +37,7 @@ export function largestItemRun(root: DomElement): number {
       run.linkChars += s.linkChars;
       runs.set(key, run);
     }
-    for (const run of runs.values()) if (run.count >= MIN_ITEMS && run.linkChars >= MIN_ITEM_LINK_SHARE * run.chars && run.chars > best) best = run.chars;
+    for (const run of runs.values()) if (run.count >= THRESHOLDS.MIN_ITEMS && run.linkChars >= THRESHOLDS.MIN_ITEM_LINK_SHARE * run.chars && run.chars > best) best = run.chars;
   }
   return best;
 }

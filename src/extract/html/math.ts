@@ -31,6 +31,7 @@ import type { DomDocument, DomElement } from './dom.js';
 import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import { INLINE_TAGS } from './line-starts.js';
 import { MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK } from './marks.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /** Annotation encodings whose text is TeX. */
 const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x-tex', 'tex', 'latex', 'application/x-latex', 'text/latex']);
@@ -155,8 +156,6 @@ function join(parts: string[]): string {
   return out;
 }
 
-/** Deeper MathML than this is written as its text: a formula is not 200 levels deep. */
-const MAX_MATHML_DEPTH = 200;
 
 /** `base` with `mark` under or over it (`munder`, `mover`): limits, an accent, or a stacked symbol. */
 function underOver(base: string, mark: string, markText: string, over: boolean): string {
@@ -168,7 +167,7 @@ function underOver(base: string, mark: string, markText: string, over: boolean):
 
 /** The TeX of a MathML element (see the module comment). */
 export function mathmlToTex(element: DomElement, depth = 0): string {
-  if (depth > MAX_MATHML_DEPTH) return tokenTex(element.textContent ?? '');
+  if (depth > THRESHOLDS.MAX_MATHML_DEPTH) return tokenTex(element.textContent ?? '');
   const kids = childElements(element);
   const tag = tagOf(element);
   // Each child is converted once (a case that used a child's TeX twice doubled the work at

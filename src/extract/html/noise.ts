@@ -20,6 +20,7 @@
 import type { DomElement, DomNode } from './dom.js';
 import { COMMENT_NODE, TEXT_NODE, headingLevel, isElement, nextInTree, normalizeSpace, retag, tagOf } from './dom.js';
 import { charsUpTo, holdsOnlyText, textLengthMemo, visibleChars } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
   'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
@@ -27,28 +28,8 @@ const NOISE_TAGS: ReadonlySet<string> = new Set([
   'input', 'select', 'textarea', 'button', 'option', 'optgroup', 'datalist', 'output', 'progress', 'meter',
 ]);
 
-/**
- * A `<noscript>` with at least this much text is the page as a client without JavaScript
- * (such as this one) sees it, e.g. the whole topic of a forum built as a script app: its
- * content is kept. Shorter ones ("please enable JavaScript", tracking pixels) are dropped.
- */
-export const MIN_NOSCRIPT_CHARS = 200;
 
-/**
- * Hidden elements holding fewer characters than this are dropped (menus, tooltips, dialog
- * shells, icon labels). Larger hidden blocks are content that a script reveals: collapsed
- * tabs and accordions, "read more" remainders, segments a streaming renderer fills in (a
- * React/Next.js page can ship its whole article in a `<div hidden>`). On the benchmark,
- * dropping every hidden element cost 0.015 F1 on WCXB; this threshold keeps that.
- */
-export const MAX_HIDDEN_CHARS = 200;
 
-/** A button label longer than this is not a heading or a question (see labelsContent). */
-export const MAX_BUTTON_LABEL_CHARS = 300;
-/** ... nor one of more nodes than this (icons included: an SVG icon is a few nodes). */
-const MAX_LABEL_NODES = 200;
-/** A heading holds its toggle button within this many levels (`<h3><button>`, `<h3><span><button>`). */
-const MAX_HEADING_DEPTH = 6;
 
 const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
@@ -115,17 +96,17 @@ function labelsContent(button: DomElement): 'unwrap' | 'block' | null {
   if (label.heading) return 'unwrap';
   const disclosure = button.hasAttribute('aria-expanded') || button.hasAttribute('aria-controls');
   let ancestor = button.parentElement;
-  for (let level = 0; ancestor !== null && level < MAX_HEADING_DEPTH; level++, ancestor = ancestor.parentElement) {
+  for (let level = 0; ancestor !== null && level < THRESHOLDS.MAX_TOGGLE_HEADING_DEPTH; level++, ancestor = ancestor.parentElement) {
     // In a heading: the toggle of its section, or a control beside the heading's own words
     // ("Reviews [Write a review]"), which stays out.
-    if (headingLevel(ancestor) > 0) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), MAX_LABEL_NODES) ? 'unwrap' : null;
+    if (headingLevel(ancestor) > 0) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), THRESHOLDS.MAX_BUTTON_LABEL_NODES) ? 'unwrap' : null;
   }
   return disclosure && label.text.endsWith('?') ? 'block' : null;
 }
 
 /**
  * A button's label (white space collapsed) and whether it holds a heading, read with a
- * bounded walk: null when the button holds more than a label does (over MAX_LABEL_NODES
+ * bounded walk: null when the button holds more than a label does (over MAX_BUTTON_LABEL_NODES
  * nodes or MAX_BUTTON_LABEL_CHARS characters), so that a page of nested or huge buttons
  * costs no more than its size.
  */
@@ -134,24 +115,22 @@ function readLabel(button: DomElement): { text: string; heading: boolean } | nul
   let heading = false;
   let nodes = 0;
   for (let node = button.firstChild; node !== null; node = nextInTree(node, button, false)) {
-    if (++nodes > MAX_LABEL_NODES) return null;
+    if (++nodes > THRESHOLDS.MAX_BUTTON_LABEL_NODES) return null;
     if (node.nodeType === TEXT_NODE) {
       text += node.textContent ?? '';
-      if (text.length > 4 * MAX_BUTTON_LABEL_CHARS) return null;
+      if (text.length > 4 * THRESHOLDS.MAX_BUTTON_LABEL_CHARS) return null;
     } else if (isElement(node) && headingLevel(node) > 0) {
       heading = true;
     }
   }
   text = normalizeSpace(text);
-  return text.length > MAX_BUTTON_LABEL_CHARS ? null : { text, heading };
+  return text.length > THRESHOLDS.MAX_BUTTON_LABEL_CHARS ? null : { text, heading };
 }
 
 /** An icon font's class word: Material Icons / Symbols, Font Awesome, Glyphicons, `icon`. */
 const ICON_CLASS = /(?:^|[\s_-])(?:material-icons(?:-[a-z]+)?|material-symbols(?:-[a-z]+)?|glyphicon|fa|fas|far|fab|icon|icons)(?=$|[\s_-])/i;
 /** The name an icon font draws as a ligature: one lower-case word or snake_case name. */
 const LIGATURE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
-/** An icon holds no more text than this (a ligature's name). */
-const MAX_ICON_CHARS = 40;
 
 /**
  * An icon drawn by an icon font, hidden from screen readers: `aria-hidden="true"` (which
@@ -162,8 +141,8 @@ const MAX_ICON_CHARS = 40;
  */
 function isFontIcon(element: DomElement): boolean {
   if (element.getAttribute('aria-hidden')?.trim().toLowerCase() !== 'true') return false;
-  const chars = charsUpTo(element, MAX_ICON_CHARS);
-  if (chars === 0 || chars > MAX_ICON_CHARS) return false;
+  const chars = charsUpTo(element, THRESHOLDS.MAX_ICON_CHARS);
+  if (chars === 0 || chars > THRESHOLDS.MAX_ICON_CHARS) return false;
   return ICON_CLASS.test(element.getAttribute('class') ?? '') || LIGATURE.test(normalizeSpace(element.textContent));
 }
 
@@ -180,11 +159,9 @@ function isAvatarInitials(element: DomElement): boolean {
   // A class names it (`avatar--m`); the substring test spares the pattern on most elements.
   const words = element.getAttribute('class');
   if (words === null || !words.includes('vatar') || !AVATAR_WORD.test(words)) return false;
-  const chars = charsUpTo(element, MAX_AVATAR_CHARS);
-  return chars > 0 && chars <= MAX_AVATAR_CHARS;
+  const chars = charsUpTo(element, THRESHOLDS.MAX_AVATAR_CHARS);
+  return chars > 0 && chars <= THRESHOLDS.MAX_AVATAR_CHARS;
 }
-/** An avatar holding more text than this is not just initials. */
-const MAX_AVATAR_CHARS = 2;
 
 /** "Skip to main content", "Skip navigation", "Jump to content", ... */
 const SKIP_LINK_TEXT = /^(?:skip|jump)\s+(?:to|over|past|navigation|nav|links|menu)\b/i;
@@ -200,24 +177,12 @@ function isSkipLink(link: DomElement): boolean {
   if (label === null || !SKIP_LINK_TEXT.test(label.text)) return false;
   // In a paragraph of prose ("..., skip to the results below") it is a sentence's link.
   const parent = link.parentElement;
-  return parent === null || !PROSE_BLOCKS.has(tagOf(parent)) || holdsOnlyText(parent, visibleChars(label.text), MAX_LABEL_NODES);
+  return parent === null || !PROSE_BLOCKS.has(tagOf(parent)) || holdsOnlyText(parent, visibleChars(label.text), THRESHOLDS.MAX_BUTTON_LABEL_NODES);
 }
 
 /** Blocks of running text, where a skip link's words can be a sentence's. */
 const PROSE_BLOCKS: ReadonlySet<string> = new Set(['p', 'li', 'td', 'dd', 'blockquote', 'figcaption']);
 
-/**
- * The deepest an element sits under the body; deeper ones are flattened. Browsers' parsers
- * stop nesting at 512 (Blink and WebKit: past it, new elements become siblings, their
- * content following them), as the HTML Standard lets a user agent limit otherwise
- * unconstrained input against denial of service. Ours is lower for cost: Turndown's
- * blank-node test is quadratic on a chain of empty elements and its recursion follows the
- * depth; Readability, whose cost grows with depth times size, is skipped past
- * MAX_READABILITY_DEPTH (cascade.ts). The deepest of the 684 benchmark pages nests 54
- * levels under its body. Past the limit no text is lost, but structure is (a table or a
- * list that deep comes out as its cells' or items' text).
- */
-export const MAX_TREE_DEPTH = 256;
 
 /**
  * Removes comments, non-text elements, skip links, avatar initials and small hidden
@@ -242,7 +207,7 @@ export function removeNoise(root: DomElement, source?: string): void {
       if (child.nodeType === COMMENT_NODE) child.remove();
       else if (isElement(child)) {
         const tag = tagOf(child);
-        const kept = tag === 'noscript' ? (textLength(child) >= MIN_NOSCRIPT_CHARS ? 'unwrap' : null) : tag === 'button' && !isHidden(child) ? labelsContent(child) : null;
+        const kept = tag === 'noscript' ? (textLength(child) >= THRESHOLDS.MIN_NOSCRIPT_CHARS ? 'unwrap' : null) : tag === 'button' && !isHidden(child) ? labelsContent(child) : null;
         if (kept === 'block' && child.ownerDocument !== null) {
           // A block of its own: a <div> takes its place and children, and is visited next.
           next = retag(child.ownerDocument, child, 'div');
@@ -251,9 +216,9 @@ export function removeNoise(root: DomElement, source?: string): void {
           next = child.firstChild ?? next;
           while (child.firstChild !== null) child.parentNode?.insertBefore(child.firstChild, child);
           child.remove();
-        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || (avatars && isAvatarInitials(child)) || isFontIcon(child) || (isHidden(child) && textLength(child) < MAX_HIDDEN_CHARS)) {
+        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || (avatars && isAvatarInitials(child)) || isFontIcon(child) || (isHidden(child) && textLength(child) < THRESHOLDS.MAX_HIDDEN_CHARS)) {
           child.remove();
-        } else if (depth > MAX_TREE_DEPTH) {
+        } else if (depth > THRESHOLDS.MAX_TREE_DEPTH) {
           // Too deep: its children move out after it and are visited next, at this depth,
           // as a browser's parser places them (the empty element still parts blocks).
           next = child.firstChild ?? next;

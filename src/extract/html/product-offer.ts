@@ -20,6 +20,7 @@
 
 import type { DomElement } from './dom.js';
 import { normalizeSpace } from './dom.js';
+import { THRESHOLDS } from './thresholds.js';
 
 interface Offer {
   low: number;
@@ -44,10 +45,7 @@ const AVAILABILITY: Record<string, string> = {
   reserved: 'reserved',
 };
 
-const MAX_DEPTH = 4;
 
-/** Amounts from this on are not prices (and their digits would not read as one). */
-const MAX_AMOUNT = 1e12;
 
 /** A schema.org amount: a number, or a string of one ("1299.00", "1,299.00"); else NaN. */
 export function parseAmount(value: unknown): number {
@@ -57,7 +55,7 @@ export function parseAmount(value: unknown): number {
     const text = value.trim().replace(/^(\d{1,3}(?:,\d{3})+)(\.\d+)?$/, (_, whole: string, fraction = '') => whole.replaceAll(',', '') + fraction);
     if (/^\d+(?:\.\d+)?$/.test(text)) amount = Number(text);
   }
-  return Number.isFinite(amount) && amount < MAX_AMOUNT ? amount : Number.NaN;
+  return Number.isFinite(amount) && amount < THRESHOLDS.MAX_OFFER_AMOUNT ? amount : Number.NaN;
 }
 
 function text(value: unknown): string | undefined {
@@ -93,7 +91,7 @@ function merge(offers: Offer[]): Offer | null {
 
 /** The offer in a JSON-LD `offers` value (an Offer, an AggregateOffer, or a list of them). */
 export function jsonLdOffer(value: unknown, depth = 0): Offer | null {
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return null;
+  if (depth > THRESHOLDS.MAX_OFFER_DEPTH || value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     return merge(value.map((item) => jsonLdOffer(item, depth + 1)).filter((offer): offer is Offer => offer !== null));
   }

@@ -21,16 +21,8 @@ import { jsonLdValues } from './metadata.js';
 import type { Offer } from './product-offer.js';
 import { itemValue, jsonLdOffer, microdataOffer, openGraphOffer } from './product-offer.js';
 import type { TextStats } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/**
- * The description becomes a candidate when it holds at least this share of the cleaned
- * body's text: a smaller one is a teaser line or a card's blurb, and the cleaned body or
- * Readability does better. On WCXB dev, 0.3 raised product F1 by 0.025 (0.657 -> 0.682);
- * 0.2 gained less (+0.018) as short teasers replaced whole pages.
- */
-export const MIN_DESCRIPTION_SHARE = 0.3;
-/** ... and less than this share (else it is the page itself: nothing to choose). */
-export const MAX_DESCRIPTION_SHARE = 0.95;
 
 /** `description` as a whole word of a class/id/itemprop, camelCase split first. */
 const DESCRIPTION_WORD = /(?:^|[-_\s])(?:product-?)?desc(?:ription)?s?(?=$|[-_\s])/i;
@@ -74,16 +66,6 @@ function nameKey(text: string): string {
   return normalizeSpace(text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '));
 }
 
-/** Shorter names than this are too common to tell one page from another. */
-const MIN_NAME_CHARS = 4;
-/** A heading cut short still covers this share of the product's name ... */
-const MIN_TITLE_SHARE = 0.6;
-/**
- * ... and a heading inside a longer declared name ("L'atelier: Warrior Princess Diamond
- * Drop Necklace - small, 18K gold ...") names the product when it is this long: category
- * headings are short ("Running Shoes", "Men's Running Shoes").
- */
-const MIN_SPECIFIC_NAME_CHARS = 25;
 
 /**
  * Whether the page is about the product named `name`: a heading `<h1>` or the document's
@@ -94,15 +76,15 @@ const MIN_SPECIFIC_NAME_CHARS = 25;
  */
 function namesTheProduct(doc: DomDocument, name: string | undefined): boolean {
   const key = nameKey(name ?? '');
-  if (key.length < MIN_NAME_CHARS) return false;
+  if (key.length < THRESHOLDS.MIN_PRODUCT_NAME_CHARS) return false;
   const titles = [...Array.from(doc.querySelectorAll('h1')).map((h1) => h1.textContent ?? ''), doc.querySelector('title')?.textContent ?? ''];
   return titles.some((title) => {
     const heading = nameKey(title);
-    if (heading.length < MIN_NAME_CHARS) return false;
+    if (heading.length < THRESHOLDS.MIN_PRODUCT_NAME_CHARS) return false;
     if (` ${heading} `.includes(` ${key} `)) return true;
     if (!` ${key} `.includes(` ${heading} `)) return false;
     // The name holds the heading: a title cut short, or a specific name inside a longer one.
-    return (`${key} `.startsWith(`${heading} `) && heading.length >= MIN_TITLE_SHARE * key.length) || heading.length >= MIN_SPECIFIC_NAME_CHARS;
+    return (`${key} `.startsWith(`${heading} `) && heading.length >= THRESHOLDS.MIN_PRODUCT_TITLE_SHARE * key.length) || heading.length >= THRESHOLDS.MIN_SPECIFIC_PRODUCT_NAME_CHARS;
   });
 }
 
@@ -170,5 +152,5 @@ export function productDescription(root: DomElement, stats: Map<DomElement, Text
       bestChars = chars;
     }
   }
-  return best !== null && bestChars >= MIN_DESCRIPTION_SHARE * total && bestChars < MAX_DESCRIPTION_SHARE * total ? best : null;
+  return best !== null && bestChars >= THRESHOLDS.MIN_DESCRIPTION_SHARE * total && bestChars < THRESHOLDS.MAX_DESCRIPTION_SHARE * total ? best : null;
 }

@@ -23,7 +23,7 @@
  * Also an element whose text repeats the text just before it, in the same parent
  * (`GBP 0.00<span class="clipped">GBP 0.00</span>`): a copy for screen readers beside the
  * visible text, which the style sheet hides. Without it the Markdown read "GBP 0.00GBP
- * 0.00". Only from MIN_COPY_CHARS characters with a letter or digit ("Ha<b>ha</b>"
+ * 0.00". Only from MIN_SCREEN_READER_COPY_CHARS characters with a letter or digit ("Ha<b>ha</b>"
  * differs, and a short cry repeated, "No<b>No</b>", is left alone), and not in code.
  */
 
@@ -31,6 +31,7 @@ import type { DomElement } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, VERBATIM_TAGS, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /** Blocks: compared whatever their number of words. */
 const BLOCK_TAGS: ReadonlySet<string> = new Set([
@@ -43,25 +44,16 @@ const DATA_TAGS: ReadonlySet<string> = new Set([
   'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption', 'li', 'dt', 'dd', 'pre', 'code', 'kbd', 'samp', 'var',
 ]);
 
-/** An element that is not a block is compared when its text has at least this many words. */
-export const MIN_INLINE_WORDS = 3;
 
-/**
- * An element of one run of text (no two children with text) is compared only from this
- * many characters: a poem's or a song's line, a grid's "Yes" cell, can repeat.
- */
-export const MIN_LONE_CHARS = 200;
 
 const LETTER = /\p{L}/u;
 
-/** A screen-reader copy of the text before it is dropped from this many visible characters. */
-export const MIN_COPY_CHARS = 6;
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** Whether `element` repeats `before`, the text just before it (see above). */
 function repeatsText(element: DomElement, chars: number, before: string | null): boolean {
-  if (before === null || chars < MIN_COPY_CHARS) return false;
+  if (before === null || chars < THRESHOLDS.MIN_SCREEN_READER_COPY_CHARS) return false;
   const text = normalizeSpace(before);
   return text.replace(/\s/g, '').length === chars && LETTER_OR_DIGIT.test(text) && normalizeSpace(element.textContent) === text;
 }
@@ -75,8 +67,8 @@ function comparable(element: DomElement, chars: number, stats: Map<DomElement, T
   if (DATA_TAGS.has(tag)) return null;
   const text = normalizeSpace(element.textContent);
   if (!LETTER.test(text)) return null;
-  if (!BLOCK_TAGS.has(tag) && text.split(' ').length < MIN_INLINE_WORDS) return null;
-  if (chars < MIN_LONE_CHARS && textChildren(element, stats) < 2) return null;
+  if (!BLOCK_TAGS.has(tag) && text.split(' ').length < THRESHOLDS.MIN_INLINE_WORDS) return null;
+  if (chars < THRESHOLDS.MIN_LONE_CHARS && textChildren(element, stats) < 2) return null;
   const targets = Array.from(element.querySelectorAll('a[href], img'), (e) => `${e.getAttribute('href') ?? ''} ${e.getAttribute('src') ?? ''} ${e.getAttribute('alt') ?? ''}`);
   return `${text}\u0000${targets.join('\u0000')}`;
 }

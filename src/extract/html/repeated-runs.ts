@@ -26,23 +26,9 @@
  */
 
 import { fenceAfter } from './tidy.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/**
- * The fewest characters of words (letters and digits, single spaces between) that a
- * repeated run must hold. Measured on WCXB dev over stage 2 pages (before the heading and
- * list rules, with link targets left out of the words): at 80, WCXB F1 +0.0013 (product
- * +0.005, forum +0.006, service +0.004, listing +0.002, collection +0.001, one article
- * -0.16: a webcam page whose ground truth keeps the credit line under each of its
- * cameras); at 40 +0.0017 (product 0.7373 -> 0.7434). Lower still, 10 and 1, gained
- * listings 0.003-0.008 more by dropping each card's "Free shipping" and "Add to cart" after
- * the first; but those are facts of each item, which an item without them no longer
- * states. The heading rule cost product 0.0005 (a shop's category page whose ground truth
- * leaves out its cards' repeated blurbs); link targets in the words, nothing overall.
- */
-export const MIN_REPEAT_CHARS = 40;
 
-/** How many earlier places of a block's words a later copy is compared with. */
-const MAX_EARLIER = 8;
 
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])\s/;
 const HEADING = /^#{1,6}\s/;
@@ -142,8 +128,8 @@ export function dropRepeatedRuns(markdown: string): string {
     // What a heading says next to nothing else about is that heading's: a product's sizes or
     // a listing's cards say the same words under different names ("In stock", "Free
     // delivery"). Such a run stays unless its first copy is under the same heading.
-    const headed = !HEADING.test(blocks[i]!.text) && since[i]! < MIN_REPEAT_CHARS;
-    for (const j of places?.slice(-MAX_EARLIER) ?? []) {
+    const headed = !HEADING.test(blocks[i]!.text) && since[i]! < THRESHOLDS.MIN_REPEAT_CHARS;
+    for (const j of places?.slice(-THRESHOLDS.MAX_EARLIER_PLACES) ?? []) {
       if (headed && under[j] !== under[i]) continue;
       let n = 0;
       let c = 0;
@@ -155,7 +141,7 @@ export function dropRepeatedRuns(markdown: string): string {
     while (length > 0 && opensSection(blocks, i + length - 1)) most -= words[i + --length]!.length;
     // Not when the run is all that parts two lists: without it they would run together.
     const parts = lastKept >= 0 && i + length < blocks.length && blocks[lastKept]!.list && blocks[i + length]!.list;
-    const repeated = most >= MIN_REPEAT_CHARS && !parts;
+    const repeated = most >= THRESHOLDS.MIN_REPEAT_CHARS && !parts;
     const step = repeated ? length : 1;
     for (let k = i; k < i + step; k++) {
       if (repeated) keep[k] = false;

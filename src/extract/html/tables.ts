@@ -23,6 +23,7 @@ import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, retag, tagOf } from './dom.js';
 import { MATH_TEX_MARK } from './marks.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /**
  * The table's rows by row group, in tree order: each thead/tbody/tfoot, and each run of
@@ -56,15 +57,6 @@ const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
 ]);
 const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol']);
 const ITEM_TAG: ReadonlySet<string> = new Set(['li']);
-/**
- * A table with lists in its cells is data when it has a header cell (`<th>`) and this many
- * rows or more (its header row included). On the benchmark pages, headed tables of three
- * rows or more with lists are comparisons and schedules; those of one or two rows are
- * side-by-side boxes (pros and cons, a contents list beside a note), and tables without a
- * header cell are layouts as often as data: a grid of one-item lists, a book listing whose
- * rating widget is a list, a page laid out in a table (a menu list beside the article).
- */
-export const MIN_LIST_TABLE_ROWS = 3;
 
 function cellsOf(row: DomElement): DomElement[] {
   return childElements(row).filter((el) => CELL_TAGS.has(tagOf(el)));
@@ -72,7 +64,7 @@ function cellsOf(row: DomElement): DomElement[] {
 
 /** Whether a table of `rows` with lists in its cells reads as data (see MIN_LIST_TABLE_ROWS). */
 function listsAreData(rows: DomElement[]): boolean {
-  return rows.length >= MIN_LIST_TABLE_ROWS && rows.some((row) => cellsOf(row).some((cell) => tagOf(cell) === 'th'));
+  return rows.length >= THRESHOLDS.MIN_LIST_TABLE_ROWS && rows.some((row) => cellsOf(row).some((cell) => tagOf(cell) === 'th'));
 }
 
 function isDataTable(table: DomElement, rows: DomElement[]): boolean {
@@ -186,23 +178,9 @@ function ensureHeaderRow(doc: DomDocument, table: DomElement, rows: DomElement[]
 
 function rowSpan(cell: DomElement): number {
   const n = Number.parseInt(cell.getAttribute('rowspan') ?? '1', 10);
-  return Number.isFinite(n) && n > 1 ? Math.min(n, MAX_ROW_SPAN) : 1;
+  return Number.isFinite(n) && n > 1 ? Math.min(n, THRESHOLDS.MAX_ROW_SPAN) : 1;
 }
 
-/** A row span beyond this is clipped (HTML clips at 65534; a page's 1e6 would be a loop). */
-const MAX_ROW_SPAN = 1_000;
-/**
- * Characters of markup a table's repeated cells may add in all: past it, a spanned slot
- * gets an empty cell (the columns still line up). A 10 MB page could otherwise have one
- * long cell (or one image with a long alt text) span a thousand rows and make a gigabyte.
- */
-export const MAX_ROW_SPAN_COPY_CHARS = 100_000;
-/**
- * A row group with more slots than this (rows x columns) keeps its row spans as they are:
- * laying out the grid costs a step per slot, and a page of 8,000 rows of 400,000 spanned
- * columns would take seconds.
- */
-export const MAX_ROW_SPAN_SLOTS = 250_000;
 
 /**
  * GFM has no row spans: a cell that spans rows down (`rowspan`) is repeated in each row it
@@ -215,7 +193,7 @@ function fillRowSpans(doc: DomDocument, rows: DomElement[], budget: { chars: num
   if (!rows.some((row) => cellsOf(row).some((cell) => rowSpan(cell) > 1))) return;
   let width = 0;
   for (const row of rows) width = Math.max(width, rowWidth(row));
-  if (width * rows.length > MAX_ROW_SPAN_SLOTS) return;
+  if (width * rows.length > THRESHOLDS.MAX_ROW_SPAN_SLOTS) return;
   // Per column: the cell spanning down into it (shared by the columns it spans) and how
   // many more rows it covers.
   const above: Array<{ cell: DomElement; columns: number; rows: number; chars: number } | undefined> = [];
@@ -253,7 +231,7 @@ export function normalizeTables(doc: DomDocument, root: DomElement): void {
   tables.forEach((table, i) => {
     if (isData[i]) {
       // A row span ends with its row group (HTML 4.9.11): each group is laid out alone.
-      const budget = { chars: MAX_ROW_SPAN_COPY_CHARS };
+      const budget = { chars: THRESHOLDS.MAX_ROW_SPAN_COPY_CHARS };
       for (const group of rowGroups(table)) fillRowSpans(doc, group, budget);
       ensureHeaderRow(doc, table, tableRows(table));
       flattenCellLists(doc, table);
@@ -272,7 +250,7 @@ function parentTable(node: DomNode): DomElement | null {
 
 function span(cell: DomElement): number {
   const n = Number.parseInt(cell.getAttribute('colspan') ?? '1', 10);
-  return Number.isFinite(n) && n > 1 ? Math.min(n, 50) : 1;
+  return Number.isFinite(n) && n > 1 ? Math.min(n, THRESHOLDS.MAX_COLUMN_SPAN) : 1;
 }
 
 /** The columns a row takes, its cells' spans added up. */

@@ -20,9 +20,8 @@
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, descendants, nextInTree, tagOf } from './dom.js';
 import { TASK_MARK } from './marks.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/** How far above its checkbox a task's list item may be. */
-export const MAX_TASK_DEPTH = 4;
 
 const TASK_CLASS = /(?:^|\s|[-_])(?:task|todo|checklist)s?(?=$|\s|[-_])/i;
 const INPUT_TAG: ReadonlySet<string> = new Set(['input']);
@@ -36,7 +35,7 @@ function taskClass(element: DomElement | null): boolean {
 /** The list item within MAX_TASK_DEPTH levels above `input`, if any. */
 function itemOf(input: DomElement): DomElement | null {
   let up: DomElement | null = input.parentElement;
-  for (let level = 0; up !== null && level < MAX_TASK_DEPTH; level++, up = up.parentElement) {
+  for (let level = 0; up !== null && level < THRESHOLDS.MAX_TASK_DEPTH; level++, up = up.parentElement) {
     if (tagOf(up) === 'li') return up;
   }
   return null;

@@ -6,6 +6,7 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { CDATA_SECTION_NODE, TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
+import { THRESHOLDS } from './thresholds.js';
 
 export interface TextStats {
   /** Non-white-space characters of text. */
@@ -18,8 +19,6 @@ export interface TextStats {
   shortLinks: number;
 }
 
-/** A link with fewer characters than this is a menu-style entry ("Home", "Next", "2"). */
-export const SHORT_LINK_CHARS = 20;
 
 /** Characters that are not white space (ASCII white space, NBSP and the Unicode spaces). */
 export function visibleChars(text: string | null): number {
@@ -72,7 +71,7 @@ export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
     const own = frame.own;
     if (frame.isLink && own.chars > 0) {
       own.links += 1;
-      if (own.chars < SHORT_LINK_CHARS) own.shortLinks += 1;
+      if (own.chars < THRESHOLDS.SHORT_LINK_CHARS) own.shortLinks += 1;
     }
     stats.set(frame.element, own);
     const parent = stack[stack.length - 1];

@@ -7,7 +7,7 @@
  *
  * We read the page as a desktop browser shows it: an element that a class says is hidden
  * on wide screens (MOBILE_ONLY_CLASS) is dropped when it is a copy, i.e. when at least
- * MIN_COPY_SHARE of its pairs of adjacent words are said again outside it. One that says
+ * MIN_PHONE_COPY_SHARE of its pairs of adjacent words are said again outside it. One that says
  * something of its own stays: a menu or a note written for phones alone is still the
  * page's only copy of what it says. Pairs, not single words, so that word order counts
  * ("We ship to Ireland" is no copy of "We do not ship to Ireland yet"), while a phone copy
@@ -21,6 +21,7 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /**
  * Class names that hide an element on a desktop's width (1,200 to 1,535 pixels) in the
@@ -67,15 +68,7 @@ const DISPLAY =
  */
 const DESKTOP_SHOWING_CLASS = new RegExp(`^(?:(?:lg|xl|min-\\[[^\\]\\s]+\\]):!?${DISPLAY}!?|d-(?:lg|xl)-${DISPLAY}|visible-(?:lg|xl)(?:-[a-z-]+)?)$`);
 
-/**
- * A mobile-only element is a copy when at least this share of its pairs of adjacent words
- * (counted with their repeats; a text node of one word counts as that word) occurs in the
- * rest of the page.
- */
-export const MIN_COPY_SHARE = 0.8;
 
-/** How many times the reading of the whole page the judging of candidates may cost in all. */
-const MAX_READ_FACTOR = 4;
 
 /** The chrome whose text is no copy (see the module comment); boilerplate.ts removes it. */
 const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside']);
@@ -145,9 +138,9 @@ export function dropMobileCopies(root: DomElement, source?: string): void {
     cost += node.nodeType === TEXT_NODE ? addPairs(node, counts) : 1;
   });
   const removed = new Set<DomElement>();
-  // Nested candidates read their text again: past MAX_READ_FACTOR times the reading of the
+  // Nested candidates read their text again: past MAX_PHONE_COPY_READ_FACTOR times the reading of the
   // page, the rest are left as they are rather than let nested copies cost the square.
-  let budget = MAX_READ_FACTOR * cost;
+  let budget = THRESHOLDS.MAX_PHONE_COPY_READ_FACTOR * cost;
   for (const element of candidates) {
     if (insideAny(element, removed, root)) continue;
     // Its chrome is no more counted than the page's.
@@ -162,7 +155,7 @@ export function dropMobileCopies(root: DomElement, source?: string): void {
       pairs += count;
       copied += Math.max(0, Math.min(count, (counts.get(pair) ?? 0) - count));
     }
-    if (pairs === 0 || copied < MIN_COPY_SHARE * pairs) continue;
+    if (pairs === 0 || copied < THRESHOLDS.MIN_PHONE_COPY_SHARE * pairs) continue;
     for (const [pair, count] of own) counts.set(pair, (counts.get(pair) ?? 0) - count);
     removed.add(element);
   }

@@ -21,22 +21,16 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { CDATA_SECTION_NODE, TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, tagOf } from './dom.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/**
- * Inside code a run of white space keeps at most this many line breaks, and at most this
- * many characters of the indentation after the last one. Turndown's trim costs the run's
- * length for every character of it, so the bound is what a page of such runs costs: at
- * 64, 10 MB of them take about half a second (at 256, two).
- */
-export const MAX_VERBATIM_RUN = 64;
 
 /** White space other than the space, tab and line breaks that Turndown collapses. */
 const OTHER_SPACE = /[^\S \t\r\n]/;
 const RUN = /\s{2,}/g;
 // From the start of a run only (the look-behind): tried at every character of a run, the
 // pattern would cost the bound at each of them.
-const LONG_RUN = new RegExp(`(?<!\\s)\\s{${MAX_VERBATIM_RUN + 1},}`, 'g');
-const ANY_LONG_RUN = new RegExp(`(?<!\\s)\\s{${MAX_VERBATIM_RUN + 1}}`);
+const LONG_RUN = new RegExp(`(?<!\\s)\\s{${THRESHOLDS.MAX_VERBATIM_RUN + 1},}`, 'g');
+const ANY_LONG_RUN = new RegExp(`(?<!\\s)\\s{${THRESHOLDS.MAX_VERBATIM_RUN + 1}}`);
 const ONLY_SPACE = /^\s+$/;
 const WHITE_SPACE_CHAR = /\s/;
 
@@ -45,7 +39,7 @@ function boundedRun(run: string): string {
   const lastBreak = run.lastIndexOf('\n');
   const breaks = lastBreak === -1 ? 0 : (run.slice(0, lastBreak + 1).match(/\n/g)?.length ?? 0);
   const indentation = run.slice(lastBreak + 1);
-  return '\n'.repeat(Math.min(breaks, MAX_VERBATIM_RUN)) + indentation.slice(0, MAX_VERBATIM_RUN);
+  return '\n'.repeat(Math.min(breaks, THRESHOLDS.MAX_VERBATIM_RUN)) + indentation.slice(0, THRESHOLDS.MAX_VERBATIM_RUN);
 }
 
 /** Text outside code with its runs that hold other white space made one space. */
@@ -82,7 +76,7 @@ function boundAcross(element: DomElement): void {
       if (!WHITE_SPACE_CHAR.test(char)) {
         run = 0;
         out += char;
-      } else if (run++ < MAX_VERBATIM_RUN) {
+      } else if (run++ < THRESHOLDS.MAX_VERBATIM_RUN) {
         out += char;
       } else {
         cut = true;
