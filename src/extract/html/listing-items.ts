@@ -1,16 +1,13 @@
 /**
- * Repeated items: the sign of a listing, category, search or collection page. Such a
- * page's content is a run of sibling elements built alike (the same tag and classes),
- * each a card with a link and some text: products, posts, results. Readability, which
- * looks for one block of prose, picks one card or a few; the cascade compares its pick
- * with the largest run found here (cascade.ts).
+ * Repeated items, the sign of a listing: the largest run of sibling cards built alike (same
+ * tag and classes), each with a link and text, which `rank` compares with Readability's
+ * pick.
  */
 
 import type { DomElement } from './dom.js';
 import { childElements, tagOf } from './dom.js';
 import { computeTextStats } from './text-stats.js';
 import { THRESHOLDS } from './thresholds.js';
-
 
 /** Tag and sorted class list: siblings built alike share it. */
 function signature(element: DomElement): string {

@@ -1,17 +1,7 @@
 /**
- * Product pages. What a reader of a product page wants is the product's description: its
- * name, what it is, what it does, its key facts. Around it such pages pile gallery
- * thumbnails, size and colour pickers, delivery and returns blurbs, review widgets,
- * "frequently bought together" carousels and the rest of the shop; neither Readability
- * (which often takes a review list or a marketing strip for the article) nor the cleaned
- * body (which keeps all of it) finds the description reliably. The page usually names it:
- * an element whose class, id or itemprop says `description` (`product-description`,
- * `product__description`, `itemprop="description"`, `ProductDescription`); the cascade
- * heads it with the page's `<h1>`, the product's name.
- *
- * A page is a product page when it says so in its metadata: a schema.org `Product` in
- * JSON-LD (at the top level or in `@graph`, not one item of a listed catalogue) or in
- * microdata, or `og:type` product. It is read before noise removal (which drops scripts).
+ * Product pages: whether a page declares a schema.org `Product` (read before noise removal
+ * drops scripts), and the element named for its description. docs/extraction.md, "Product
+ * description".
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -23,7 +13,6 @@ import { itemValue, jsonLdOffer, microdataOffer, openGraphOffer } from './produc
 import type { TextStats } from './text-stats.js';
 import { THRESHOLDS } from './thresholds.js';
 
-
 /** `description` as a whole word of a class/id/itemprop, camelCase split first. */
 const DESCRIPTION_WORD = /(?:^|[-_\s])(?:product-?)?desc(?:ription)?s?(?=$|[-_\s])/i;
 
@@ -34,7 +23,6 @@ function isProductType(type: unknown): boolean {
   return Array.isArray(type) && type.some(isProductType);
 }
 
-/** The top-level JSON-LD node (or one in `@graph`) typed Product, if any. */
 function jsonLdProduct(data: unknown): Record<string, unknown> | null {
   const nodes = Array.isArray(data) ? data : [data];
   for (const node of nodes) {
@@ -50,29 +38,21 @@ function jsonLdProduct(data: unknown): Record<string, unknown> | null {
   return null;
 }
 
-/** What the cascade learns from a product page's metadata. */
 export interface ProductFacts {
-  /**
-   * The declared price (product-offer.ts), when there is one and the page is about the
-   * product that declares it (namesTheProduct).
-   */
+  /** The declared price (product-offer.ts), when the page is about the product that declares it (namesTheProduct). */
   offer: Offer | null;
   /** The JSON-LD Product's description as plain text, when it is long enough to anchor on (declared-description.ts). */
   description: string | null;
 }
 
-/** Lower-case words of a name, for comparing names written in different ways. */
 function nameKey(text: string): string {
   return normalizeSpace(text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '));
 }
 
-
 /**
- * Whether the page is about the product named `name`: a heading `<h1>` or the document's
- * title holds the name, or the name holds a heading that opens it and covers most of it
- * (a title cut short) or that is long enough to be specific. A category page that declares one product of many (or an aggregate of
- * them for search engines) is headed by the category ("Running Shoes" over "Nike Pegasus
- * Running Shoes"): its declared price is not the page's.
+ * Whether the page is about the product named `name`: an `<h1>` or the title holds the
+ * name, or the name holds a heading that opens and mostly covers it or is long enough to be
+ * specific. A category page that declares one of its products is headed by the category.
  */
 function namesTheProduct(doc: DomDocument, name: string | undefined): boolean {
   const key = nameKey(name ?? '');
@@ -93,10 +73,9 @@ function stringOf(value: unknown): string | undefined {
 }
 
 /**
- * The product facts of a page that declares itself a product page (see the module
- * comment), else null. `html` is its source: each declaration is looked for in the tree
- * only when its words occur in the source at all (a string search is far cheaper than a
- * walk of the tree); `metas` is its metaMap (metadata.ts).
+ * The product facts of a page that declares a product, else null. A declaration is looked
+ * for in the tree only when its words are in the source `html`; `metas`: metaMap
+ * (metadata.ts).
  */
 export function readProductPage(doc: DomDocument, html: string, metas: Map<string, string>): ProductFacts | null {
   if (!html.includes('roduct')) return null;
@@ -126,7 +105,6 @@ export function readProductPage(doc: DomDocument, html: string, metas: Map<strin
   return { offer: namesTheProduct(doc, name) ? offer : null, description };
 }
 
-/** Whether the document declares itself a product page (see readProductPage). */
 export function isProductPage(doc: DomDocument, html: string, metas: Map<string, string>): boolean {
   return readProductPage(doc, html, metas) !== null;
 }
@@ -137,9 +115,8 @@ function describes(element: DomElement): boolean {
 }
 
 /**
- * The product description under `root` (the cleaned body): the element named for it with
- * the most text, when that holds between MIN_ and MAX_DESCRIPTION_SHARE of `root`'s text;
- * `stats` are the text statistics of the tree as it is now.
+ * The element under `root` (the cleaned body) named for the description with the most text,
+ * when that holds between MIN_ and MAX_DESCRIPTION_SHARE of the text.
  */
 export function productDescription(root: DomElement, stats: Map<DomElement, TextStats>): DomElement | null {
   const total = stats.get(root)?.chars ?? 0;
