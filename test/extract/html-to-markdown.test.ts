@@ -11,7 +11,7 @@ import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
 import { charsUpTo, computeTextStats, textLengthMemo } from '../../src/extract/html/text-stats.js';
 import { textLength } from '../../src/extract/html/dom.js';
-import { MAX_VERBATIM_RUN, boundWhiteSpaceRuns } from '../../src/extract/html/white-space-runs.js';
+import { boundWhiteSpaceRuns } from '../../src/extract/html/white-space-runs.js';
 import { metaMap } from '../../src/extract/html/metadata.js';
 import { isProductPage } from '../../src/extract/html/product-page.js';
 import { emptyBlankBlocks } from '../../src/extract/html/markdown.js';
@@ -1107,8 +1107,8 @@ describe('runs of white space', () => {
     expect(markdown).toContain('10\u00a0km, then a gap, then two');
     // Line breaks are bounded too, and the indentation after them is kept.
     const breaks = htmlToMarkdown(page(`<main><h1>Code</h1><p>${prose(60)}</p><pre><code>def f():${'\n'.repeat(300)}        return 1</code></pre></main>`), URL_).markdown;
-    expect(breaks).toContain(`def f():${'\n'.repeat(MAX_VERBATIM_RUN)}        return 1`);
-    expect(markdown).toContain(`    return  1${' '.repeat(MAX_VERBATIM_RUN)}# far`);
+    expect(breaks).toContain(`def f():${'\n'.repeat(THRESHOLDS.MAX_VERBATIM_RUN)}        return 1`);
+    expect(markdown).toContain(`    return  1${' '.repeat(THRESHOLDS.MAX_VERBATIM_RUN)}# far`);
     expect(markdown).not.toMatch(/\s{257}/);
   });
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/extract/html/parse.js';
 import { fragmentMarkdown } from '../helpers/fragment-markdown.js';
-import { MIN_LONE_CHARS, dropRepeatedBlocks } from '../../src/extract/html/repeated-blocks.js';
+import { dropRepeatedBlocks } from '../../src/extract/html/repeated-blocks.js';
+import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 
 const md = fragmentMarkdown;
 
@@ -19,7 +20,7 @@ describe('repeated blocks', () => {
       '## Built to last\n\nAnodized aluminium, 86 x 54 mm.\n\nAfter.',
     );
     // A long run of text on its own, cloned by a slider, white space aside.
-    expect(LONG.replace(/\s/g, '').length).toBeGreaterThanOrEqual(MIN_LONE_CHARS);
+    expect(LONG.replace(/\s/g, '').length).toBeGreaterThanOrEqual(THRESHOLDS.MIN_LONE_CHARS);
     expect(md(`<p>${LONG}</p><p> ${LONG.replace(/ /g, '\n')}</p><p>${LONG}</p>`)).toBe(LONG);
     expect(md(`<span>${LONG}</span><span>${LONG}</span>`)).toBe(LONG);
   });

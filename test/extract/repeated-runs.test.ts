@@ -4,7 +4,8 @@
  * parts, and Readability's pick are left alone.
  */
 import { describe, expect, it } from 'vitest';
-import { MIN_REPEAT_CHARS, dropRepeatedRuns } from '../../src/extract/html/repeated-runs.js';
+import { dropRepeatedRuns } from '../../src/extract/html/repeated-runs.js';
+import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 
 const SPECS = '### Specifications\n\nMaterial: anodised aluminium\n\nWeight: 2 oz';
@@ -45,9 +46,9 @@ describe('repeated runs of blocks', () => {
     expect(dropRepeatedRuns(md)).toBe(md);
   });
 
-  it(`keeps repeats shorter than ${MIN_REPEAT_CHARS} characters of words: each item's own facts`, () => {
+  it(`keeps repeats shorter than ${THRESHOLDS.MIN_REPEAT_CHARS} characters of words: each item's own facts`, () => {
     const md = '### Boot one\n\nFree shipping, in stock\n\n### Boot two\n\nFree shipping, in stock';
-    expect('free shipping in stock'.length).toBeLessThan(MIN_REPEAT_CHARS);
+    expect('free shipping in stock'.length).toBeLessThan(THRESHOLDS.MIN_REPEAT_CHARS);
     expect(dropRepeatedRuns(md)).toBe(md);
   });
 

@@ -1,36 +1,19 @@
 /**
- * Page chrome, removed by stage 2 of the cascade (the cleaned body) and, before stage 1,
- * from Readability's copy of the document (the same removal, done once before the copy is
- * made, when the page has no section header):
- *   1. by tag and ARIA role: nav, header, footer, aside, menu, dialog, form, a fieldset
- *      of labelled controls; navigation, banner, contentinfo, complementary, search,
- *      dialog roles (unless the element wraps the main content or holds most of the
- *      page's prose; in stage 2 a section's own header is kept too: see isSectionHeader);
- *   2. by class/id words that mark cookie and consent banners, share bars, newsletters,
- *      related links, comments, ads, breadcrumbs, menus, sidebars, pop-ups, pagination
- *      (unless the element holds much of the page's text or its main heading); legal
- *      fine print unless the page is a legal text (FINE_PRINT_WORDS); on a product page
- *      carousels too (PRODUCT_CHROME_WORDS);
- *   3. by heading: a section headed "You may also like", "Related articles", "People who
- *      viewed this item also viewed", "More stories" ... (see RELATED_HEADING);
- *   4. `dropBeforeTitle` (stage 2): what precedes the page's one `<h1>`;
- *   5. `pruneLinkDenseBlocks`: blocks made of short links (menus, tag clouds, pagers).
+ * Page chrome, removed from the cleaned body and from Readability's copy: by tag and role,
+ * by class/id words, by heading (pipeline.ts, `chrome`); in stage 2 also what precedes the
+ * one `<h1>` and blocks of short links. Each rule's story and figures: docs/extraction.md,
+ * "3. Page chrome".
  */
 
 import type { DomElement } from './dom.js';
 import { childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats, linkDensity, visibleChars } from './text-stats.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /**
- * Tags of page chrome. A `<fieldset>` groups a form's controls (HTML 4.10.15) even
- * outside a `<form>`: shops' variant pickers ("More options" with a radio per colour, each
- * labelled for screen readers), filters and sorters; collection F1 0.742 -> 0.749 (a
- * furniture shop's cards each read out every option), no page lower. Only one that labels
- * controls (noise removal has taken the controls themselves) is chrome: older pages box
- * their content in fieldsets too (a recipe's "Ingredients"). A quiz served as a form of
- * fieldsets loses its questions with it (a form kept as the page's content cannot shelter
- * them: page-wide ASP.NET forms would shelter every picker).
+ * A `<fieldset>` groups a form's controls even outside a `<form>` (HTML 4.10.15): variant
+ * pickers, filters, sorters. Only one that labels controls is chrome (isControlGroup).
  */
 const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'form', 'fieldset']);
 
@@ -39,21 +22,15 @@ const CHROME_ROLES: ReadonlySet<string> = new Set([
   'tooltip',
 ]);
 
-/**
- * A fieldset is chrome when it labels controls of its own (see CHROME_TAGS): not one whose
- * only labels are in a fieldset nested in it (a box of content around a small form).
- */
 function isControlGroup(element: DomElement): boolean {
   if (tagOf(element) !== 'fieldset') return true;
   return Array.from(element.getElementsByTagName('label')).some((label) => label.parentElement?.closest('fieldset') === element);
 }
 
 /**
- * Class or id words of page chrome, matched as whole words of a class/id (split at `-`,
- * `_`, spaces), so `ad` matches `ad-slot` but not `header` or `download`. `comment` alone
- * is not one: forums and Q&A sites mark their posts with it. The last line is the byline
- * cards of forum and Q&A posts (who asked or edited when, reputation badges, signatures),
- * which no reader of the thread needs (WCXB dev forum F1 0.789 -> 0.795).
+ * Class or id words of chrome, matched as whole words (split at `-`, `_`, spaces): `ad` is
+ * not in `header`. Not `comment`: forums mark their posts so. Last line: forum byline
+ * cards.
  */
 const CHROME_WORDS = new RegExp(
   '(?:^|[-_\\s])(' +
@@ -75,41 +52,34 @@ const CHROME_WORDS = new RegExp(
 
 /** Sectioning content (HTML: a `<header>` scoped to one of these is not the page's banner). */
 const SECTIONING = 'article, aside, main, nav, section';
-/** What a section's own header holds besides its heading and prose: menus and forms. */
 const HEADER_CHROME = 'nav, ul, ol, form';
 
 /**
- * A `<header>` inside sectioning content that holds no menu, list or form is, per
- * HTML-AAM, the header of its section (a card's title and teaser, a section's heading and
- * intro), not the page banner.
+ * A `<header>` in sectioning content holding no menu, list or form heads its section, not
+ * the page (HTML-AAM).
  */
 function isSectionHeader(element: DomElement): boolean {
   return tagOf(element) === 'header' && element.parentElement?.closest(SECTIONING) != null && element.querySelector(HEADER_CHROME) === null;
 }
 
-/** Whether `root` has a section header (see isSectionHeader). */
 export function hasSectionHeader(root: DomElement): boolean {
   return Array.from(root.getElementsByTagName('header')).some(isSectionHeader);
 }
 
 export interface ChromeOptions {
   /**
-   * Keep section headers (isSectionHeader). The cleaned body (stage 2) does; the copy
-   * handed to Readability does not, because there such headers bring back the dates and
-   * bylines of news articles (scrapinghub F1 -0.001) that Readability would otherwise
-   * never see.
+   * Keep section headers: in stage 2 only (in Readability's copy they bring back news
+   * bylines).
    */
   keepSectionHeaders?: boolean;
   /** The page declares a product (product-page.ts): PRODUCT_CHROME_WORDS are chrome too. */
   productPage?: boolean;
-  /** Which of the three steps run (all unless told): the pipeline's switches (pipeline.ts). */
+  /** The steps that run (all unless told): the pipeline's switches. */
   on?: (step: ChromeStep) => boolean;
 }
 
-/** The steps of the chrome removal, by their names in the pipeline. */
 export type ChromeStep = 'chrome-tags' | 'chrome-words' | 'related-sections';
 
-/** The tag or ARIA role that marks `element` as page chrome, or null. */
 function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | null {
   const tag = tagOf(element);
   if (options.keepSectionHeaders === true && isSectionHeader(element)) return null;
@@ -119,35 +89,19 @@ function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | 
 }
 
 /**
- * Class or id words of chrome on a product page only. A carousel there is a rail of other
- * products ("Complete the look", "Customers also bought") whose heading the related-heading
- * rule does not know; the product's own gallery slides usually have pictures and no text
- * (a product whose feature slides, with prose, are marked as a carousel loses them: no
- * page of the benchmark's does, and rails of other products are on most). On other
- * pages a carousel holds content: a service's slides, a listing's featured items (as a
- * chrome word everywhere: product +0.015, collection +0.009, but service -0.011 and listing
- * -0.024; on product pages alone: product 0.717 -> 0.728, collection 0.732 -> 0.742 from a
- * category page that declares a product, no page lower). `reviews` and `slider` were
- * measured too and not taken: a game shop's ground truth keeps its review summary, and
- * slides carry services' text.
+ * Chrome on a product page only: a carousel there is a rail of other products; elsewhere it
+ * holds content.
  */
 const PRODUCT_CHROME_WORDS = /(?:^|[-_\s])(carousel)(?=$|[-_\s])/i;
 
-/**
- * Class or id words of legal fine print: a shop's or a maker's "specifications may
- * differ", trade marks, financing terms, licence agreements, which are not what the page is
- * about (WCXB dev product F1 0.700 -> 0.714, scrapinghub unchanged). Unless they are
- * the page (see MIN_LEGAL_TEXT_SHARE).
- */
+/** Legal fine print, unless it is the page (MIN_LEGAL_TEXT_SHARE). */
 const FINE_PRINT_WORDS = /(?:^|[-_\s])(disclaimers?|legal|fine-?print)(?=$|[-_\s])/i;
 
-/** Which class/id words count as chrome on a page (see removeBoilerplate). */
 interface ChromeWords {
   finePrint: boolean;
   product: boolean;
 }
 
-/** The class/id word that marks `element` as page chrome, or null. */
 function chromeWord(element: DomElement, words: ChromeWords): string | null {
   const names = classAndId(element);
   if (names === '') return null;
@@ -158,16 +112,6 @@ function chromeWord(element: DomElement, words: ChromeWords): string | null {
   return word?.toLowerCase() ?? null;
 }
 
-/**
- * Fine print that holds more than this share of the page's text (its outermost marked
- * elements together) is the page: terms, a privacy policy, a law firm's services, however
- * they are sectioned and wrapped. Fine print proper is notes under the content: the most
- * on the dev pages is a tablet maker's, one under each feature, 0.50 of its page; the next
- * is 0.18.
- */
-export const MIN_LEGAL_TEXT_SHARE = 0.6;
-
-/** The share of `root`'s text in its outermost elements marked as fine print. */
 function finePrintShare(root: DomElement, stats: Map<DomElement, TextStats>): number {
   const total = stats.get(root)?.chars ?? 0;
   if (total === 0) return 0;
@@ -183,37 +127,21 @@ function finePrintShare(root: DomElement, stats: Map<DomElement, TextStats>): nu
 
 /** Wrappers of the main content: chrome never holds one, a layout wrapper may. */
 const MAIN_MARKERS = 'main, article, [role="main"], [itemprop="articleBody"]';
-/** The same plus the page heading, for blocks marked by class/id words only. */
 const CONTENT_MARKERS = `${MAIN_MARKERS}, h1`;
-
-/**
- * An element marked by class/id words, or a `<form>` or `<header>` of prose, that holds
- * more than this share of the page's text is kept (its marked descendants are still
- * removed, except nested comment lists): page wrappers carry classes such as
- * `with-sidebar` or `menu-open`, some sites wrap the whole page in a form or a whole
- * article in a header, and a forum's content is its comments.
- */
-export const MAX_CHROME_SHARE = 0.4;
-/** ... where "prose" means at most this share of link text. */
-export const MAX_PROSE_LINK_DENSITY = 0.5;
 
 type Keep = (element: DomElement, share: number, stats: TextStats) => boolean;
 
 const NO_TEXT: TextStats = { chars: 0, linkChars: 0, links: 0, shortLinks: 0 };
 
 /**
- * Marks whose elements nest inside one another as content does: a comment thread's
- * replies are comment lists inside the comment list. Once the outer one is kept (it holds
- * the page's text: a forum topic, a Q&A page), the nested ones are kept with it. On WCXB
- * dev this raised forum F1 from 0.776 to 0.789 (lobste.rs-style threads had lost every
- * reply); sparing nested elements of every kept mark instead cost service pages (a kept
- * promo wrapper then shelters its promo banners).
+ * Marks that nest as content does: a thread's replies are comment lists in the comment
+ * list, kept with it.
  */
 const NESTING_MARKS: ReadonlySet<string> = new Set(['comments']);
 
 /**
- * Removes, top down, the elements `mark` marks and `keep` does not spare (nor a kept
- * ancestor with the same nesting mark). `stats` are those of the tree as it is.
+ * Removes, top down, what `mark` marks and `keep` does not spare (nor a kept ancestor of
+ * the same nesting mark).
  */
 function removeMarked(root: DomElement, mark: (el: DomElement) => string | null, keep: Keep, stats = computeTextStats(root)): void {
   const total = stats.get(root)?.chars ?? 0;
@@ -231,23 +159,16 @@ function removeMarked(root: DomElement, mark: (el: DomElement) => string | null,
   }
 }
 
-/**
- * A form of prose (some sites wrap the whole page in one) or a header of prose (some put
- * a whole article in one) holding more than MAX_CHROME_SHARE of the text is content.
- */
+/** A form, fieldset or header of prose (some sites wrap the page or an article in one). */
 const PROSE_WRAPPERS: ReadonlySet<string> = new Set(['form', 'fieldset', 'header']);
 
 const keepByTag: Keep = (element, share, stats) =>
-  (PROSE_WRAPPERS.has(tagOf(element)) && share > MAX_CHROME_SHARE && linkDensity(stats) <= MAX_PROSE_LINK_DENSITY) ||
+  (PROSE_WRAPPERS.has(tagOf(element)) && share > THRESHOLDS.MAX_CHROME_SHARE && linkDensity(stats) <= THRESHOLDS.MAX_PROSE_LINK_DENSITY) ||
   element.querySelector(MAIN_MARKERS) !== null;
 
-const keepByName: Keep = (element, share) => share > MAX_CHROME_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
+const keepByName: Keep = (element, share) => share > THRESHOLDS.MAX_CHROME_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
 
-/**
- * Headings that announce links to other pages rather than this page's content: product
- * recommendations, related and trending stories. "See also" is not one (on reference and
- * documentation pages it is part of the content).
- */
+/** Headings of links to other pages. Not "See also": on reference pages it is content. */
 export const RELATED_HEADING = new RegExp(
   '^(?:' +
     [
@@ -271,12 +192,9 @@ export const RELATED_HEADING = new RegExp(
 );
 
 /**
- * On a product page, the customers' reviews: what buyers say of the product, not what the
- * page says it is. Their summary and their list run long (a shop's hundreds of reviews
- * outweigh its description) and each review repeats its stars, its name and its date.
- * Only headings that name the customers: a bare "Reviews" heads a critic's or the shop's
- * own review as often (a game store's ground truth keeps its review summary), and on a
- * service page "What our customers say" heads testimonials that are its content.
+ * On a product page, the customers' reviews. Only headings that name the customers: a bare
+ * "Reviews" heads a shop's own review as often, "What our customers say" a service's
+ * testimonials.
  */
 export const PRODUCT_REVIEWS_HEADING = /^(?:customer|buyer|shopper)s?(?:[’']s?)? (?:reviews|ratings(?: (?:and|&) reviews)?)|^(?:what )?(?:our )?(?:customers|buyers|shoppers) (?:say|are saying)\W*$/i;
 
@@ -286,24 +204,6 @@ const ALL_HEADING_TAGS: ReadonlySet<string> = new Set(['h1', ...HEADING_TAGS]);
 /** A class or id word of a reviews widget (`judgeme_product_reviews`, `reviews-section`, `yotpo-reviews`). */
 const REVIEWS_WORD = /(?:^|[-_\s])reviews?(?=$|[-_\s])/i;
 
-/**
- * A reviews widget holds at most this many characters before its heading: a star rating
- * ("4.8 out of 5"), not a sentence. More, and it wraps the product's own content too (a
- * `product--with-reviews` around the description and the reviews).
- */
-const MAX_BEFORE_REVIEWS_CHARS = 40;
-
-/**
- * A reviews widget goes while it holds at most this share of the page's text (other
- * sections at most MAX_CHROME_SHARE): a shop's hundreds of reviews outweigh its
- * description, and the widget, found by its class and its heading, is no guess.
- */
-const MAX_REVIEWS_SHARE = 0.8;
-
-/**
- * For each element under `root`, how many headings of `level` or higher it holds (the
- * elements that hold none are left out).
- */
 function headingCounts(root: DomElement, level: number): Map<DomElement, number> {
   const counts = new Map<DomElement, number>();
   for (const heading of descendants(root, ALL_HEADING_TAGS)) {
@@ -314,31 +214,28 @@ function headingCounts(root: DomElement, level: number): Map<DomElement, number>
 }
 
 /**
- * The reviews widget around a customer-reviews `heading` (below `root`): the outermost
- * ancestor that a class or id names for reviews, holds no other heading of the heading's
- * level or higher (`counts`, from headingCounts) and at most MAX_BEFORE_REVIEWS_CHARS
- * before the heading. Its list of reviews is often not the heading's sibling but its
- * header's. Null when there is none.
+ * The reviews widget around a customer-reviews `heading`: the outermost ancestor named for
+ * reviews with no other heading of its level and at most MAX_BEFORE_REVIEWS_CHARS before
+ * the heading; else null.
  */
 function reviewsWidget(heading: DomElement, root: DomElement, counts: Map<DomElement, number>, stats: Map<DomElement, TextStats>): DomElement | null {
   let widget: DomElement | null = null;
   let before = 0;
   for (let child: DomElement = heading, up = heading.parentElement; up !== null && up !== root; child = up, up = up.parentElement) {
-    for (let node = child.previousSibling; node !== null && before <= MAX_BEFORE_REVIEWS_CHARS; node = node.previousSibling) {
+    for (let node = child.previousSibling; node !== null && before <= THRESHOLDS.MAX_BEFORE_REVIEWS_CHARS; node = node.previousSibling) {
       before += isElement(node) ? (stats.get(node)?.chars ?? 0) : visibleChars(node.textContent);
     }
-    if (before > MAX_BEFORE_REVIEWS_CHARS || (counts.get(up) ?? 0) > 1) break;
+    if (before > THRESHOLDS.MAX_BEFORE_REVIEWS_CHARS || (counts.get(up) ?? 0) > 1) break;
     if (REVIEWS_WORD.test(classAndId(up))) widget = up;
   }
   return widget;
 }
 
 /**
- * Removes each section headed by a RELATED_HEADING (or, on a product page, a
- * PRODUCT_REVIEWS_HEADING): the heading, climbing past wrappers that hold nothing else,
- * and the siblings after it up to the next heading of the same or a higher level, unless
- * that would remove more than MAX_CHROME_SHARE of the text; a reviews heading's widget
- * (reviewsWidget) instead, when it has one, up to MAX_REVIEWS_SHARE.
+ * Removes each section under a RELATED_HEADING (or, on a product page, a
+ * PRODUCT_REVIEWS_HEADING): the heading and its siblings up to the next heading of its
+ * level, or a reviews widget whole, within MAX_CHROME_SHARE (a widget: MAX_REVIEWS_SHARE)
+ * of the text.
  */
 function removeRelatedSections(root: DomElement, productPage: boolean): void {
   const reviews = new Set<DomElement>();
@@ -366,7 +263,6 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
       if (counts === undefined) countsByLevel.set(level, (counts = headingCounts(root, level)));
       widget = reviewsWidget(heading, root, counts, stats);
     }
-    // A reviews widget is the section whole; else the heading's siblings up to the next heading.
     const doomed: DomElement[] = [widget ?? start];
     let chars = widget === null ? own : (stats.get(widget)?.chars ?? 0);
     for (let next = widget === null ? start.nextElementSibling : null; next !== null; next = next.nextElementSibling) {
@@ -375,39 +271,26 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
       doomed.push(next);
       chars += stats.get(next)?.chars ?? 0;
     }
-    if (chars > (widget === null ? MAX_CHROME_SHARE : MAX_REVIEWS_SHARE) * total) continue;
+    if (chars > (widget === null ? THRESHOLDS.MAX_CHROME_SHARE : THRESHOLDS.MAX_REVIEWS_SHARE) * total) continue;
     for (const element of doomed) element.remove();
   }
 }
 
-/** Removes page chrome under `root`: by tag and role, by class/id words, by heading. */
 export function removeBoilerplate(root: DomElement, options: ChromeOptions = {}): void {
   const on = options.on ?? (() => true);
   if (on('chrome-tags')) removeMarked(root, (element) => chromeTagOrRole(element, options), keepByTag);
   if (on('chrome-words')) {
     // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
     const stats = computeTextStats(root);
-    const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
+    const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= THRESHOLDS.MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
     removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
   }
   if (on('related-sections')) removeRelatedSections(root, options.productPage === true);
 }
 
 /**
- * In stage 2, what comes before the page's one `<h1>` is dropped when it holds at most
- * MAX_BEFORE_TITLE_SHARE of the text: the title opens the content, and what precedes it
- * once the chrome is gone is the chrome the class words missed (cart drawers, promo
- * strips, gallery thumbnails, size guides). On WCXB dev this raised collection F1 by
- * 0.003 and product pages by 0.001 (one of them, smaller once its drawer was gone, went
- * back to Readability, for the worse), and lowered no page type; with two or more `<h1>`
- * there is no one title to go by.
- */
-export const MAX_BEFORE_TITLE_SHARE = 0.3;
-
-/**
- * Removes what precedes the one `<h1>` under `root` (see MAX_BEFORE_TITLE_SHARE): the
- * earlier siblings of the heading and of each of its ancestors below `root`. `stats` are
- * those of the tree as it is; returns whether anything was removed (they are stale then).
+ * Removes what precedes the one `<h1>` under `root` (earlier siblings of it and its
+ * ancestors) within MAX_BEFORE_TITLE_SHARE of the text; returns whether anything went.
  */
 export function dropBeforeTitle(root: DomElement, stats: Map<DomElement, TextStats>): boolean {
   const h1s = root.querySelectorAll('h1');
@@ -420,7 +303,7 @@ export function dropBeforeTitle(root: DomElement, stats: Map<DomElement, TextSta
       chars += stats.get(before)?.chars ?? 0;
     }
   }
-  if (doomed.length === 0 || chars > MAX_BEFORE_TITLE_SHARE * (stats.get(root)?.chars ?? 0)) return false;
+  if (doomed.length === 0 || chars > THRESHOLDS.MAX_BEFORE_TITLE_SHARE * (stats.get(root)?.chars ?? 0)) return false;
   for (const element of doomed) element.remove();
   return true;
 }
@@ -428,34 +311,18 @@ export function dropBeforeTitle(root: DomElement, stats: Map<DomElement, TextSta
 /** Containers judged as a whole by link density (list items and cells go with their list or table). */
 const PRUNABLE_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'p', 'article', 'span']);
 
-/**
- * Link-density pruning. A block is a link block (a menu, tag cloud, pager, language list)
- * when more than MAX_LINK_DENSITY of its text is link text, it has at least MIN_LINKS links,
- * at least MIN_SHORT_LINK_SHARE of them are short (text-stats.ts: SHORT_LINK_CHARS), and it
- * holds at most MAX_LINK_BLOCK_SHARE of the text (a bigger block is page structure: the
- * walk descends into it). Lists of longer links are left alone: on listing, category and
- * collection pages they are the content (pruning at density 0.5 regardless of link length
- * cost 0.03 F1 on WCXB listings).
- */
-export const MAX_LINK_DENSITY = 0.8;
-export const MIN_LINKS = 3;
-export const MIN_SHORT_LINK_SHARE = 0.8;
-export const MAX_LINK_BLOCK_SHARE = 0.3;
-
+/** A menu, tag cloud or pager: mostly short links, and not a large part of the page. */
 function isLinkBlock(element: DomElement, s: TextStats, total: number): boolean {
   return (
     PRUNABLE_TAGS.has(tagOf(element)) &&
-    s.chars <= MAX_LINK_BLOCK_SHARE * total &&
-    linkDensity(s) > MAX_LINK_DENSITY &&
-    s.links >= MIN_LINKS &&
-    s.shortLinks >= MIN_SHORT_LINK_SHARE * s.links
+    s.chars <= THRESHOLDS.MAX_LINK_BLOCK_SHARE * total &&
+    linkDensity(s) > THRESHOLDS.MAX_LINK_DENSITY &&
+    s.links >= THRESHOLDS.MIN_LINKS &&
+    s.shortLinks >= THRESHOLDS.MIN_SHORT_LINK_SHARE * s.links
   );
 }
 
-/**
- * Removes link blocks under `root`, top down, using `stats` (computed on the tree as it is
- * now, by the caller); returns the text that is left under `root`.
- */
+/** Removes link blocks under `root`, top down; returns the text left. */
 export function pruneLinkDenseBlocks(root: DomElement, stats: Map<DomElement, TextStats>): TextStats {
   const left = { ...(stats.get(root) ?? NO_TEXT) };
   const total = left.chars;

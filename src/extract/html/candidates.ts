@@ -1,12 +1,8 @@
 /**
- * The stages' candidates and the choice between them (the choose phase of pipeline.ts):
- *   stage 0  product-description  the element of stage 2 named for the product's
- *            description, on a page that declares a product (product-page.ts);
- *   stage 1  readability   Mozilla Readability on a copy of the document rid of chrome;
- *   stage 2  cleaned-body  the body rid of the same chrome, scoped to its lone `<main>`,
- *            what precedes its one `<h1>` dropped, link blocks pruned;
- *   stage 3  plain-text    the text of the whole de-noised body.
- * The rules of `rank` and why they hold: docs/extraction.md, "Choosing a stage".
+ * The stages' candidates and their ranking (the choose phase of pipeline.ts): stage 0
+ * product-description, 1 readability (on a copy rid of chrome), 2 cleaned-body (the body
+ * rid of chrome, scoped, pruned), 3 plain-text. The rules of `rank` and their figures:
+ * docs/extraction.md, "4. Choosing a stage".
  */
 
 import { Readability } from '@mozilla/readability';
@@ -21,10 +17,7 @@ import { productDescription } from './product-page.js';
 import { lightenReadability } from './readability-tests.js';
 import { THRESHOLDS } from './thresholds.js';
 
-/**
- * Whether `root` has more than `limit` elements or nests them deeper than `depthLimit`
- * (the walk stops at either).
- */
+/** Whether `root` has more than `limit` elements or nests them deeper than `depthLimit`. */
 export function tooBigForReadability(root: DomElement, limit: number, depthLimit: number): boolean {
   let count = 0;
   const stack: DomElement[] = [root];
@@ -101,14 +94,15 @@ function withTitle(doc: DomDocument, root: DomElement, description: DomElement):
 }
 
 /**
- * Stages 1 and 2 in order of preference:
- *   - `listing-run`: when the largest run of alike items holds MIN_ITEM_SHARE of the
- *     cleaned body and Readability's pick is smaller than the run, the pick is one card;
- *   - `readability-minimum`, `recall-rescue`, `product-share`: Readability's pick is
- *     accepted when it has MIN_READABILITY_CHARS and MIN_READABILITY_SHARE of the cleaned
- *     body's non-link text (MIN_PRODUCT_READABILITY_SHARE on a declared product page);
- *   - `cleaned-body-minimum`: else the cleaned body comes first when it has
- *     MIN_CLEANED_BODY_CHARS, or more text than Readability's pick.
+ * Stages 1 and 2 in order of preference (each rule switchable by name, thresholds in
+ * thresholds.ts):
+ *   - `listing-run`: Readability's pick smaller than a run of items holding MIN_ITEM_SHARE
+ *     of the cleaned body is one card;
+ *   - `readability-minimum`, `recall-rescue`, `product-share`: else the pick is accepted
+ *     with MIN_READABILITY_CHARS and MIN_READABILITY_SHARE (on a product page
+ *     MIN_PRODUCT_READABILITY_SHARE) of the cleaned body's non-link text;
+ *   - `cleaned-body-minimum`: else the cleaned body first, with MIN_CLEANED_BODY_CHARS or
+ *     more text than the pick.
  */
 export function rankStages(page: PageContext, readability: Candidate | null, cleaned: Candidate | null): Candidate[] {
   if (readability === null) return cleaned === null ? [] : [cleaned];

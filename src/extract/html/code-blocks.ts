@@ -1,8 +1,6 @@
 /**
- * Code blocks: the language of a `<pre>` from the class names highlighters write
- * (`language-xx`, `lang-xx`, `highlight-xx`, `highlight-source-xx`, `brush: xx`, on the
- * pre, its code child or their wrapper) or `data-lang`/`data-language`. It is recorded on
- * the pre as `data-md-lang` before any stage runs, because Readability strips classes.
+ * Code blocks: a `<pre>`'s language from highlighters' class names or `data-lang`, recorded
+ * before any stage (Readability strips classes); line-number gutters dropped.
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -32,10 +30,8 @@ function isLineNumberRun(text: string): boolean {
 }
 
 /**
- * A line-number gutter: a `<pre>` of consecutive numbers in a table cell beside a cell
- * that holds the code (Pygments' `linenos="table"`, Hugo's Chroma `lineNos`, Rouge's
- * gutter). As a block of its own it would come out as a code block of bare numbers
- * before each listing.
+ * A line-number gutter: a `<pre>` of consecutive numbers in a table cell beside the code's
+ * cell (Pygments, Chroma, Rouge); alone it would be a code block of bare numbers.
  */
 function isGutter(pre: DomElement): boolean {
   const cell = pre.closest('td, th');

@@ -1,36 +1,14 @@
 /**
- * The description a product page declares for search engines (schema.org
- * `Product.description` in JSON-LD), found again in the page when the chrome removal took
- * it out. Shops built as script apps keep the description in a sheet or drawer that a
- * "Description" button opens (`role="dialog"`, `<aside>`), which is chrome on every other
- * page; the product description stage then finds no named description, and the cleaned
- * body and Readability are left with the buy box, review filters and carousels. When the
- * declared text is nowhere in the cleaned body but is in the de-noised page, the element
- * that holds it (with the product's name above it) is the product description.
- *
- * The declared text is only an anchor: what is extracted is the page's own element, with
- * its paragraphs and lists. A declared text that is not in the page (many are a summary
- * written for search results) or is short changes nothing; used as the anchor of every
- * product page instead, it cost product pages 0.17 F1 (WCXB dev: the ground truth keeps
- * more of the page than the declared summary).
+ * A product page's declared (JSON-LD) description, found again in the de-noised page when
+ * the chrome removal took it; only the anchor: the page's own element comes out.
+ * docs/extraction.md, "The declared description".
  */
 
 import { decodeEntities } from '../../core/entities.js';
 import type { DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, isElement, nextInTree } from './dom.js';
 import { charsUpTo, visibleChars } from './text-stats.js';
-
-/** A declared description shorter than this (visible characters) is a tag line, not an anchor. */
-export const MIN_DECLARED_CHARS = 200;
-/** The declared text is looked for by its first words ... */
-const PROBE_WORDS = 12;
-/**
- * ... and the element around them grows while it holds at most this many times the
- * declared text (the description's paragraphs and lists, not the page around them).
- */
-export const MAX_DECLARED_GROWTH = 1.5;
-/** The element must hold at least this share of the declared text's characters. */
-export const MIN_DECLARED_SHARE = 0.6;
+import { THRESHOLDS } from './thresholds.js';
 
 /** The declared description as plain text (entities and markup some shops leave in it removed). */
 export function declaredText(value: unknown): string | null {
@@ -41,35 +19,32 @@ export function declaredText(value: unknown): string | null {
     .replace(/<[^<>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return visibleChars(text) >= MIN_DECLARED_CHARS ? text : null;
+  return visibleChars(text) >= THRESHOLDS.MIN_DECLARED_CHARS ? text : null;
 }
 
-/** The words of `text` (letters and digits), lower case. */
 function wordsOf(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
 }
 
 /**
- * A pattern for the declared description's opening words, as they appear in a page's
- * text: anything but letters and digits between them, case aside (no word boundaries at
- * the ends: the text of adjacent blocks is joined without a space, "$22The Arrival").
- * One native search, linear in the text.
+ * The declared description's opening words as a pattern over a page's text: anything but
+ * letters and digits between them, no word boundaries at the ends (adjacent blocks join:
+ * "$22The Arrival").
  */
 function probeOf(declared: string): RegExp | null {
-  const words = wordsOf(declared).slice(0, PROBE_WORDS);
+  const words = wordsOf(declared).slice(0, THRESHOLDS.DECLARED_PROBE_WORDS);
   if (words.length === 0) return null;
   return new RegExp(words.join('[^\\p{L}\\p{N}]+'), 'iu');
 }
 
-/** Whether the text under `root` has the declared description's opening words. */
 export function mentions(root: DomElement, declared: string): boolean {
   return probeOf(declared)?.test(root.textContent ?? '') ?? false;
 }
 
 /**
- * The element under `body` (a de-noised body) that holds the declared description: the
- * smallest one around its opening words, grown while it holds at most MAX_DECLARED_GROWTH
- * times the declared text; null when the words are not there.
+ * The element under the de-noised `body` that holds the declared description: the smallest
+ * around its opening words, grown within MAX_DECLARED_GROWTH times the declared text; null
+ * without them.
  */
 export function findDeclared(body: DomElement, declared: string): DomElement | null {
   const probe = probeOf(declared);
@@ -108,12 +83,11 @@ export function findDeclared(body: DomElement, declared: string): DomElement | n
   }
   if (element === null || element === body) return null;
   const declaredChars = visibleChars(declared);
-  const limit = MAX_DECLARED_GROWTH * declaredChars;
+  const limit = THRESHOLDS.MAX_DECLARED_GROWTH * declaredChars;
   while (element.parentElement !== null && element.parentElement !== body && charsUpTo(element.parentElement, limit) <= limit) {
     element = element.parentElement;
   }
-  // A card or teaser that quotes the opening words is not the description: the element
-  // must hold most of the declared text, and no more than its growth allows.
+  // A teaser quoting the opening words is not it: it must hold most of the declared text.
   const chars = charsUpTo(element, limit);
-  return chars >= MIN_DECLARED_SHARE * declaredChars && chars <= limit ? element : null;
+  return chars >= THRESHOLDS.MIN_DECLARED_SHARE * declaredChars && chars <= limit ? element : null;
 }

@@ -1,8 +1,7 @@
 /**
- * The part of the DOM the HTML cascade uses, typed by hand: the project compiles without
- * the `dom` lib and linkedom's own typings lean on it. Plus a few tree helpers that walk
- * linkedom's linked list directly (firstChild / nextSibling), which is far cheaper there
- * than building `childNodes` arrays or running selectors over and over.
+ * The DOM the extraction uses, typed by hand (the project compiles without the `dom` lib),
+ * and helpers that walk linkedom's linked lists directly, far cheaper than `childNodes`
+ * arrays or selectors.
  */
 
 export const ELEMENT_NODE = 1;
@@ -81,9 +80,8 @@ export function childElements(element: DomElement | DomDocument): DomElement[] {
 }
 
 /**
- * The node after `node` in document order under `root` (null past its end), without
- * entering `node`'s children when `skipChildren`: a walk in document order that needs no
- * stack and may change the text of the nodes it has passed.
+ * The node after `node` in document order under `root` (null past its end), skipping its
+ * children when `skipChildren`: a walk with no stack that may change the nodes passed.
  */
 export function nextInTree(node: DomNode, root: DomNode, skipChildren: boolean): DomNode | null {
   if (!skipChildren && node.firstChild !== null) return node.firstChild;
@@ -93,10 +91,7 @@ export function nextInTree(node: DomNode, root: DomNode, skipChildren: boolean):
   return null;
 }
 
-/**
- * Puts a new `tag` element in `element`'s place, holding its children (its attributes are
- * not carried over); returns the new element.
- */
+/** A new `tag` element in `element`'s place, holding its children (not its attributes). */
 export function retag(doc: DomDocument, element: DomElement, tag: string): DomElement {
   const replacement = doc.createElement(tag);
   while (element.firstChild !== null) replacement.appendChild(element.firstChild);
@@ -119,8 +114,8 @@ export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<s
 }
 
 /**
- * The class and id of an element as one string, for the class/id word patterns of the
- * cascade (chrome in boilerplate.ts, captions in captions.ts); empty when it has neither.
+ * An element's class and id as one string for the class/id word patterns; '' when it has
+ * neither.
  */
 export function classAndId(element: DomElement): string {
   const cls = element.getAttribute('class') ?? '';

@@ -1,21 +1,7 @@
 /**
- * Inline code (`<code>` outside `<pre>`) made into what a Markdown code span can hold.
- *
- * A code span shows its content literally (CommonMark 6.1): Turndown writes the Markdown
- * of the code's children inside the backticks, so `<code><strong>if</strong></code>`
- * read "`**if**`", a linked name `<code><a href>spawn()</a></code>` read
- * "`[spawn()](…)`", and a widget a page wrapped in `<code>` (a feed of images and links)
- * became one code span thousands of characters long. Before conversion:
- *   - a `<code>` holding blocks or embedded media is not code: it gives way to its children;
- *   - a `<code>` whose whole text is one link becomes the link around the code
- *     (`[`spawn()`](…)`, as CommonMark writes a linked code span), unless it already sits
- *     in a link (a link in a link is no Markdown);
- *   - any other markup inside a `<code>` is flattened to its text: a `<br>` to a space (a
- *     code span's line ending is one), a superscript to `^x` as the superscript rule
- *     writes it outside code (`2^32`, not `232`); the words stay, the delimiters that
- *     would have shown literally go.
- * One walk, top down, after one bottom-up pass that finds the codes holding blocks:
- * linear in the tree, however deep codes nest.
+ * Inline code made into what a code span can hold (it shows its content literally,
+ * CommonMark 6.1): blocks unwrapped, a whole-text link put around the code, other markup
+ * flattened. docs/extraction.md, "Inline code that a code span can hold".
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -28,7 +14,7 @@ const NOT_INLINE: ReadonlySet<string> = new Set([
   'table', 'ul', 'img', 'picture', 'svg', 'video', 'audio', 'iframe', 'canvas', 'object',
 ]);
 
-/** The elements under `root` that hold a NOT_INLINE element (children before parents). */
+/** The elements under `root` that hold a NOT_INLINE element. */
 function holdingBlocks(root: DomElement): Set<DomElement> {
   const holding = new Set<DomElement>();
   const all = descendants(root);
@@ -40,7 +26,6 @@ function holdingBlocks(root: DomElement): Set<DomElement> {
   return holding;
 }
 
-/** The one link (with an address) that carries all of `code`'s text, if there is one. */
 function wholeLink(code: DomElement): DomElement | null {
   const links = code.querySelectorAll('a[href]');
   if (links.length !== 1) return null;
@@ -48,15 +33,11 @@ function wholeLink(code: DomElement): DomElement | null {
   return normalizeSpace(link.textContent) === normalizeSpace(code.textContent) ? link : null;
 }
 
-/**
- * A superscript in caret notation, `^9`, or `^(a b)` when it holds spaces: the one way
- * both markdown.ts's superscript rule and flattened code write it.
- */
+/** A superscript in caret notation, `^9` or `^(a b)`: as markdown.ts writes it outside code. */
 export function caretSuperscript(text: string): string {
   return /\s/.test(text) ? `^(${text})` : `^${text}`;
 }
 
-/** `code`'s text, each `<br>` read as a space and each superscript written `^x`. */
 function flatText(doc: DomDocument, code: DomElement): string {
   for (const br of Array.from(code.getElementsByTagName('br'))) br.replaceWith(doc.createTextNode(' '));
   // Innermost first: a superscript's own superscripts are written before it is read.

@@ -1,13 +1,7 @@
 /**
- * Input bounds before the parser: one linear pass over the HTML string (no DOM) that counts
- * start tags and the nesting depth the tree builder would reach, so that hostile shapes
- * (a million nested `<div>`s, hundreds of thousands of tiny elements) never reach
- * linkedom, Readability or Turndown, whose cost grows faster than the input on such trees.
- *   - Past the depth bound an element is closed at once and its content follows it, as
- *     browsers' parsers do past 512 levels (noise.ts flattens further, at MAX_TREE_DEPTH):
- *     no text is lost.
- *   - Past the element bound the page is cut before that tag: what came before is converted.
- * The bounds sit far above every benchmark page (docs/extraction.md, "Input bounds").
+ * Input bounds before the parser: one linear scan of the string counts start tags and the
+ * depth the tree builder would reach; past the depth bound elements are flattened, past the
+ * element bound the page is cut. docs/extraction.md, "Input bounds".
  */
 
 export interface HtmlBounds {
@@ -17,7 +11,7 @@ export interface HtmlBounds {
   maxDepth: number;
 }
 
-/** Measured over the 684 benchmark dev pages (at most 15,793 elements, 56 deep): far above. */
+/** Far above every dev page (docs/extraction.md, "Input bounds"). */
 export const HTML_BOUNDS: HtmlBounds = { maxElements: 100_000, maxDepth: 512 };
 
 export interface HtmlShape {
@@ -30,10 +24,10 @@ export interface HtmlShape {
   cutAt: number;
 }
 
-/** Elements that never have content, so never nest anything. */
+/** Elements that never have content. */
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'basefont', 'bgsound', 'frame']);
 
-/** Elements whose content is text up to their end tag (no tags inside). */
+/** Elements whose content is text up to their end tag. */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
 /** Open elements that a start tag closes when they are the current one (implied end tags). */
@@ -55,7 +49,7 @@ const CLOSES_P = new Set([
 
 const NAME_END = /[\s/>]/g;
 
-/** The page within the bounds, and its shape. Linear in the length; the page itself when within. */
+/** The page within the bounds, and its shape; linear in the length. */
 export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { html: string; shape: HtmlShape } {
   const stack: string[] = [];
   const open = new Map<string, number>();
@@ -75,7 +69,6 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
     bump(open, name, -1);
     return name;
   };
-  /** Replaces html[from, to) with `text` in the output. */
   const replace = (from: number, to: number, text: string): void => {
     pieces.push(html.slice(kept, from), text);
     kept = to;
@@ -149,7 +142,6 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
   return { html: pieces.join(''), shape };
 }
 
-/** The shape of a page under the bounds (no output kept). */
 export function measureHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): HtmlShape {
   return boundHtml(html, bounds).shape;
 }
@@ -185,7 +177,6 @@ function previousNonSpace(html: string, j: number, floor: number): number {
 
 const END_TAGS = new Map([...RAW_TEXT].map((name) => [name, new RegExp(`</${name}[\\s/>]`, 'gi')]));
 
-/** Start of `</name` (any case) at or after `from`, or -1. */
 function indexOfEndTag(html: string, name: string, from: number): number {
   const pattern = END_TAGS.get(name) as RegExp;
   pattern.lastIndex = from;

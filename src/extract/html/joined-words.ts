@@ -1,31 +1,16 @@
 /**
- * Words that only CSS keeps apart. Product cards, menus and tab strips put words in sibling
- * elements that the style sheet lays out as blocks or flex items: `<span>Gregory</span>
- * <span>Paragon 68 Pack</span>` with no white space between. A browser shows "Gregory" and
- * "Paragon 68 Pack" apart; without the style sheet the text reads "GregoryParagon 68 Pack",
- * one word that matches nothing a reader (or a search in the output) looks for.
- *
- * Where an element boundary joins a lowercase letter to a capital, a space is put between
- * them: in running text a word never changes to a capital there (a drop cap, `<b>T</b>he`,
- * goes the other way), so the join can only be layout. Code (`pre`, `code`, `kbd`, `samp`)
- * is left as written: `get<span>Name</span>` is one identifier; so are superscripts,
- * subscripts (`x<sup>N</sup>`) and a `<wbr>`. Digits are not taken as a word's end:
- * `H<sub>2</sub>O` is one formula. A brand written `Java<span>Script</span>` or
- * `i<b>Phone</b>` does come out as two words: the price of reading cards right.
- *
- * On the WCXB dev split this raised collection F1 by 0.002 (WCXB +0.0002), moving no page
- * type down; it is there for the text more than for the score.
+ * Words only CSS keeps apart (`<span>Gregory</span><span>Paragon</span>`): where an element
+ * boundary joins a lowercase letter to a capital, a space goes between them, except in
+ * code, at a superscript, subscript or `<wbr>`. docs/extraction.md, "Words kept apart by
+ * layout only".
  */
 
 import type { DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, VERBATIM_TAGS, nextInTree, tagOf } from './dom.js';
 
 /**
- * Text in these is part of the word before it, never a layout box: raised and lowered
- * marks (`x<sup>N</sup>`, `a<sub>Max</sub>`). Bold and italics are not among them: shops
- * style a bold or italic label as a block glued to its text (`<i>G-Sync</i>Smooth...`,
- * measured: a product page lost 0.008 when they were), far more often than a word is
- * written `i<b>Phone</b>`.
+ * Text in these belongs to the word before it. Not bold or italics: shops glue bold labels
+ * to their text far more often.
  */
 const IN_WORD: ReadonlySet<string> = new Set(['sup', 'sub']);
 

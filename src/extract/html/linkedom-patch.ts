@@ -1,20 +1,9 @@
 /**
- * A performance fix for linkedom 0.18 (applied once, process-wide, on first import).
- *
- * linkedom's EventTarget constructor puts every node it ever creates into one module-level
- * WeakMap (`wm.set(this, new Map)`), listeners or not. A page of 5,000 elements makes some
- * 20,000 such entries per parse, and the cascade parses and copies. V8 marks WeakMap entries
- * as ephemerons, slowly; under sustained extraction the heap then outgrows the marker:
- * measured on the benchmark pages, a pass went from 26 s to 42-180 s with single pages
- * stalling for 5-140 s in garbage collection, RSS near 3 GB.
- *
- * The fix: the `Node` class no longer runs that constructor (its parent constructor is
- * swapped for an empty one, so nodes are created without the WeakMap entry), and the three
- * listener methods of `Node.prototype` are re-implemented here with the same semantics
- * (bubbling through `_getParent`, `once`, stopImmediatePropagation, cancelBubble), keeping
- * their storage in a WeakMap filled only for nodes that do get a listener.
- * Objects that are not nodes (linkedom's window event target) keep the original code.
- * If linkedom's shape is not the expected one, nothing is changed.
+ * A performance fix for linkedom 0.18, applied once on first import: its EventTarget
+ * constructor put every node into a module-level WeakMap, which V8 marks slowly. `Node`
+ * skips that constructor and its listener methods are re-implemented with the same
+ * semantics, storing listeners only for nodes that get one; unchanged if linkedom's shape
+ * is not the expected one. Figures: docs/extraction.md, "The pipeline".
  */
 
 import { EventTarget as LinkedomEventTarget, parseHTML } from 'linkedom';

@@ -1,26 +1,13 @@
 /**
- * Repeated items: the sign of a listing, category, search or collection page. Such a
- * page's content is a run of sibling elements built alike (the same tag and classes),
- * each a card with a link and some text: products, posts, results. Readability, which
- * looks for one block of prose, picks one card or a few; the cascade compares its pick
- * with the largest run found here (cascade.ts).
+ * Repeated items, the sign of a listing: the largest run of sibling cards built alike (same
+ * tag and classes), each with a link and text, which `rank` compares with Readability's
+ * pick.
  */
 
 import type { DomElement } from './dom.js';
 import { childElements, tagOf } from './dom.js';
 import { computeTextStats } from './text-stats.js';
-
-/** A run needs at least this many alike siblings ... */
-export const MIN_ITEMS = 4;
-/** ... each with a link and at least this many characters of text ... */
-export const MIN_ITEM_CHARS = 20;
-/**
- * ... and, over the run, at least this share of link text: a card leads with a linked
- * title, while a forum's posts (also alike siblings) are prose with a short author link,
- * and there Readability's pick is the thread. Measured on WCXB dev: no share at all sent
- * eight forum threads to stage 2 (forum F1 -0.007); 0.3 sends none.
- */
-export const MIN_ITEM_LINK_SHARE = 0.3;
+import { THRESHOLDS } from './thresholds.js';
 
 /** Tag and sorted class list: siblings built alike share it. */
 function signature(element: DomElement): string {
@@ -39,7 +26,7 @@ export function largestItemRun(root: DomElement): number {
     for (const child of childElements(element)) {
       stack.push(child);
       const s = stats.get(child);
-      if (s === undefined || s.chars < MIN_ITEM_CHARS || s.links === 0) continue;
+      if (s === undefined || s.chars < THRESHOLDS.MIN_ITEM_CHARS || s.links === 0) continue;
       const key = signature(child);
       const run = runs.get(key) ?? { count: 0, chars: 0, linkChars: 0 };
       run.count += 1;
@@ -47,7 +34,7 @@ export function largestItemRun(root: DomElement): number {
       run.linkChars += s.linkChars;
       runs.set(key, run);
     }
-    for (const run of runs.values()) if (run.count >= MIN_ITEMS && run.linkChars >= MIN_ITEM_LINK_SHARE * run.chars && run.chars > best) best = run.chars;
+    for (const run of runs.values()) if (run.count >= THRESHOLDS.MIN_ITEMS && run.linkChars >= THRESHOLDS.MIN_ITEM_LINK_SHARE * run.chars && run.chars > best) best = run.chars;
   }
   return best;
 }

@@ -1,7 +1,7 @@
 /**
- * The marks our passes leave on elements for later ones, all `data-md-*` attributes: what a
- * pass reads from the page before a stage can lose it (Readability strips classes, drops
- * MathML and form controls) travels on the element as one of these to the Markdown writer.
+ * The `data-md-*` marks passes leave on elements for later ones: what a pass reads before a
+ * stage can lose it (Readability strips classes, drops MathML and form controls) travels to
+ * the Markdown writer.
  */
 
 import type { DomElement } from './dom.js';
@@ -23,15 +23,14 @@ export const MATH_SPACED_MARK = 'data-md-spaced';
 /** On a task's placeholder: `x` for a checked box, a space for an empty one (task-lists.ts). */
 export const TASK_MARK = 'data-md-task';
 /**
- * On a heading: the level it had in the page where a stage renamed it (Readability turns
- * every `<h1>` of the article into an `<h2>`, copying its attributes).
+ * On a heading: its level in the page, where a stage renamed it (Readability makes each
+ * `<h1>` of the article an `<h2>`).
  */
 export const HEADING_LEVEL_MARK = 'data-md-level';
 
 /**
- * Takes out the page's own attributes named as ours: the rules that read them write their
- * values as they are (a formula's TeX, a code block's language), so a page's
- * `data-md-tex="# Heading"` would put raw Markdown into the output.
+ * Takes out the page's own attributes named as ours: their values are written as they are,
+ * so `data-md-tex="# Heading"` would put raw Markdown in the output.
  */
 export function dropOwnMarks(root: DomElement): void {
   for (const element of [root, ...descendants(root)]) {

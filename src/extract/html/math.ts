@@ -1,53 +1,29 @@
 /**
- * Mathematics as TeX. Pages carry formulas in one of a few forms, and each is lost or
- * garbled by a plain walk of the tree:
- *  - MathML (`<math>`), which noise.ts drops as a presentation element, and whose text
- *    alone reads `x2+y2` for x² + y²;
- *  - MathJax 2's source, `<script type="math/tex">` (`; mode=display` for a display
- *    formula), dropped with the other scripts; beside it a preview or, in a page saved
- *    after rendering, the rendered copy (`MathJax_Preview`, `MathJax`, `MathJax_Display`);
- *  - KaTeX, a `katex` span holding the formula twice: MathML for screen readers and a
- *    visual copy (`katex-html`) whose text is the formula's glyphs in layout order;
- *  - MathJax 3 (`<mjx-container>`, its MathML in `<mjx-assistive-mml>`);
- *  - MediaWiki (`mwe-math-element`): MathML hidden by a style, and a fallback image whose
- *    alt text is the TeX.
- * Before noise removal (`normalizeMath`, called on the parsed body), each becomes one
- * placeholder (a `<span>`, or a `<p>` for a display formula, so that what follows starts a
- * line of its own; not a `<div>`, which Readability renames, losing its attributes under
- * linkedom) carrying the TeX in MATH_TEX_MARK and as its text (so
- * that the cascade's text measures count it). markdown.ts writes it as `$tex$` or, for a
- * display formula, as a `$$tex$$` paragraph: the notation Markdown renderers with math
- * support read (GitHub, GitLab, Pandoc, Obsidian), and the one models know.
- *
- * The TeX is the page's own where it has one (MathML's `application/x-tex` annotation,
- * the `alttext` MediaWiki writes, MathJax's script), with MediaWiki's `{\displaystyle …}`
- * wrapper taken off, its comments out and no backslash left at its end; else it is written
- * from the MathML (`mathmlToTex`): tokens as they are but for the characters TeX reads as
- * syntax, scripts, fractions, roots, limits, accents, font variants, fences and matrices
- * in TeX's notation, each part converted once.
+ * Formulas (MathML, MathJax, KaTeX, MediaWiki) as placeholders carrying their TeX, made
+ * before the noise removal drops MathML and scripts; markdown.ts writes `$tex$` or a
+ * `$$tex$$` paragraph. docs/extraction.md, "Formulas as TeX".
  */
 
 import type { DomDocument, DomElement } from './dom.js';
 import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import { INLINE_TAGS } from './line-starts.js';
 import { MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK } from './marks.js';
+import { THRESHOLDS } from './thresholds.js';
 
-/** Annotation encodings whose text is TeX. */
 const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x-tex', 'tex', 'latex', 'application/x-latex', 'text/latex']);
 
 /** MediaWiki's wrapper around every formula's TeX: `{\displaystyle E=mc^{2}}`. */
 const STYLE_WRAPPER = /^\{\\(?:displaystyle|textstyle|scriptstyle)\s*([\s\S]*)\}$/;
 
-/** MathJax 2's rendered copies and previews, siblings before its script (CommonHTML's display wrapper too). */
+/** MathJax 2's rendered copies and previews before its script. */
 const MATHJAX_RENDERED = /(?:^|\s)(?:MathJax(?:_Preview|_Display|_SVG(?:_Display)?|_CHTML|_MathML)?|mjx-chtml|MJXc-display)(?:\s|$)/;
 
-/** A TeX comment: an unescaped `%` to the end of its line (an even run of backslashes escapes nothing). */
+/** A TeX comment: an unescaped `%` to the end of its line. */
 const TEX_COMMENT = /(?<!\\)((?:\\\\)*)%.*$/gm;
 
 /**
- * A formula's TeX, on one line (a blank line would end a Markdown paragraph): comments go
- * first (joined to the next line, a comment would swallow it), and a backslash left at the
- * end (a trailing `\ ` trimmed) would escape the closing dollar.
+ * A formula's TeX on one line (a blank line ends a paragraph): comments out first, no
+ * backslash left to escape the closing dollar.
  */
 function cleanTex(tex: string): string {
   let text = normalizeSpace(tex.replace(TEX_COMMENT, '$1'));
@@ -56,7 +32,7 @@ function cleanTex(tex: string): string {
   return /(?<!\\)(?:\\\\)*\\$/.test(text) ? text.slice(0, -1).trimEnd() : text;
 }
 
-/** Whether the braces of `tex` pair up (so that a wrapper's closing brace is its own). */
+/** Whether the braces of `tex` pair up (a wrapper's closing brace is its own). */
 function balanced(tex: string): boolean {
   let depth = 0;
   for (let i = 0; i < tex.length; i++) {
@@ -68,14 +44,11 @@ function balanced(tex: string): boolean {
   return depth === 0;
 }
 
-// ---------------------------------------------------------------------------------------
 // MathML to TeX
 
 /**
- * Operators written as TeX commands: the big operators, so that their limits are written
- * as TeX writes them (`\sum_{i=1}^{n}`), and MathML's invisible operators (function
- * application, invisible times and separator). Other symbols stay as they are (`≤`, `α`):
- * MathJax and KaTeX read them, and so does a reader.
+ * Big operators (for their limits) and MathML's invisible ones as TeX; other symbols (`≤`,
+ * `α`) stay as they are.
  */
 const OPERATORS: ReadonlyMap<string, string> = new Map([
   ['∑', '\\sum'], ['∏', '\\prod'], ['∐', '\\coprod'], ['∫', '\\int'], ['∬', '\\iint'], ['∮', '\\oint'],
@@ -84,23 +57,21 @@ const OPERATORS: ReadonlyMap<string, string> = new Map([
 
 const BIG_OPERATOR = /^\\(?:sum|prod|coprod|int|iint|oint|bigcup|bigcap|lim|max|min|sup|inf)$/;
 
-/** Function names TeX sets upright, with limits for `lim`, `max` and the like. */
+/** Function names TeX sets upright (with limits for `lim`, `max` ...). */
 const FUNCTION_NAMES: ReadonlySet<string> = new Set([
   'lim', 'max', 'min', 'sup', 'inf', 'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'sinh', 'cosh', 'tanh', 'arcsin', 'arccos',
   'arctan', 'log', 'ln', 'lg', 'exp', 'det', 'dim', 'ker', 'gcd', 'deg', 'arg', 'Pr',
 ]);
 
 /**
- * Characters TeX reads as syntax, as the symbols they are in a formula's token: a `{` of
- * set notation, a `%` (which would comment out the rest), `&`, `#`, `$` (which would end
- * the Markdown formula), `_`, `^`, `~` (a space to TeX) and the backslash.
+ * Characters TeX reads as syntax, escaped in a token: a set's `{`, `%` (a comment), `$`
+ * (the formula's end) ...
  */
 const TEX_SPECIALS: ReadonlyMap<string, string> = new Map([
   ['{', '\\{'], ['}', '\\}'], ['%', '\\%'], ['&', '\\&'], ['#', '\\#'], ['$', '\\$'], ['_', '\\_'],
   ['^', '\\hat{}'], ['~', '\\sim '], ['\\', '\\backslash '],
 ]);
 
-/** ... and in `\text{}`, where the escapes are text mode's. */
 const TEXT_SPECIALS: ReadonlyMap<string, string> = new Map([
   ['{', '\\{'], ['}', '\\}'], ['%', '\\%'], ['&', '\\&'], ['#', '\\#'], ['$', '\\$'], ['_', '\\_'],
   ['^', '\\^{}'], ['~', '\\~{}'], ['\\', '\\textbackslash{}'],
@@ -112,7 +83,6 @@ function escapeWith(text: string, specials: ReadonlyMap<string, string>): string
   return out;
 }
 
-/** A token's text as TeX (see OPERATORS, FUNCTION_NAMES and TEX_SPECIALS). */
 function tokenTex(text: string): string {
   if (FUNCTION_NAMES.has(text.trim())) return `\\${text.trim()}`;
   let out = '';
@@ -123,31 +93,30 @@ function tokenTex(text: string): string {
   return out.trimEnd();
 }
 
-/** `mathvariant` values with a TeX font command (a double-struck R is the reals, not R). */
+/** `mathvariant` values with a TeX font command (a double-struck R is the reals). */
 const VARIANTS: ReadonlyMap<string, string> = new Map([
   ['double-struck', 'mathbb'], ['bold', 'mathbf'], ['fraktur', 'mathfrak'], ['script', 'mathcal'],
   ['sans-serif', 'mathsf'], ['monospace', 'mathtt'], ['normal', 'mathrm'],
 ]);
 
-/** Accents over a base (`<mover accent="true">`), as TeX's accent commands. */
+/** Accents over a base (`<mover accent>`) as TeX's commands. */
 const ACCENTS: ReadonlyMap<string, string> = new Map([
   ['^', 'hat'], ['ˆ', 'hat'], ['\u0302', 'hat'], ['~', 'tilde'], ['˜', 'tilde'], ['\u0303', 'tilde'], ['¯', 'bar'], ['‾', 'bar'],
   ['\u0304', 'bar'], ['\u0305', 'overline'], ['→', 'vec'], ['⃗', 'vec'], ['˙', 'dot'], ['\u0307', 'dot'], ['¨', 'ddot'],
   ['\u0308', 'ddot'], ['ˇ', 'check'], ['˘', 'breve'], ['⏞', 'overbrace'], ['⏟', 'underbrace'], ['_', 'underline'],
 ]);
 
-/** `tex` as one TeX group: braced unless it is a single character or command. */
 function group(tex: string): string {
   return /^(?:[^\\{}\s]|\\[A-Za-z]+)$/u.test(tex) ? tex : `{${tex}}`;
 }
 
-/** Joins TeX pieces, with a space where a command or two words would otherwise run together. */
+/** Joins TeX pieces, spaced where a command or two words would run together. */
 function join(parts: string[]): string {
   let out = '';
   let last = '';
   for (const part of parts) {
     if (part === '') continue;
-    // Only the end of the part before is read: the whole output, once per part, was quadratic.
+    // Only the end of the part before is read (the whole output per part was quadratic).
     if (last !== '' && /(?:\\[A-Za-z]+|[\p{L}\p{N}])$/u.test(last.slice(-64)) && /^[\p{L}\p{N}]/u.test(part)) out += ' ';
     out += part;
     last = part;
@@ -155,10 +124,7 @@ function join(parts: string[]): string {
   return out;
 }
 
-/** Deeper MathML than this is written as its text: a formula is not 200 levels deep. */
-const MAX_MATHML_DEPTH = 200;
-
-/** `base` with `mark` under or over it (`munder`, `mover`): limits, an accent, or a stacked symbol. */
+/** `base` with `mark` under or over it: limits, an accent, or a stacked symbol. */
 function underOver(base: string, mark: string, markText: string, over: boolean): string {
   if (BIG_OPERATOR.test(base)) return `${base}${over ? '^' : '_'}${group(mark)}`;
   const accent = ACCENTS.get(markText.trim());
@@ -166,13 +132,11 @@ function underOver(base: string, mark: string, markText: string, over: boolean):
   return `\\${over ? 'overset' : 'underset'}{${mark}}{${base}}`;
 }
 
-/** The TeX of a MathML element (see the module comment). */
 export function mathmlToTex(element: DomElement, depth = 0): string {
-  if (depth > MAX_MATHML_DEPTH) return tokenTex(element.textContent ?? '');
+  if (depth > THRESHOLDS.MAX_MATHML_DEPTH) return tokenTex(element.textContent ?? '');
   const kids = childElements(element);
   const tag = tagOf(element);
-  // Each child is converted once (a case that used a child's TeX twice doubled the work at
-  // every level of nesting); a table's rows are converted cell by cell below.
+  // Each child converted once (using a child's TeX twice doubled the work per level).
   const parts = tag === 'mtable' ? [] : kids.map((kid) => mathmlToTex(kid, depth + 1));
   const at = (i: number): string => parts[i] ?? '';
   switch (tag) {
@@ -243,7 +207,6 @@ export function mathmlToTex(element: DomElement, depth = 0): string {
   }
 }
 
-// ---------------------------------------------------------------------------------------
 // Finding formulas
 
 interface Formula {
@@ -251,7 +214,6 @@ interface Formula {
   display: boolean;
 }
 
-/** The TeX of a `<math>` element: its TeX annotation, its alt text, or its MathML. */
 function mathTex(math: DomElement): string {
   for (const annotation of descendants(math, ANNOTATION_TAG)) {
     if (TEX_ENCODINGS.has((annotation.getAttribute('encoding') ?? '').trim().toLowerCase())) {
@@ -272,7 +234,10 @@ function classOf(element: DomElement): string {
   return value === null ? '' : ` ${value} `;
 }
 
-/** Replaces `element` by the placeholder of `formula` (nothing when it has no TeX). */
+/**
+ * Replaces `element` by `formula`'s placeholder; a display one is a `<p>`: Readability
+ * renames a `<div>`, and under linkedom it then loses its attributes.
+ */
 function replaceWith(doc: DomDocument, element: DomElement, formula: Formula): void {
   if (formula.tex === '') {
     element.remove();
@@ -285,7 +250,10 @@ function replaceWith(doc: DomDocument, element: DomElement, formula: Formula): v
   element.replaceWith(placeholder);
 }
 
-/** MathJax 2: each `math/tex` script, its preview and rendered copies before it removed. */
+/**
+ * MathJax 2: each `math/tex` script replaced, its preview and rendered copies before it
+ * removed.
+ */
 function replaceMathJaxScripts(doc: DomDocument, root: DomElement): void {
   for (const script of descendants(root, SCRIPT_TAG)) {
     const type = (script.getAttribute('type') ?? '').toLowerCase();
@@ -300,9 +268,8 @@ function replaceMathJaxScripts(doc: DomDocument, root: DomElement): void {
 }
 
 /**
- * The outermost wrapper a formula library puts around one formula, with whether it is
- * displayed, or null: KaTeX (`katex`, `katex-display`), MathJax 3 (`mjx-container`),
- * MediaWiki (`mwe-math-element`).
+ * The outermost wrapper a library puts around one formula, with whether it is displayed;
+ * else null.
  */
 function libraryFormula(element: DomElement): { display: boolean } | null {
   const tag = tagOf(element);
@@ -318,9 +285,8 @@ function libraryFormula(element: DomElement): { display: boolean } | null {
 }
 
 /**
- * Marks each inline formula that follows another with no text between them in the same
- * run of inline content (MATH_SPACED_MARK): written side by side, `$a$$b$` would
- * open a display formula, whatever elements separate them in the tree.
+ * Marks each inline formula that follows another with no text between them
+ * (MATH_SPACED_MARK): `$a$$b$` would open a display formula.
  */
 function markAdjacentFormulas(root: DomElement): void {
   let afterFormula = false;
@@ -343,18 +309,14 @@ function markAdjacentFormulas(root: DomElement): void {
 }
 
 /**
- * Replaces every formula under `root` (see the module comment). `source` is the page's
- * HTML: a page that names none of the forms is not walked.
+ * Replaces every formula under `root`; a `source` that names none of the forms skips the
+ * walk.
  */
 export function normalizeMath(doc: DomDocument, root: DomElement, source: string): void {
   if (!/<math|math\/tex|katex|mjx-container|mwe-math/i.test(source)) return;
   replaceMathJaxScripts(doc, root);
-  // Outermost wrappers first: a KaTeX display block holds a `katex` span, which holds a
-  // `<math>`; each formula is replaced once, as a whole. A wrapper holds one formula: one
-  // without MathML (a KaTeX build without it) has nothing to read and is left as it is (its
-  // visual copy is hidden from screen readers, and goes with the other hidden elements);
-  // one holding several is no library's, and is walked for bare `<math>` only, so that
-  // nested wrappers are not searched again at every level.
+  // Outermost wrappers first, each replaced whole; one without MathML stays, one of several
+  // formulas is walked for bare `<math>` only.
   const stack: Array<[DomElement, boolean]> = [[root, true]];
   let replaced = root.querySelector(`[${MATH_TEX_MARK}]`) !== null;
   while (stack.length > 0) {

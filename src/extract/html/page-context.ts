@@ -1,8 +1,7 @@
 /**
- * The one context every pass of the pipeline (pipeline.ts) reads and writes: the page as
- * parsed, what it declares about itself, the candidates the stages built, the candidate
- * being written and its Markdown, and the text statistics of the tree, computed once per
- * state of the tree.
+ * The one context every pass of pipeline.ts reads and writes: the page, what it declares,
+ * the stages' candidates, the candidate being written and its Markdown, and text statistics
+ * computed once per state of the tree.
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -17,7 +16,7 @@ export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'pl
 export interface PageHints {
   /** The page declares a schema.org Product (product-page.ts). */
   product: boolean;
-  /** Its declared description (JSON-LD), when long enough to anchor on (declared-description.ts). */
+  /** Its declared description (JSON-LD), when long enough to anchor on. */
   declaredDescription: string | null;
 }
 
@@ -51,7 +50,7 @@ export interface PageContext {
   readabilityAllowed: boolean;
   /** The product's declared description is in the de-noised page. */
   declaredInPage: boolean;
-  /** The copy of the document Readability reads: undefined before the chrome pass, null when it failed. */
+  /** The copy Readability reads: undefined before the chrome pass, null when it failed. */
   readabilityDoc: DomDocument | null | undefined;
   /** The chrome removal ran through on the body (stage 2 has something to read). */
   cleanable: boolean;
@@ -105,7 +104,10 @@ export function statsCache(): Pick<PageContext, 'stats' | 'changed'> {
   };
 }
 
-/** `run`'s value, or null when it throws (linkedom gaps, absurd nesting: a stage that fails is rejected). */
+/**
+ * `run`'s value, or null when it throws (linkedom gaps, absurd nesting): a stage that fails
+ * is rejected.
+ */
 export function attempt<T>(run: () => T): T | null {
   try {
     return run();

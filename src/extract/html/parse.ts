@@ -1,10 +1,7 @@
 /**
- * Parsing with linkedom, then the bits of HTML5 tree construction linkedom skips, so that
- * every later stage can count on `<html>` with one `<head>` and one `<body>` holding all
- * the content. linkedom builds the tree exactly as written: a `<div>` inside `<head>`
- * stays there, text after `</body>` hangs off `<html>`, a headless fragment has no
- * `<html>` at all (and an empty string no document element, where `document.body`
- * throws). Browsers move all of these into the body; so do we.
+ * Parsing with linkedom, then the tree construction it skips (content in `<head>` or after
+ * `</body>`, headless fragments, attribute names' case), so that every pass can count on
+ * one `<head>` and one `<body>` holding all content.
  */
 
 import { parseHTML } from 'linkedom';
@@ -33,7 +30,6 @@ function wrapped(html: string): DomDocument {
   return rawParse(`<!DOCTYPE html><html><head></head><body>${inner}</body></html>`);
 }
 
-/** Parses any string into a document with `<html>`, `<head>` and `<body>`; never throws. */
 export function parseDocument(html: string): DomDocument {
   let doc: DomDocument;
   try {
@@ -98,15 +94,12 @@ function normalizeStructure(doc: DomDocument): void {
 }
 
 /**
- * HTML attribute names are ASCII case-insensitive: a browser's parser lowercases them
- * (HTML Living Standard, 13.2.5.33 "Attribute name state"), so `<A HREF>` has an `href`
- * and React's `colSpan` is a `colspan`. linkedom keeps names as written (for SVG's
- * camelCase ones), and then `getAttribute('href')` finds nothing: links lost their targets,
- * cells their spans, `<time dateTime>` its date. A source where no attribute name has a
- * capital letter (most pages) is not walked.
+ * Attribute names lowercased, as a browser's parser does (HTML 13.2.5.33): linkedom keeps
+ * them as written, so `<A HREF>` had no `href`. Only sources with a capital in an attribute
+ * name are walked.
  */
-// No capital before the first one, so that a long word cannot be split every way
-// (linear on a 10 MB page; `[\w]*[A-Z]` was quadratic on a long run of word characters).
+// No capital before the first one: linear on a 10 MB page (`[\w]*[A-Z]` was quadratic on a
+// long word).
 const UPPERCASE_ATTRIBUTE = /\s[a-z\d_:.-]*[A-Z][\w:.-]*\s*=/;
 
 /** Foreign content keeps its names as the SVG and MathML specifications spell them. */
@@ -124,7 +117,7 @@ function lowerCaseAttributeNames(doc: DomDocument): void {
       if (lower === name) continue;
       const value = element.getAttribute(name) ?? '';
       element.removeAttribute(name);
-      // Of two names that differ only in case (the parser would keep the first), the lowercase one stays.
+      // Of two names that differ only in case, the lowercase one stays.
       if (!element.hasAttribute(lower)) element.setAttribute(lower, value);
     }
     for (let child = element.firstElementChild; child !== null; child = child.nextElementSibling) {
@@ -133,7 +126,6 @@ function lowerCaseAttributeNames(doc: DomDocument): void {
   }
 }
 
-/** The `<body>` of a document parsed by `parseDocument` (always present there). */
 export function bodyOf(doc: DomDocument): DomElement {
   const root = doc.documentElement;
   const body = root === null ? null : childElements(root).find((el) => tagOf(el) === 'body');

@@ -1,15 +1,15 @@
 /**
- * HTML -> main-content Markdown, as one list of passes run in order over one page context
- * (page-context.ts), after trafilatura's `trafilatura_sequence`:
- *   read     bound the input, parse it, read what the page declares (metadata, a product);
- *   prepare  rid the body of noise and record what later stages would lose;
- *   choose   build each stage's candidate (candidates.ts) and rank them;
+ * HTML -> main-content Markdown: one list of passes run in order over one page context
+ * (page-context.ts), after trafilatura's `trafilatura_sequence`, in phases:
+ *   read     bound, parse, read what the page declares;
+ *   prepare  rid the body of noise, record what later stages would lose;
+ *   choose   build each stage's candidate and rank them (candidates.ts);
  *   clean    ready the candidate being written for Turndown;
- *   write    its Markdown (the next candidate is cleaned and written when this one is empty);
+ *   write    its Markdown (the next candidate when this one is empty);
  *   finish   what the page declares that the Markdown should show.
  * Every pass and rule has a name; `off` switches any of them off (the ablation bench,
- * bench/ablation-bench.mjs). What each is worth, measured so: docs/extraction.md.
- * Pure: never throws (a page that defeats the parser comes back empty, with its metadata).
+ * bench/ablation-bench.mjs). Pure: never throws (a page that defeats the parser comes back
+ * empty, with its metadata). docs/extraction.md, "The pipeline".
  */
 
 import { removeBoilerplate, hasSectionHeader } from './boilerplate.js';
@@ -122,9 +122,8 @@ export const PIPELINE: readonly Pass[] = [
     run: (p) => void (p.declaredInPage = attempt(() => mentions(p.body, p.hints.declaredDescription!)) === true),
   },
   {
-    // Readability's copy and the body lose the same chrome, but for section headers (kept
-    // in the body only): a page without them loses its chrome once, before the copy is
-    // made (one removal instead of two, and less to copy).
+    // Readability's copy and the body lose the same chrome but for section headers (the
+    // body keeps them): a page without any loses its chrome once, before the copy is made.
     name: 'chrome',
     phase: 'choose',
     run: (p) => {
@@ -184,8 +183,8 @@ export const PIPELINE: readonly Pass[] = [
   // write
   { name: 'turndown', phase: 'write', applies: written, run: (p) => void (p.markdown = writeMarkdown(current(p).root, p.base)) },
   {
-    // The whole de-noised body as text, unless it is mostly link text (an app shell whose
-    // content a script loads: only its menus and footer are in the HTML).
+    // The whole de-noised body as text, unless it is mostly link text: an app shell's menus
+    // and footer.
     name: 'plain-text',
     phase: 'write',
     applies: (p) => p.current?.stage === 'plain-text',

@@ -1,39 +1,18 @@
 /**
- * Placeholder text. Page builders and shop themes ship their blocks filled with "Lorem
- * ipsum dolor sit amet, consectetur adipiscing elit ...", the typesetters' dummy Latin,
- * and a page sometimes goes live with a block nobody filled in, or with a template's
- * spare copy of a section still holding it. Such a block says nothing about the page:
- * handed to a model, it reads as content in a language the page is not written in. A
- * shop's wallet page on WCXB dev held two such blocks among its specifications (57 of its
- * 669 words; none of the 684 dev pages' ground truths holds the words).
- *
- * A block goes when all of it is the placeholder: a block of text and inline markup only (a
- * paragraph, a list item, a cell, a heading, a `div` of text: INLINE_TAGS inside) whose
- * text, white space collapsed, opens with the passage's first five words and holds its
- * words only (PLACEHOLDER_WORDS). What is more stays whole: a block that holds any other
- * element (a block, a list, a table, an image, a line break, code, a sectioning or form
- * element); a block with a word, a figure or a price of its own after the dummy text
- * ("Handmade in Portugal", "Price: $49"); code and what is inside it (a sample's input,
- * a highlighter's lines). A table cell is emptied, not removed, so that its row keeps its
- * columns; a definition list's term and definition are left alone, since without its
- * definition a term reads as the next one's. "Lorem ipsum" alone is a name as often
- * ("Lorem ipsum generator"), and a page about the placeholder (its title or an `<h1>`
- * names it) keeps its quotations of it. The pass runs after the noise removal, which
- * bounds the depth (MAX_TREE_DEPTH) that each matching text node climbs to its block.
+ * Placeholder text: a block of text and inline markup holding only "Lorem ipsum dolor sit
+ * amet ..." goes (a cell is emptied), unless the page is about the placeholder.
+ * docs/extraction.md, "Placeholder text".
  */
 
 import type { DomDocument, DomElement } from './dom.js';
 import { TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 
-/** The opening of the passage (Cicero's "neque porro quisquam est qui dolorem ipsum ..."), as typesetters cut it. */
+/** The passage's opening (from Cicero's "... dolorem ipsum ..."), as typesetters cut it. */
 const PLACEHOLDER = /^lorem ipsum dolor sit amet\b/i;
 
 /**
- * The words of the placeholder's forms: the passage as typesetters print it ("Lorem ipsum
- * ... id est laborum"), the generators' extended word list ("Quis ipsum suspendisse
- * ultrices gravida ..."), and Cicero's text they are cut from. A placeholder block holds
- * these words only: any other word, figure or price ("Handmade in Portugal", "Price: $49")
- * is the page's own, written after the dummy text in the same block.
+ * The words of the placeholder's forms (the printed passage, the generators' list, Cicero's
+ * text): any other word is the page's own.
  */
 const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set(
   (
@@ -56,32 +35,33 @@ const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** A text node that may open a placeholder: it starts with its first word. */
 const FIRST_WORD = /^[\s\u00a0]*lorem(?![\p{L}\p{N}])/iu;
 
-/** The source must hold this (a string search is far cheaper than a walk of the tree). */
+/** The source must hold this (a string search is far cheaper than a walk). */
 const SOURCE_TEST = /lorem/i;
 
 /** A page about the placeholder names it in its title or an `<h1>`. */
 const ABOUT_IT = /lorem ipsum/i;
 
 /**
- * The elements a placeholder fills: blocks of text. Not a definition list's term or
- * definition: without its definition a term would read as the next one's.
+ * The blocks a placeholder fills; not a term or a definition (a term without its definition
+ * reads as the next one's).
  */
 const TEXT_BLOCKS: ReadonlySet<string> = new Set([
   'p', 'li', 'td', 'th', 'blockquote', 'figcaption', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'section', 'article',
 ]);
 
-/** The inline markup a placeholder block may hold; any other element is more than a placeholder. */
+/**
+ * The inline markup a placeholder block may hold; any other element is more than a
+ * placeholder.
+ */
 const INLINE_TAGS: ReadonlySet<string> = new Set([
   'span', 'a', 'b', 'i', 'em', 'strong', 'small', 'big', 'sub', 'sup', 'mark', 'u', 's', 'del', 'ins', 'abbr', 'cite', 'q', 'time', 'font', 'wbr', 'bdi', 'bdo', 'data',
 ]);
 
-/** A cell keeps its place in its row, emptied: else the cells after it move under the wrong header. */
+/** A cell is emptied, not removed: else the cells after it move under the wrong header. */
 const CELLS: ReadonlySet<string> = new Set(['td', 'th']);
 
-/** The block around `element` (itself, or the nearest ancestor that is one), up to `root`. */
 function blockOf(element: DomElement, root: DomElement): DomElement | null {
   for (let up: DomElement | null = element; up !== null && up !== root; up = up.parentElement) {
     if (TEXT_BLOCKS.has(tagOf(up))) return up;
@@ -89,7 +69,6 @@ function blockOf(element: DomElement, root: DomElement): DomElement | null {
   return null;
 }
 
-/** Whether `block` holds more than text and inline markup (the walk stops at the first other element). */
 function holdsOtherContent(block: DomElement): boolean {
   for (let node = nextInTree(block, block, false); node !== null; node = nextInTree(node, block, false)) {
     if (isElement(node) && !INLINE_TAGS.has(tagOf(node))) return true;
@@ -97,7 +76,6 @@ function holdsOtherContent(block: DomElement): boolean {
   return false;
 }
 
-/** Whether the text is the placeholder: its opening, then its words only. */
 function isPlaceholder(text: string): boolean {
   if (!PLACEHOLDER.test(text)) return false;
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) if (!PLACEHOLDER_WORDS.has(word)) return false;
@@ -105,10 +83,8 @@ function isPlaceholder(text: string): boolean {
 }
 
 /**
- * Removes the blocks under `body` that hold placeholder text only (see the module
- * comment), and empties such table cells; `source` is the page's HTML, which gates the
- * pass. Each block is judged once, and only a block of text and inline markup is read
- * whole: such blocks do not nest, so the page's text is read at most once.
+ * Removes the blocks under `body` that hold placeholder text only (cells emptied); `source`
+ * gates the pass. Such blocks do not nest: the text is read at most once.
  */
 export function dropPlaceholderText(doc: DomDocument, body: DomElement, source: string): void {
   if (!SOURCE_TEST.test(source)) return;

@@ -1,7 +1,6 @@
 /**
- * Stage 3 of the cascade: the text of an element with its block structure kept as blank
- * lines and `<br>` as line breaks. Iterative (no recursion), so it also serves documents
- * nested too deep for the other stages.
+ * Stage 3: the text of an element, blocks as blank lines and `<br>` as line breaks;
+ * iterative, so it also serves documents nested too deep for the other stages.
  */
 
 import type { DomElement, DomNode } from './dom.js';

@@ -1,25 +1,11 @@
 /**
- * The price a product page declares, as one line for the reader ("Price: $35.00 (in
- * stock)"). An agent asked about a product wants its price, and the extracted Markdown
- * often lacks it: the description stage takes the named description only, Readability
- * takes the longest prose, and a shop's visible price sits in the buy box among pickers
- * and buttons (or is drawn by a script). The page states it for search engines as data:
- *
- * - schema.org `offers` of the JSON-LD `Product` (an `Offer`, a list of offers, an
- *   `AggregateOffer` with `lowPrice`/`highPrice`, or a `priceSpecification`);
- * - microdata inside the `Product` item (`itemprop="price"`, `priceCurrency`,
- *   `availability`, the value in `content` or the text);
- * - Open Graph product tags (`product:price:amount` / `:currency`, `og:price:*`).
- *
- * Amounts follow schema.org's advice (a number, `.` as decimal mark); a value that is not
- * one ("Call for price"), zero (a placeholder) or absurdly large gives no line. The currency, when it is
- * an ISO 4217 code, is written the way an English reader knows it ("$35.00", "€12.50",
- * "CA$10.00"). The line is added only when the Markdown does not already show the amount
- * (html-to-markdown.ts), under the page's title.
+ * A product page's declared price as a line, "Price: $35.00 (in stock)", under the title
+ * when the Markdown does not show it. docs/extraction.md, "The declared price".
  */
 
 import type { DomElement } from './dom.js';
 import { normalizeSpace } from './dom.js';
+import { THRESHOLDS } from './thresholds.js';
 
 interface Offer {
   low: number;
@@ -44,11 +30,6 @@ const AVAILABILITY: Record<string, string> = {
   reserved: 'reserved',
 };
 
-const MAX_DEPTH = 4;
-
-/** Amounts from this on are not prices (and their digits would not read as one). */
-const MAX_AMOUNT = 1e12;
-
 /** A schema.org amount: a number, or a string of one ("1299.00", "1,299.00"); else NaN. */
 export function parseAmount(value: unknown): number {
   let amount = Number.NaN;
@@ -57,7 +38,7 @@ export function parseAmount(value: unknown): number {
     const text = value.trim().replace(/^(\d{1,3}(?:,\d{3})+)(\.\d+)?$/, (_, whole: string, fraction = '') => whole.replaceAll(',', '') + fraction);
     if (/^\d+(?:\.\d+)?$/.test(text)) amount = Number(text);
   }
-  return Number.isFinite(amount) && amount < MAX_AMOUNT ? amount : Number.NaN;
+  return Number.isFinite(amount) && amount < THRESHOLDS.MAX_OFFER_AMOUNT ? amount : Number.NaN;
 }
 
 function text(value: unknown): string | undefined {
@@ -75,8 +56,8 @@ function single(amount: number, currency: unknown, availability: unknown): Offer
 }
 
 /**
- * Merges offers: the lowest and highest amounts of those in the first offer's currency,
- * in stock when any of them is.
+ * Merges offers: the lowest and highest amounts in the first offer's currency, in stock
+ * when any is.
  */
 function merge(offers: Offer[]): Offer | null {
   const first = offers[0];
@@ -91,9 +72,8 @@ function merge(offers: Offer[]): Offer | null {
   return merged;
 }
 
-/** The offer in a JSON-LD `offers` value (an Offer, an AggregateOffer, or a list of them). */
 export function jsonLdOffer(value: unknown, depth = 0): Offer | null {
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return null;
+  if (depth > THRESHOLDS.MAX_OFFER_DEPTH || value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     return merge(value.map((item) => jsonLdOffer(item, depth + 1)).filter((offer): offer is Offer => offer !== null));
   }
@@ -110,19 +90,17 @@ export function jsonLdOffer(value: unknown, depth = 0): Offer | null {
   return jsonLdOffer(record.offers, depth + 1);
 }
 
-/** The value of a microdata property inside `item`: its `content`, `href` or text. */
+/** A microdata property's value inside `item`: its `content`, `href` or text. */
 export function itemValue(item: DomElement, property: string): string | undefined {
   const element = item.querySelector(`[itemprop~="${property}"]`);
   if (element === null) return undefined;
   return text(element.getAttribute('content') ?? element.getAttribute('href') ?? normalizeSpace(element.textContent));
 }
 
-/** The offer inside a microdata Product item. */
 export function microdataOffer(item: DomElement): Offer | null {
   return single(parseAmount(itemValue(item, 'price')), itemValue(item, 'priceCurrency'), itemValue(item, 'availability'));
 }
 
-/** The offer in Open Graph product tags (`metas` is metadata.ts's metaMap). */
 export function openGraphOffer(metas: Map<string, string>): Offer | null {
   const amount = metas.get('product:price:amount') ?? metas.get('og:price:amount');
   const currency = metas.get('product:price:currency') ?? metas.get('og:price:currency');
@@ -149,8 +127,8 @@ export function offerLine(offer: Offer): string {
 }
 
 /**
- * Whether `markdown` already shows `amount`: its whole part, digit groups optionally split
- * by a separator ("1,299", "1.299", "1 299", "1299"), not inside a longer number.
+ * Whether `markdown` shows `amount`'s whole part (digit groups optionally separated:
+ * "1,299", "1 299"), not inside a longer number.
  */
 export function showsAmount(markdown: string, amount: number): boolean {
   const whole = String(Math.floor(amount));
@@ -160,8 +138,8 @@ export function showsAmount(markdown: string, amount: number): boolean {
 }
 
 /**
- * `markdown` with the offer's line under its title (a first line that is a heading) or at
- * its top; unchanged when it already shows the amount.
+ * `markdown` with the offer's line under its heading or on top, unless it shows the amount
+ * already.
  */
 export function withOffer(markdown: string, offer: Offer | null): string {
   if (offer === null || markdown === '' || showsAmount(markdown, offer.low)) return markdown;

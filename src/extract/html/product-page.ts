@@ -1,17 +1,7 @@
 /**
- * Product pages. What a reader of a product page wants is the product's description: its
- * name, what it is, what it does, its key facts. Around it such pages pile gallery
- * thumbnails, size and colour pickers, delivery and returns blurbs, review widgets,
- * "frequently bought together" carousels and the rest of the shop; neither Readability
- * (which often takes a review list or a marketing strip for the article) nor the cleaned
- * body (which keeps all of it) finds the description reliably. The page usually names it:
- * an element whose class, id or itemprop says `description` (`product-description`,
- * `product__description`, `itemprop="description"`, `ProductDescription`); the cascade
- * heads it with the page's `<h1>`, the product's name.
- *
- * A page is a product page when it says so in its metadata: a schema.org `Product` in
- * JSON-LD (at the top level or in `@graph`, not one item of a listed catalogue) or in
- * microdata, or `og:type` product. It is read before noise removal (which drops scripts).
+ * Product pages: whether a page declares a schema.org `Product` (read before noise removal
+ * drops scripts), and the element named for its description. docs/extraction.md, "Product
+ * description".
  */
 
 import type { DomDocument, DomElement } from './dom.js';
@@ -21,16 +11,7 @@ import { jsonLdValues } from './metadata.js';
 import type { Offer } from './product-offer.js';
 import { itemValue, jsonLdOffer, microdataOffer, openGraphOffer } from './product-offer.js';
 import type { TextStats } from './text-stats.js';
-
-/**
- * The description becomes a candidate when it holds at least this share of the cleaned
- * body's text: a smaller one is a teaser line or a card's blurb, and the cleaned body or
- * Readability does better. On WCXB dev, 0.3 raised product F1 by 0.025 (0.657 -> 0.682);
- * 0.2 gained less (+0.018) as short teasers replaced whole pages.
- */
-export const MIN_DESCRIPTION_SHARE = 0.3;
-/** ... and less than this share (else it is the page itself: nothing to choose). */
-export const MAX_DESCRIPTION_SHARE = 0.95;
+import { THRESHOLDS } from './thresholds.js';
 
 /** `description` as a whole word of a class/id/itemprop, camelCase split first. */
 const DESCRIPTION_WORD = /(?:^|[-_\s])(?:product-?)?desc(?:ription)?s?(?=$|[-_\s])/i;
@@ -42,7 +23,6 @@ function isProductType(type: unknown): boolean {
   return Array.isArray(type) && type.some(isProductType);
 }
 
-/** The top-level JSON-LD node (or one in `@graph`) typed Product, if any. */
 function jsonLdProduct(data: unknown): Record<string, unknown> | null {
   const nodes = Array.isArray(data) ? data : [data];
   for (const node of nodes) {
@@ -58,51 +38,33 @@ function jsonLdProduct(data: unknown): Record<string, unknown> | null {
   return null;
 }
 
-/** What the cascade learns from a product page's metadata. */
 export interface ProductFacts {
-  /**
-   * The declared price (product-offer.ts), when there is one and the page is about the
-   * product that declares it (namesTheProduct).
-   */
+  /** The declared price (product-offer.ts), when the page is about the product that declares it (namesTheProduct). */
   offer: Offer | null;
   /** The JSON-LD Product's description as plain text, when it is long enough to anchor on (declared-description.ts). */
   description: string | null;
 }
 
-/** Lower-case words of a name, for comparing names written in different ways. */
 function nameKey(text: string): string {
   return normalizeSpace(text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '));
 }
 
-/** Shorter names than this are too common to tell one page from another. */
-const MIN_NAME_CHARS = 4;
-/** A heading cut short still covers this share of the product's name ... */
-const MIN_TITLE_SHARE = 0.6;
 /**
- * ... and a heading inside a longer declared name ("L'atelier: Warrior Princess Diamond
- * Drop Necklace - small, 18K gold ...") names the product when it is this long: category
- * headings are short ("Running Shoes", "Men's Running Shoes").
- */
-const MIN_SPECIFIC_NAME_CHARS = 25;
-
-/**
- * Whether the page is about the product named `name`: a heading `<h1>` or the document's
- * title holds the name, or the name holds a heading that opens it and covers most of it
- * (a title cut short) or that is long enough to be specific. A category page that declares one product of many (or an aggregate of
- * them for search engines) is headed by the category ("Running Shoes" over "Nike Pegasus
- * Running Shoes"): its declared price is not the page's.
+ * Whether the page is about the product named `name`: an `<h1>` or the title holds the
+ * name, or the name holds a heading that opens and mostly covers it or is long enough to be
+ * specific. A category page that declares one of its products is headed by the category.
  */
 function namesTheProduct(doc: DomDocument, name: string | undefined): boolean {
   const key = nameKey(name ?? '');
-  if (key.length < MIN_NAME_CHARS) return false;
+  if (key.length < THRESHOLDS.MIN_PRODUCT_NAME_CHARS) return false;
   const titles = [...Array.from(doc.querySelectorAll('h1')).map((h1) => h1.textContent ?? ''), doc.querySelector('title')?.textContent ?? ''];
   return titles.some((title) => {
     const heading = nameKey(title);
-    if (heading.length < MIN_NAME_CHARS) return false;
+    if (heading.length < THRESHOLDS.MIN_PRODUCT_NAME_CHARS) return false;
     if (` ${heading} `.includes(` ${key} `)) return true;
     if (!` ${key} `.includes(` ${heading} `)) return false;
     // The name holds the heading: a title cut short, or a specific name inside a longer one.
-    return (`${key} `.startsWith(`${heading} `) && heading.length >= MIN_TITLE_SHARE * key.length) || heading.length >= MIN_SPECIFIC_NAME_CHARS;
+    return (`${key} `.startsWith(`${heading} `) && heading.length >= THRESHOLDS.MIN_PRODUCT_TITLE_SHARE * key.length) || heading.length >= THRESHOLDS.MIN_SPECIFIC_PRODUCT_NAME_CHARS;
   });
 }
 
@@ -111,10 +73,9 @@ function stringOf(value: unknown): string | undefined {
 }
 
 /**
- * The product facts of a page that declares itself a product page (see the module
- * comment), else null. `html` is its source: each declaration is looked for in the tree
- * only when its words occur in the source at all (a string search is far cheaper than a
- * walk of the tree); `metas` is its metaMap (metadata.ts).
+ * The product facts of a page that declares a product, else null. A declaration is looked
+ * for in the tree only when its words are in the source `html`; `metas`: metaMap
+ * (metadata.ts).
  */
 export function readProductPage(doc: DomDocument, html: string, metas: Map<string, string>): ProductFacts | null {
   if (!html.includes('roduct')) return null;
@@ -144,7 +105,6 @@ export function readProductPage(doc: DomDocument, html: string, metas: Map<strin
   return { offer: namesTheProduct(doc, name) ? offer : null, description };
 }
 
-/** Whether the document declares itself a product page (see readProductPage). */
 export function isProductPage(doc: DomDocument, html: string, metas: Map<string, string>): boolean {
   return readProductPage(doc, html, metas) !== null;
 }
@@ -155,9 +115,8 @@ function describes(element: DomElement): boolean {
 }
 
 /**
- * The product description under `root` (the cleaned body): the element named for it with
- * the most text, when that holds between MIN_ and MAX_DESCRIPTION_SHARE of `root`'s text;
- * `stats` are the text statistics of the tree as it is now.
+ * The element under `root` (the cleaned body) named for the description with the most text,
+ * when that holds between MIN_ and MAX_DESCRIPTION_SHARE of the text.
  */
 export function productDescription(root: DomElement, stats: Map<DomElement, TextStats>): DomElement | null {
   const total = stats.get(root)?.chars ?? 0;
@@ -170,5 +129,5 @@ export function productDescription(root: DomElement, stats: Map<DomElement, Text
       bestChars = chars;
     }
   }
-  return best !== null && bestChars >= MIN_DESCRIPTION_SHARE * total && bestChars < MAX_DESCRIPTION_SHARE * total ? best : null;
+  return best !== null && bestChars >= THRESHOLDS.MIN_DESCRIPTION_SHARE * total && bestChars < THRESHOLDS.MAX_DESCRIPTION_SHARE * total ? best : null;
 }

@@ -1,26 +1,10 @@
 /**
- * Three of Readability 0.6's per-node tests, reordered so that they stop doing work whose
- * result they do not need; each gives the same answer as the original for every node (as
- * a condition: where the original returns '' or undefined, these return false).
- *
- * - `_isValidByline(node, matchString)` joins the whole text of every node its walk visits
- *   (`node.textContent.trim().length`) before asking whether the node looks like a byline
- *   at all (`rel="author"`, an `author` itemprop, a class or id matching its byline
- *   pattern). On a `<body>` or a page wrapper that is the whole page's text, once per
- *   level: O(size x depth). Here the cheap test comes first and the text is measured only
- *   for the few nodes that pass it.
- * - `_isElementWithoutContent(node)` also joins an element's whole text to ask whether it
- *   is blank. Here the walk stops at the first text that is not white space (JavaScript's
- *   `trim` and `\S` use the same white-space set, so `/\S/` is `trim().length > 0`).
- * - `_isProbablyVisible(node)` reads `node.style.display` and `.visibility`, which makes
- *   linkedom build a style declaration (a Proxy over a Map, parsed from the attribute) for
- *   every element walked. Without a `style` attribute both are empty, so only elements
- *   that have one go through the original test.
- *
- * Measured A/B in one process over the 684 benchmark pages: 7.6 % less time per page
- * (mean 56.8 -> 52.5 ms on a busy run), and the extracted Markdown is identical on every
- * page. If Readability's shape changes (a method gone), the instance is left as it is.
- * package.json pins Readability's exact version: private methods change without notice.
+ * Three of Readability 0.6's per-node tests reordered to skip work whose result they do not
+ * need, with the original's answer for every node (as a condition: '' and undefined are
+ * false): the byline test measures text only after its cheap part, the emptiness test stops
+ * at the first visible character, the visibility test builds no style object without a
+ * `style` attribute. docs/extraction.md, "4. Choosing a stage". package.json pins
+ * Readability's exact version: private methods change without notice.
  */
 
 import type { DomElement, DomNode } from './dom.js';
@@ -42,7 +26,6 @@ export function hasVisibleText(root: DomNode): boolean {
   return false;
 }
 
-/** Replaces the tests on one Readability instance (see the module comment). */
 export function lightenReadability(reader: object): void {
   const internals = reader as ReadabilityInternals;
   const byline = internals.REGEXPS?.byline;

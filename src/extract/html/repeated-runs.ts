@@ -1,48 +1,12 @@
 /**
- * Runs of blocks the Markdown says again, word for word, further down. Stage 2 of the
- * cascade (the cleaned body, and the product description cut from it) keeps the whole
- * page, and with it the copies a page holds of its own text: a carousel's cloned slides
- * and testimonials, a sticky header's second buy box, a specification list both in a
- * tab and in an accordion, a forum thread that quotes the opening post in full. The
- * adjacent copies are gone already (repeated-blocks.ts, on the tree); these are not
- * next to their first.
- *
- * A run is one block or several in a row (a list with its items' paragraphs is one block,
- * a fenced code block one block) whose words, compared in lower case without punctuation,
- * match a run earlier in the Markdown, with at least MIN_REPEAT_CHARS characters of words
- * in it. The later copy goes; the first stays where the page put it. Link and image
- * targets are part of the words: a copy that leads elsewhere (the same "Download" for
- * another file) is no copy. Blocks without text of their own (images without alt text,
- * rules) are never a match: they end a run. What a heading says next to nothing else
- * about is that heading's: a product's sizes or a listing's cards say the same words under
- * different names ("In stock", "Free delivery on orders over 50"), so a run that follows a
- * heading with fewer than MIN_REPEAT_CHARS characters of words between is a copy only of a
- * run under a heading with the same words. And a run that is all that parts two lists
- * stays: without it, CommonMark would read them as one.
- *
- * Not for Readability's pick (stage 1): it is one subtree, not the page, and what repeats
- * inside it is the article's (scrapinghub dev F1 0.9755 -> 0.9702 when applied to it: news
- * pages repeat pull quotes and refrains on purpose).
+ * Later copies of runs of blocks the Markdown says again, for the stages that keep the
+ * whole page: a run whose words (link targets included) match an earlier one over
+ * MIN_REPEAT_CHARS goes. Not for Readability's pick, whose repeats are the article's.
+ * docs/extraction.md, "Later copies of repeated runs".
  */
 
 import { fenceAfter } from './tidy.js';
-
-/**
- * The fewest characters of words (letters and digits, single spaces between) that a
- * repeated run must hold. Measured on WCXB dev over stage 2 pages (before the heading and
- * list rules, with link targets left out of the words): at 80, WCXB F1 +0.0013 (product
- * +0.005, forum +0.006, service +0.004, listing +0.002, collection +0.001, one article
- * -0.16: a webcam page whose ground truth keeps the credit line under each of its
- * cameras); at 40 +0.0017 (product 0.7373 -> 0.7434). Lower still, 10 and 1, gained
- * listings 0.003-0.008 more by dropping each card's "Free shipping" and "Add to cart" after
- * the first; but those are facts of each item, which an item without them no longer
- * states. The heading rule cost product 0.0005 (a shop's category page whose ground truth
- * leaves out its cards' repeated blurbs); link targets in the words, nothing overall.
- */
-export const MIN_REPEAT_CHARS = 40;
-
-/** How many earlier places of a block's words a later copy is compared with. */
-const MAX_EARLIER = 8;
+import { THRESHOLDS } from './thresholds.js';
 
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])\s/;
 const HEADING = /^#{1,6}\s/;
@@ -53,7 +17,10 @@ interface Block {
   list: boolean;
 }
 
-/** The Markdown's blocks: split at blank lines, with fenced code and lists kept whole. */
+/**
+ * The Markdown's blocks, split at blank lines; fenced code and lists (with their items'
+ * paragraphs) whole.
+ */
 function blocksOf(markdown: string): Block[] {
   const blocks: { lines: string[]; list: boolean }[] = [];
   let current: string[] = [];
@@ -80,7 +47,6 @@ function blocksOf(markdown: string): Block[] {
   return blocks.map(({ lines, list }) => ({ text: lines.join('\n'), list }));
 }
 
-/** Whether the text has a letter or digit outside the targets of its links and images. */
 function hasOwnText(text: string): boolean {
   let from = 0;
   for (let open = text.indexOf('](', from); open !== -1; open = text.indexOf('](', from)) {
@@ -94,19 +60,18 @@ function hasOwnText(text: string): boolean {
 }
 
 /**
- * A block's words, link and image targets included, lower-cased, without punctuation;
- * '' when it has no text of its own.
+ * A block's words, link and image targets included, lower-cased, without punctuation; ''
+ * when it has no text of its own.
  */
 function wordsOf(block: string): string {
   return hasOwnText(block) ? block.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : '';
 }
 
-/** A heading's level (1-6), or 0 for another block. */
 function levelOf(block: Block | undefined): number {
   return block !== undefined && HEADING.test(block.text) ? block.text.indexOf(' ') : 0;
 }
 
-/** Whether block `k` is a heading with something under it: the next block is no heading of its level or higher. */
+/** Whether block `k` is a heading with something under it. */
 function opensSection(blocks: readonly Block[], k: number): boolean {
   const level = levelOf(blocks[k]);
   if (level === 0 || k + 1 >= blocks.length) return false;
@@ -114,13 +79,11 @@ function opensSection(blocks: readonly Block[], k: number): boolean {
   return next === 0 || next > level;
 }
 
-/** The Markdown without the later copies of repeated runs (see the module comment). */
 export function dropRepeatedRuns(markdown: string): string {
   const blocks = blocksOf(markdown);
   if (blocks.length < 2) return markdown;
   const words = blocks.map((block) => wordsOf(block.text));
-  // The words of the heading each block is under ('' before the first), and the characters
-  // of words from that heading up to the block, for its context.
+  // The words of the heading each block is under, and the characters of words since it.
   const under: string[] = [];
   const since: number[] = [];
   let heading = '';
@@ -139,23 +102,22 @@ export function dropRepeatedRuns(markdown: string): string {
     let length = 0;
     let most = 0;
     const places = words[i] === '' ? undefined : earlier.get(words[i]!);
-    // What a heading says next to nothing else about is that heading's: a product's sizes or
-    // a listing's cards say the same words under different names ("In stock", "Free
-    // delivery"). Such a run stays unless its first copy is under the same heading.
-    const headed = !HEADING.test(blocks[i]!.text) && since[i]! < MIN_REPEAT_CHARS;
-    for (const j of places?.slice(-MAX_EARLIER) ?? []) {
+    // A run right under a heading is that heading's (a card's "In stock"): a copy only of
+    // one under the same heading.
+    const headed = !HEADING.test(blocks[i]!.text) && since[i]! < THRESHOLDS.MIN_REPEAT_CHARS;
+    for (const j of places?.slice(-THRESHOLDS.MAX_EARLIER_PLACES) ?? []) {
       if (headed && under[j] !== under[i]) continue;
       let n = 0;
       let c = 0;
       while (j + n < i && i + n < blocks.length && words[i + n] !== '' && words[j + n] === words[i + n]) c += words[i + n++]!.length;
       if (c > most) [length, most] = [n, c];
     }
-    // A run does not end on a heading whose section goes on after it: the heading would go
-    // while its section stayed, to be read as the section before's.
+    // Nor does it end on a heading whose section goes on: its text would read as the
+    // section before's.
     while (length > 0 && opensSection(blocks, i + length - 1)) most -= words[i + --length]!.length;
     // Not when the run is all that parts two lists: without it they would run together.
     const parts = lastKept >= 0 && i + length < blocks.length && blocks[lastKept]!.list && blocks[i + length]!.list;
-    const repeated = most >= MIN_REPEAT_CHARS && !parts;
+    const repeated = most >= THRESHOLDS.MIN_REPEAT_CHARS && !parts;
     const step = repeated ? length : 1;
     for (let k = i; k < i + step; k++) {
       if (repeated) keep[k] = false;

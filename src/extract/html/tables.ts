@@ -1,32 +1,19 @@
 /**
- * Tables as GFM tables. First the DOM is prepared (`normalizeTables`):
- *  - a layout table (nested tables, block content such as headings or quotes in cells, one
- *    column only, role=presentation) becomes plain blocks: its cells are paragraphs, not
- *    data, and GFM cells cannot hold blocks;
- *  - lists in cells are data when the table has a header cell and MIN_LIST_TABLE_ROWS
- *    rows or more (a comparison's features, a syllabus's readings): each is written on its
- *    cell's line, its items joined by "; " (`flattenCellLists`). Other tables with lists
- *    are layouts (a pros-and-cons box, a grid of one-item lists, a page laid out in a table);
- *  - a data table's row spans are spelled out (`fillRowSpans`);
- *  - a data table without a header row gets its first row moved into a `<thead>`: that row
- *    is rendered as the header instead of an invented empty one.
- * Then Turndown rules (`addTableRules`) write the rows, the header padded to the widest.
- *
- * Why not the `tables` rules of `@joplin/turndown-plugin-gfm`: they read
- * `HTMLTableElement.rows`, which linkedom 0.18 does not implement (its tables are plain
- * `HTMLElement`s, so the only way to add it would be patching every element of the
- * process); without it the plugin flattens every table into run-on text. They also write
- * `<br>` for line breaks in cells and keep "complex" tables as raw HTML.
+ * Tables as GFM tables: layout tables become blocks, lists in data cells go on one line,
+ * row spans are spelled out, a headless table's first row heads it; then `addTableRules`
+ * writes the rows (the GFM plugin's rules need `HTMLTableElement.rows`, which linkedom
+ * lacks). docs/extraction.md, "5. Markdown".
  */
 
 import type TurndownService from 'turndown';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, retag, tagOf } from './dom.js';
 import { MATH_TEX_MARK } from './marks.js';
+import { THRESHOLDS } from './thresholds.js';
 
 /**
- * The table's rows by row group, in tree order: each thead/tbody/tfoot, and each run of
- * rows written straight in the table (an implied body, as a browser's parser makes one).
+ * The rows by row group in tree order (a run of rows straight in the table is an implied
+ * body).
  */
 function rowGroups(table: DomElement): DomElement[][] {
   const groups: DomElement[][] = [];
@@ -44,7 +31,6 @@ function rowGroups(table: DomElement): DomElement[][] {
   return groups;
 }
 
-/** The table's rows in tree order (HTML `rows`). */
 function tableRows(table: DomElement): DomElement[] {
   return rowGroups(table).flat();
 }
@@ -56,23 +42,13 @@ const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
 ]);
 const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol']);
 const ITEM_TAG: ReadonlySet<string> = new Set(['li']);
-/**
- * A table with lists in its cells is data when it has a header cell (`<th>`) and this many
- * rows or more (its header row included). On the benchmark pages, headed tables of three
- * rows or more with lists are comparisons and schedules; those of one or two rows are
- * side-by-side boxes (pros and cons, a contents list beside a note), and tables without a
- * header cell are layouts as often as data: a grid of one-item lists, a book listing whose
- * rating widget is a list, a page laid out in a table (a menu list beside the article).
- */
-export const MIN_LIST_TABLE_ROWS = 3;
 
 function cellsOf(row: DomElement): DomElement[] {
   return childElements(row).filter((el) => CELL_TAGS.has(tagOf(el)));
 }
 
-/** Whether a table of `rows` with lists in its cells reads as data (see MIN_LIST_TABLE_ROWS). */
 function listsAreData(rows: DomElement[]): boolean {
-  return rows.length >= MIN_LIST_TABLE_ROWS && rows.some((row) => cellsOf(row).some((cell) => tagOf(cell) === 'th'));
+  return rows.length >= THRESHOLDS.MIN_LIST_TABLE_ROWS && rows.some((row) => cellsOf(row).some((cell) => tagOf(cell) === 'th'));
 }
 
 function isDataTable(table: DomElement, rows: DomElement[]): boolean {
@@ -90,8 +66,8 @@ const ENDS_CLAUSE = /[.;,:!?]$/;
 const ITEM_MEDIA = `img, picture, [${MATH_TEX_MARK}]`;
 
 /**
- * Takes the white space (no-break spaces too) off the start or the end of the text under
- * `element`, across text nodes (the parser splits text at each character reference).
+ * Takes the white space off the start or end of the text under `element`, across text
+ * nodes.
  */
 function trimEdge(element: DomElement, end: boolean): void {
   const texts: DomNode[] = [];
@@ -107,12 +83,9 @@ function trimEdge(element: DomElement, end: boolean): void {
 }
 
 /**
- * Writes each list in a data table's cells on one line (see the module comment), in place:
- * its items become runs of text joined by "; " (a space after an item that ends with a
- * stop), a paragraph inside an item runs on after a space, an item with neither text nor
- * an image goes, and whatever else the list holds stays where it is; a list inside an item
- * follows it in parentheses. Inner lists first, so that an outer item holds its inner
- * list's line when it is written.
+ * Writes each list in a data table's cells on one line: items joined by "; " (a space after
+ * a stop), an inner list in parentheses after its item, empty items dropped; inner lists
+ * first.
  */
 function flattenCellLists(doc: DomDocument, table: DomElement): void {
   for (const list of descendants(table, LIST_TAGS).reverse()) {
@@ -129,8 +102,8 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
         item.remove();
         continue;
       }
-      // A wrapper between the list and its item (`<ul><div><li>`) is a block to Turndown,
-      // which would start a line in the cell's run.
+      // A wrapper between list and item (`<ul><div><li>`) is a block to Turndown: it would
+      // break the line.
       const wrappers: DomElement[] = [];
       for (let up = item.parentElement; up !== null && up !== list; up = up.parentElement) wrappers.push(up);
       for (const wrapper of wrappers) retag(doc, wrapper, 'span');
@@ -157,7 +130,6 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
   }
 }
 
-/** Turns a layout table into nested divs: one per row, one per cell; caption first. */
 function linearize(doc: DomDocument, table: DomElement): void {
   for (const el of descendants(table)) {
     // Only this table's own structure: nested tables are judged on their own.
@@ -186,38 +158,20 @@ function ensureHeaderRow(doc: DomDocument, table: DomElement, rows: DomElement[]
 
 function rowSpan(cell: DomElement): number {
   const n = Number.parseInt(cell.getAttribute('rowspan') ?? '1', 10);
-  return Number.isFinite(n) && n > 1 ? Math.min(n, MAX_ROW_SPAN) : 1;
+  return Number.isFinite(n) && n > 1 ? Math.min(n, THRESHOLDS.MAX_ROW_SPAN) : 1;
 }
 
-/** A row span beyond this is clipped (HTML clips at 65534; a page's 1e6 would be a loop). */
-const MAX_ROW_SPAN = 1_000;
 /**
- * Characters of markup a table's repeated cells may add in all: past it, a spanned slot
- * gets an empty cell (the columns still line up). A 10 MB page could otherwise have one
- * long cell (or one image with a long alt text) span a thousand rows and make a gigabyte.
- */
-export const MAX_ROW_SPAN_COPY_CHARS = 100_000;
-/**
- * A row group with more slots than this (rows x columns) keeps its row spans as they are:
- * laying out the grid costs a step per slot, and a page of 8,000 rows of 400,000 spanned
- * columns would take seconds.
- */
-export const MAX_ROW_SPAN_SLOTS = 250_000;
-
-/**
- * GFM has no row spans: a cell that spans rows down (`rowspan`) is repeated in each row it
- * covers, so that every row has its cells in their columns (else the rows below shift
- * left, under the wrong headers) and reads on its own, as a grouped value (a year, a
- * country) is meant to. Column spans stay one cell and empty ones (a note across the row
- * would only repeat).
+ * GFM has no row spans: a spanning cell is repeated in each row it covers, so that every
+ * row keeps its columns and reads on its own; column spans stay one cell and empty ones.
  */
 function fillRowSpans(doc: DomDocument, rows: DomElement[], budget: { chars: number }): void {
   if (!rows.some((row) => cellsOf(row).some((cell) => rowSpan(cell) > 1))) return;
   let width = 0;
   for (const row of rows) width = Math.max(width, rowWidth(row));
-  if (width * rows.length > MAX_ROW_SPAN_SLOTS) return;
-  // Per column: the cell spanning down into it (shared by the columns it spans) and how
-  // many more rows it covers.
+  if (width * rows.length > THRESHOLDS.MAX_ROW_SPAN_SLOTS) return;
+  // Per column: the cell spanning down into it (shared by the columns it spans) and the
+  // rows it still covers.
   const above: Array<{ cell: DomElement; columns: number; rows: number; chars: number } | undefined> = [];
   for (const row of rows) {
     let column = 0;
@@ -245,7 +199,6 @@ function fillRowSpans(doc: DomDocument, rows: DomElement[], budget: { chars: num
   }
 }
 
-/** Prepares every table under `root` (see the module comment). */
 export function normalizeTables(doc: DomDocument, root: DomElement): void {
   const tables = descendants(root, new Set(['table']));
   // Every table is judged on the markup as written, before any of them is rewritten.
@@ -253,7 +206,7 @@ export function normalizeTables(doc: DomDocument, root: DomElement): void {
   tables.forEach((table, i) => {
     if (isData[i]) {
       // A row span ends with its row group (HTML 4.9.11): each group is laid out alone.
-      const budget = { chars: MAX_ROW_SPAN_COPY_CHARS };
+      const budget = { chars: THRESHOLDS.MAX_ROW_SPAN_COPY_CHARS };
       for (const group of rowGroups(table)) fillRowSpans(doc, group, budget);
       ensureHeaderRow(doc, table, tableRows(table));
       flattenCellLists(doc, table);
@@ -272,10 +225,9 @@ function parentTable(node: DomNode): DomElement | null {
 
 function span(cell: DomElement): number {
   const n = Number.parseInt(cell.getAttribute('colspan') ?? '1', 10);
-  return Number.isFinite(n) && n > 1 ? Math.min(n, 50) : 1;
+  return Number.isFinite(n) && n > 1 ? Math.min(n, THRESHOLDS.MAX_COLUMN_SPAN) : 1;
 }
 
-/** The columns a row takes, its cells' spans added up. */
 function rowWidth(row: DomElement): number {
   return cellsOf(row).reduce((sum, cell) => sum + span(cell), 0);
 }
@@ -293,7 +245,6 @@ function isFirstCell(cell: DomElement): boolean {
   return true;
 }
 
-/** A cell's Markdown on one line, pipes escaped. */
 function cellText(content: string): string {
   return content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
 }
@@ -316,9 +267,8 @@ export function addTableRules(service: TurndownService): void {
       if (content.trim() === '') return '';
       const isHeader = section !== null && tagOf(section) === 'thead' && childElements(section)[0] === row;
       if (!isHeader || table === null) return `\n${content.trim()}`;
-      // GFM recognises a table only when its header row has as many cells as the delimiter
-      // row (GFM spec 0.29, 4.10): a header shorter than the widest row is padded. Shorter
-      // body rows need nothing (they are filled with empty cells).
+      // GFM reads a table only when its header row has as many cells as the delimiter row
+      // (GFM 0.29, 4.10): a short header is padded.
       const columns = Math.max(1, columnCount(table));
       const missing = columns - rowWidth(row);
       return `\n${content.trim()}${'  |'.repeat(Math.max(0, missing))}\n|${' --- |'.repeat(columns)}`;

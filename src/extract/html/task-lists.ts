@@ -1,28 +1,13 @@
 /**
- * Task lists. A rendered Markdown task list is a list whose items open with a checkbox:
- * GitHub, GitLab and markdown-it write `<li class="task-list-item"><input type="checkbox"
- * disabled checked> Ship it</li>`. noise.ts drops form controls (and Readability drops
- * inputs too), so the items came out as plain bullets and lost whether they were done.
- *
- * Before noise removal, each checkbox that opens its list item (nothing with text before it
- * in the item, comments and scripts aside) and is marked as a task's (`disabled`, as
- * rendered Markdown writes it, or a class word `task`, `todo` or `checklist` on it, its
- * item or its list: `task-list-item`, not `multitasking`) becomes a placeholder holding
- * `[x]` or `[ ]`: markdown.ts writes it as it is, so that the item reads `- [x] Ship it`
- * (GFM's task list item). An enabled checkbox without such a class is a form's (a shop's
- * filter, a settings page) and goes with the other controls.
- *
- * Only the first checkbox of an item can open it, and the item is looked for at most
- * MAX_TASK_DEPTH levels up (`li > label > span > input`): each item is read once, however
- * many checkboxes a page has or however deep they sit.
+ * Task lists: a checkbox that opens its list item and is marked as a task's (`disabled`, or
+ * a class word `task`, `todo`, `checklist`) becomes a `[x]` or `[ ]` placeholder, before
+ * the noise removal drops form controls. docs/extraction.md, "Task lists".
  */
 
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, descendants, nextInTree, tagOf } from './dom.js';
 import { TASK_MARK } from './marks.js';
-
-/** How far above its checkbox a task's list item may be. */
-export const MAX_TASK_DEPTH = 4;
+import { THRESHOLDS } from './thresholds.js';
 
 const TASK_CLASS = /(?:^|\s|[-_])(?:task|todo|checklist)s?(?=$|\s|[-_])/i;
 const INPUT_TAG: ReadonlySet<string> = new Set(['input']);
@@ -36,7 +21,7 @@ function taskClass(element: DomElement | null): boolean {
 /** The list item within MAX_TASK_DEPTH levels above `input`, if any. */
 function itemOf(input: DomElement): DomElement | null {
   let up: DomElement | null = input.parentElement;
-  for (let level = 0; up !== null && level < MAX_TASK_DEPTH; level++, up = up.parentElement) {
+  for (let level = 0; up !== null && level < THRESHOLDS.MAX_TASK_DEPTH; level++, up = up.parentElement) {
     if (tagOf(up) === 'li') return up;
   }
   return null;

@@ -1,27 +1,23 @@
 /**
- * Text statistics of a subtree, computed in one post-order walk (linear in the tree size):
- * characters of text (white space not counted) and how many of them sit inside links.
- * The cascade's thresholds are all stated in these units.
+ * Text statistics of every element of a subtree in one iterative post-order walk:
+ * characters (white space not counted), those inside links, and links. The thresholds are
+ * stated in these units.
  */
 
 import type { DomElement, DomNode } from './dom.js';
 import { CDATA_SECTION_NODE, TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
+import { THRESHOLDS } from './thresholds.js';
 
 export interface TextStats {
-  /** Non-white-space characters of text. */
   chars: number;
   /** Those of them inside an `<a href>`. */
   linkChars: number;
-  /** Number of `<a href>` elements with text. */
   links: number;
   /** Those of them with fewer than SHORT_LINK_CHARS characters (menu entries, tags, pages). */
   shortLinks: number;
 }
 
-/** A link with fewer characters than this is a menu-style entry ("Home", "Next", "2"). */
-export const SHORT_LINK_CHARS = 20;
-
-/** Characters that are not white space (ASCII white space, NBSP and the Unicode spaces). */
+/** Characters that are not white space (ASCII, NBSP and the Unicode spaces). */
 export function visibleChars(text: string | null): number {
   if (!text) return 0;
   let n = 0;
@@ -32,11 +28,7 @@ export function visibleChars(text: string | null): number {
   return n;
 }
 
-/**
- * Stats of every element under (and including) `root`. Iterative (an explicit stack, each
- * element visited before and after its children), so that absurdly deep pages cannot
- * exhaust the call stack.
- */
+/** Stats of every element under (and including) `root`; iterative, for absurdly deep pages. */
 export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
   const stats = new Map<DomElement, TextStats>();
   interface Frame {
@@ -72,7 +64,7 @@ export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
     const own = frame.own;
     if (frame.isLink && own.chars > 0) {
       own.links += 1;
-      if (own.chars < SHORT_LINK_CHARS) own.shortLinks += 1;
+      if (own.chars < THRESHOLDS.SHORT_LINK_CHARS) own.shortLinks += 1;
     }
     stats.set(frame.element, own);
     const parent = stack[stack.length - 1];
@@ -87,8 +79,8 @@ export function computeTextStats(root: DomElement): Map<DomElement, TextStats> {
 }
 
 /**
- * The non-white-space characters under `root`, counted in document order and no further
- * than just past `limit`: whether a block is short needs no walk of all of a long one.
+ * The characters under `root` counted no further than just past `limit`: a short block
+ * needs no walk of a long one.
  */
 export function charsUpTo(root: DomNode, limit: number): number {
   let n = 0;
@@ -100,11 +92,7 @@ export function charsUpTo(root: DomNode, limit: number): number {
   return n;
 }
 
-/**
- * The text of a subtree as dom.ts's `textLength` sees it (white space collapsed, trimmed),
- * in a form that composes: visible characters, the white-space runs between them (one
- * space each), and whether white space opens or closes it.
- */
+/** A subtree's text as dom.ts's `textLength` sees it, in a form that composes. */
 interface TextRun {
   visible: number;
   gaps: number;
@@ -131,7 +119,6 @@ function textRun(text: string): TextRun {
   return { visible, gaps: words - 1, empty: false, leading: pieces[0] === '', trailing: pieces[pieces.length - 1] === '' };
 }
 
-/** The run of `a` followed by `b`. */
 function joinRuns(a: TextRun, b: TextRun): TextRun {
   if (a.empty) return b.empty ? { ...NO_TEXT, leading: a.leading || b.leading, trailing: a.leading || b.leading } : { ...b, leading: b.leading || a.leading };
   if (b.empty) return { ...a, trailing: a.trailing || b.leading };
@@ -139,12 +126,9 @@ function joinRuns(a: TextRun, b: TextRun): TextRun {
 }
 
 /**
- * dom.ts's `textLength` for elements of one tree walked from the top down (noise.ts),
- * remembered: measuring an element measures its whole subtree once, and an element inside
- * it is answered from memory when its turn comes. Repeated `textLength` calls read a deep
- * nest once per level (20,000 nested hidden `<div>`s took 29 s). The answers stay right as
- * long as an element's subtree is not changed before it is asked about: a walk from the
- * top asks about an element before it touches the element's children.
+ * dom.ts's `textLength` for one tree walked top down (noise.ts), each subtree measured once
+ * (per element, a deep nest was read once per level); right while an element is asked about
+ * before its children are touched.
  */
 export function textLengthMemo(): (root: DomNode) => number {
   const memo = new Map<DomNode, TextRun>();
@@ -177,16 +161,12 @@ export function textLengthMemo(): (root: DomNode) => number {
   };
 }
 
-/**
- * Elements that show something without text: a label beside one is not all its parent
- * shows (SVG is left out: next to a label it is an icon, a chevron or a spinner).
- */
+/** Elements that show something without text (not SVG: beside a label it is an icon). */
 const SHOWS_WITHOUT_TEXT: ReadonlySet<string> = new Set(['img', 'picture', 'video', 'audio', 'canvas', 'iframe', 'object', 'embed', 'table', 'input', 'select', 'textarea']);
 
 /**
- * Whether `root` shows nothing but `chars` visible characters of text (the text it is known
- * to hold): no more text, no image or table. The walk stops past `maxNodes` nodes (then
- * the answer is no), so that the test costs a few steps however large `root` is.
+ * Whether `root` shows nothing but `chars` characters of text; no past `maxNodes` nodes, so
+ * it stays cheap.
  */
 export function holdsOnlyText(root: DomNode, chars: number, maxNodes: number): boolean {
   let n = 0;

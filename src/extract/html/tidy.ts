@@ -1,8 +1,6 @@
 /**
- * Last pass over the Markdown text: no trailing white space, no more than one blank line
- * in a row (outside fenced code, whose blank lines are the code's), no zero-width
- * characters, no blank lines at either end. (Table rows hold no `<br>`: tables.ts writes
- * a cell's line breaks as spaces, so a `<br>` there is the page's text, in code or not.)
+ * Last pass over the Markdown text: no trailing white space, at most one blank line in a
+ * row (outside fenced code), no zero-width characters, no blank lines at either end.
  */
 
 const FENCE = /^\s*(`{3,}|~{3,})/;

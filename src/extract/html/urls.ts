@@ -1,7 +1,6 @@
 /**
- * Absolute URLs for links and images: relative references resolve against the document's
- * base URL, which is `<base href>` (itself resolved against the page URL) when present,
- * else the page URL (HTML Standard, "document base URL").
+ * Absolute URLs for links and images, against the document base URL: `<base href>`, else
+ * the page URL (HTML Standard).
  */
 
 import type { DomDocument } from './dom.js';
@@ -19,7 +18,6 @@ function parseUrl(value: string, base?: string): URL | null {
   }
 }
 
-/** The base for relative references: `<base href>` resolved against `pageUrl`, else `pageUrl`. */
 export function documentBaseUrl(doc: DomDocument, pageUrl: string): string | null {
   const page = parseUrl(pageUrl);
   const baseHref = doc.querySelector('base[href]')?.getAttribute('href')?.trim();
@@ -50,8 +48,8 @@ export function absoluteImage(src: string | null | undefined, base: string | nul
 }
 
 /**
- * A permalink sign (`¶`, `#`, `§` beside a heading): a link to a fragment of the page
- * whose text holds no letter or digit. It is not content; the Markdown drops it.
+ * A permalink sign (`¶`, `#` beside a heading): an in-page link without a letter or digit;
+ * the Markdown drops it.
  */
 export function isPermalinkSign(href: string, text: string): boolean {
   return href.startsWith('#') && !/[\p{L}\p{N}]/u.test(text);
