@@ -15,9 +15,10 @@ import { THRESHOLDS } from './thresholds.js';
  * A `<fieldset>` groups a form's controls even outside a `<form>` (HTML 4.10.15): variant
  * pickers, filters, sorters. Only one that labels controls is chrome (isControlGroup).
  */
-const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'form', 'fieldset']);
+export const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'form', 'fieldset']);
 
-const CHROME_ROLES: ReadonlySet<string> = new Set([
+/** ARIA roles of page chrome (WAI-ARIA 1.2 landmark and widget roles). */
+export const CHROME_ROLES: ReadonlySet<string> = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog',
   'tooltip',
 ]);

@@ -124,6 +124,16 @@ export function classAndId(element: DomElement): string {
 }
 
 /** Elements whose text is code or a form value, left as written by the text rewrites. */
+/**
+ * Phrasing elements Turndown writes inline (as their content, with delimiters at most):
+ * the text around them stays on one line; any other element is taken for a line break.
+ */
+export const INLINE_TAGS: ReadonlySet<string> = new Set([
+  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
+  'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
+  'wbr',
+]);
+
 export const VERBATIM_TAGS: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 
 /** The level (1-6) of a heading element, or 0 for any other element. */

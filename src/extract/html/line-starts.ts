@@ -6,7 +6,7 @@
  */
 
 import type { DomElement, DomNode } from './dom.js';
-import { ELEMENT_NODE, TEXT_NODE, tagOf } from './dom.js';
+import { ELEMENT_NODE, INLINE_TAGS, TEXT_NODE, tagOf } from './dom.js';
 import { INVISIBLE } from './tidy.js';
 import { isPermalinkSign } from './urls.js';
 
@@ -22,12 +22,6 @@ const MARKS = /[\uFDD0\uFDD1]/g;
  * the escape.
  */
 const LINE_START_MARKER = /^(\s*(?:\d{1,9}(?=[.)](?:\s|$)))?)(?:[.)]|-(?=[\s-]|$)|\+(?=\s|$)|=+\s*$|#{1,6}(?=\s|$)|>|~)/;
-
-/** Elements Turndown writes inline; any other is taken for a line break. */
-export const INLINE_TAGS: ReadonlySet<string> = new Set([
-  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
-  'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
-]);
 
 /**
  * The starts Turndown escapes, and `1) ` (markdown.ts); not `~~~`, which pairs with

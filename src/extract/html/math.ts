@@ -5,8 +5,7 @@
  */
 
 import type { DomDocument, DomElement } from './dom.js';
-import { TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
-import { INLINE_TAGS } from './line-starts.js';
+import { INLINE_TAGS, TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import { MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK } from './marks.js';
 import { THRESHOLDS } from './thresholds.js';
 

@@ -5,7 +5,7 @@
  */
 
 import type { DomDocument, DomElement } from './dom.js';
-import { TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import { INLINE_TAGS, TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 
 /** The passage's opening (from Cicero's "... dolorem ipsum ..."), as typesetters cut it. */
 const PLACEHOLDER = /^lorem ipsum dolor sit amet\b/i;
@@ -51,13 +51,6 @@ const TEXT_BLOCKS: ReadonlySet<string> = new Set([
   'p', 'li', 'td', 'th', 'blockquote', 'figcaption', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'section', 'article',
 ]);
 
-/**
- * The inline markup a placeholder block may hold; any other element is more than a
- * placeholder.
- */
-const INLINE_TAGS: ReadonlySet<string> = new Set([
-  'span', 'a', 'b', 'i', 'em', 'strong', 'small', 'big', 'sub', 'sup', 'mark', 'u', 's', 'del', 'ins', 'abbr', 'cite', 'q', 'time', 'font', 'wbr', 'bdi', 'bdo', 'data',
-]);
 
 /** A cell is emptied, not removed: else the cells after it move under the wrong header. */
 const CELLS: ReadonlySet<string> = new Set(['td', 'th']);

@@ -6,6 +6,7 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { TEXT_NODE, isElement, nextInTree, tagOf } from './dom.js';
+import { CHROME_ROLES, CHROME_TAGS } from './boilerplate.js';
 import { THRESHOLDS } from './thresholds.js';
 
 /**
@@ -47,8 +48,6 @@ const DESKTOP_SHOWING_CLASS = new RegExp(`^(?:(?:lg|xl|min-\\[[^\\]\\s]+\\]):!?$
  * Chrome, whose text is no twin: it goes later, and the phone's copy would be the only one
  * left.
  */
-const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside']);
-const CHROME_ROLES: ReadonlySet<string> = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
 
 function isChrome(element: DomElement): boolean {
   if (CHROME_TAGS.has(tagOf(element))) return true;
