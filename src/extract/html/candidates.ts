@@ -1,18 +1,19 @@
 /**
  * The stages' candidates and their ranking (the choose phase of pipeline.ts): stage 0
  * product-description, 1 readability (on a copy rid of chrome), 2 cleaned-body (the body
- * rid of chrome, scoped, pruned), 3 plain-text. The rules of `rank` and their figures:
+ * rid of chrome, scoped to its `<main>`, what precedes its `<h1>` dropped), 3 plain-text. The rules of `rank` and their figures:
  * docs/extraction.md, "4. Choosing a stage".
  */
 
 import { Readability } from '@mozilla/readability';
-import { dropBeforeTitle, pruneLinkDenseBlocks } from './boilerplate.js';
+import { dropCommentThreads, textBesideArticle } from './beside-article.js';
+import { dropBeforeTitle } from './boilerplate.js';
 import type { DomDocument, DomElement } from './dom.js';
 import { findDeclared, mentions } from './declared-description.js';
 import { largestItemRun } from './listing-items.js';
 import { HEADING_LEVEL_MARK } from './marks.js';
 import type { Candidate, PageContext } from './page-context.js';
-import { measure, statsOf } from './page-context.js';
+import { attempt, measure, statsOf } from './page-context.js';
 import { productDescription } from './product-page.js';
 import { lightenReadability } from './readability-tests.js';
 import { THRESHOLDS } from './thresholds.js';
@@ -36,6 +37,8 @@ export function tooBigForReadability(root: DomElement, limit: number, depthLimit
 
 /** Stage 1: Readability's pick in its copy of the document, or null when it finds none. */
 export function readabilityCandidate(page: PageContext, copy: DomDocument): Candidate | null {
+  // Beside an article, readers' comments are not Readability's to pick (beside-article.ts).
+  if (copy.body && page.on('comment-threads')) dropCommentThreads(copy.body);
   // Readability renames each <h1> of the article to <h2>; the level stays on as a mark.
   if (copy.body) for (const h1 of Array.from(copy.body.getElementsByTagName('h1'))) h1.setAttribute(HEADING_LEVEL_MARK, '1');
   const reader = new Readability<DomElement>(copy as never, { serializer: (node) => node as unknown as DomElement });
@@ -50,17 +53,14 @@ export function cleanedBodyCandidate(page: PageContext): Candidate {
   let root = body;
   if (page.on('main-scope')) {
     const mains = Array.from(body.querySelectorAll('main, [role="main"]'));
-    if (mains.length === 1 && statsOf(page, mains[0]!).chars >= THRESHOLDS.MIN_MAIN_SHARE * statsOf(page, body).chars) root = mains[0]!;
+    const stats = page.stats(body);
+    if (mains.length === 1 && (stats.get(mains[0]!)?.chars ?? 0) >= THRESHOLDS.MIN_MAIN_SHARE * (stats.get(body)?.chars ?? 0)) root = mains[0]!;
   }
   const dropped = page.on('before-title') && dropBeforeTitle(root, page.stats(body));
   if (dropped) page.changed();
   // The body's statistics hold its `<main>`'s while the tree is as it was.
   const stats = page.stats(dropped ? root : body);
-  let left = stats.get(root) ?? statsOf(page, root);
-  if (page.on('link-blocks')) {
-    left = pruneLinkDenseBlocks(root, stats);
-    page.changed();
-  }
+  const left = stats.get(root) ?? statsOf(page, root);
   const itemChars = page.on('listing-run') ? largestItemRun(root) : 0;
   return { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars, itemChars };
 }
@@ -93,6 +93,12 @@ function withTitle(doc: DomDocument, root: DomElement, description: DomElement):
   return wrapper;
 }
 
+/** The cleaned body's non-link text that follows the article Readability picked (beside-article.ts). */
+function besideArticle(page: PageContext, cleaned: Candidate, readability: Candidate): number {
+  if (!page.on('beside-article-share')) return 0;
+  return attempt(() => textBesideArticle(cleaned.root!, readability.root!, readability.chars)) ?? 0;
+}
+
 /**
  * Stages 1 and 2 in order of preference (each rule switchable by name, thresholds in
  * thresholds.ts):
@@ -100,7 +106,9 @@ function withTitle(doc: DomDocument, root: DomElement, description: DomElement):
  *     of the cleaned body is one card;
  *   - `readability-minimum`, `recall-rescue`, `product-share`: else the pick is accepted
  *     with MIN_READABILITY_CHARS and MIN_READABILITY_SHARE (on a product page
- *     MIN_PRODUCT_READABILITY_SHARE) of the cleaned body's non-link text;
+ *     MIN_PRODUCT_READABILITY_SHARE) of the cleaned body's non-link text, or
+ *     (`beside-article-share`) of it less the comment threads and teasers that follow the
+ *     article (beside-article.ts);
  *   - `cleaned-body-minimum`: else the cleaned body first, with MIN_CLEANED_BODY_CHARS or
  *     more text than the pick.
  */
@@ -113,7 +121,7 @@ export function rankStages(page: PageContext, readability: Candidate | null, cle
   const accepted =
     !listing &&
     (!page.on('readability-minimum') || readability.chars >= THRESHOLDS.MIN_READABILITY_CHARS) &&
-    (!page.on('recall-rescue') || readability.chars >= share * cleaned.nonLinkChars);
+    (!page.on('recall-rescue') || readability.chars >= share * cleaned.nonLinkChars || readability.chars >= share * (cleaned.nonLinkChars - besideArticle(page, cleaned, readability)));
   if (accepted) return [readability, cleaned];
   const cleanedUsable = !page.on('cleaned-body-minimum') || cleaned.chars >= THRESHOLDS.MIN_CLEANED_BODY_CHARS || cleaned.chars > readability.chars;
   return cleanedUsable ? [cleaned, readability] : [readability, cleaned];

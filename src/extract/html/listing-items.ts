@@ -10,7 +10,7 @@ import { computeTextStats } from './text-stats.js';
 import { THRESHOLDS } from './thresholds.js';
 
 /** Tag and sorted class list: siblings built alike share it. */
-function signature(element: DomElement): string {
+export function signature(element: DomElement): string {
   const classes = (element.getAttribute('class') ?? '').trim().split(/\s+/).sort().join('.');
   return `${tagOf(element)}.${classes}`;
 }

@@ -28,6 +28,13 @@ export const TASK_MARK = 'data-md-task';
  */
 export const HEADING_LEVEL_MARK = 'data-md-level';
 
+/** On the run of a comment thread that may follow an article (beside-article.ts) ... */
+export const THREAD_MARK = 'data-md-thread';
+/** ... on a body that holds one (a copy of the body need not be walked to know it holds none) ... */
+export const HOLDS_THREAD_MARK = 'data-md-holds-thread';
+/** ... and on a teaser: an item of a run that opens with a headline linking elsewhere. */
+export const TEASER_MARK = 'data-md-teaser';
+
 /**
  * Takes out the page's own attributes named as ours: their values are written as they are,
  * so `data-md-tex="# Heading"` would put raw Markdown in the output.

@@ -14,6 +14,7 @@
 
 import { removeBoilerplate, hasSectionHeader } from './boilerplate.js';
 import { cleanedBodyCandidate, productDescriptionCandidate, rankStages, readabilityCandidate, tooBigForReadability } from './candidates.js';
+import { markBesideArticle } from './beside-article.js';
 import { attachPictureCaptions } from './captions.js';
 import { annotateCodeBlocks } from './code-blocks.js';
 import { removeControlLabels } from './control-labels.js';
@@ -113,6 +114,12 @@ export const PIPELINE: readonly Pass[] = [
     name: 'readability-size-cap',
     phase: 'choose',
     run: (p) => void (p.readabilityAllowed = !tooBigForReadability(p.body, THRESHOLDS.MAX_READABILITY_ELEMENTS, THRESHOLDS.MAX_READABILITY_DEPTH)),
+  },
+  {
+    // Before the chrome removal, which takes the footers comments put their author and date in.
+    name: 'beside-article',
+    phase: 'choose',
+    run: (p) => void attempt(() => markBesideArticle(p.body)),
   },
   {
     // Looked for before the chrome removal, so that a page without it is not read again.
@@ -219,12 +226,13 @@ export const RULES: readonly string[] = [
   'chrome-words',
   'related-sections',
   'readability-patches',
+  'comment-threads',
   'main-scope',
   'before-title',
-  'link-blocks',
   'listing-run',
   'readability-minimum',
   'recall-rescue',
+  'beside-article-share',
   'product-share',
   'cleaned-body-minimum',
   'plain-text-links',

@@ -66,6 +66,26 @@ export const THRESHOLDS = {
   /** The declared description is found in the page by this many first words. */
   DECLARED_PROBE_WORDS: 12,
 
+  // beside-article: comment threads and teasers that follow an article (beside-article.ts)
+  /** A thread has at least this many posts side by side: fewer is a quote or two, not a discussion. */
+  MIN_THREAD_ITEMS: 3,
+  /** ... and they are at least this share of the run's elements of their tag (cards of a list are not posts). */
+  MIN_POST_SHARE: 0.5,
+  /** A thread or teaser follows an article when this much other non-link text precedes it (two short paragraphs). */
+  MIN_ARTICLE_CHARS: 400,
+  /** A thread's mark goes on the section around its run when that adds at most this (its heading, a reply form). */
+  MAX_SECTION_EXTRA_CHARS: 200,
+  /** A run of teasers has at least this many items (a rail of other headlines, not a "see also" pair). */
+  MIN_TEASERS: 4,
+  /** A teaser's headline link is at least this long: menu entries ("Sport", "Next") are shorter. */
+  MIN_HEADLINE_CHARS: 20,
+  /** ... after at most this much other text: a section's name or a date ("Politics", "2 hours ago"). */
+  MAX_KICKER_CHARS: 20,
+  /** Short text is read for a date or a reply label; longer text is prose. */
+  MAX_POST_LABEL_CHARS: 60,
+  /** A post's signs are read on elements of at most this many characters (a byline with its date and links). */
+  MAX_POST_SIGN_CHARS: 120,
+
   // chrome: rules chrome-tags, chrome-words, related-sections (boilerplate.ts)
   /** Chrome holding more of the text is kept (a page wrapper, a forum's comments). */
   MAX_CHROME_SHARE: 0.4,
@@ -78,21 +98,13 @@ export const THRESHOLDS = {
   /** A reviews widget goes up to this share of the text (reviews outweigh descriptions). */
   MAX_REVIEWS_SHARE: 0.8,
 
-  // cleaned-body: rules main-scope, before-title, link-blocks, listing-run (candidates.ts, boilerplate.ts, listing-items.ts)
+  // cleaned-body: rules main-scope, before-title, listing-run (candidates.ts, boilerplate.ts, listing-items.ts)
   /** A lone `<main>` holding this share of the text is stage 2's scope. */
   MIN_MAIN_SHARE: 0.3,
   /** What precedes the one `<h1>` goes up to this share of the text (missed chrome). */
   MAX_BEFORE_TITLE_SHARE: 0.3,
-  /** A link block has more link text than this ... */
-  MAX_LINK_DENSITY: 0.8,
-  /** ... at least this many links ... */
-  MIN_LINKS: 3,
-  /** ... this share of them short (long links are a listing's content) ... */
-  MIN_SHORT_LINK_SHARE: 0.8,
-  /** ... shorter than this ("Home", "Next", "2") ... */
+  /** A link shorter than this is a menu's or a pager's ("Home", "Next", "2"); a teaser's headline is longer. */
   SHORT_LINK_CHARS: 20,
-  /** ... and at most this share of the text (more is page structure). */
-  MAX_LINK_BLOCK_SHARE: 0.3,
   /** A run of alike items has this many siblings ... */
   MIN_ITEMS: 4,
   /** ... each with a link and this many characters ... */
