@@ -1,0 +1,13 @@
+// Vitest setup for bench/pass-tests.mjs: the pipeline with the passes named in PIPELINE_OFF
+// switched off, for every test that converts a page through htmlToMarkdown.
+import { vi } from 'vitest';
+import type * as Pipeline from '../src/extract/html/pipeline.js';
+
+vi.mock('../src/extract/html/pipeline.js', async (importOriginal) => {
+  const original = await importOriginal<typeof Pipeline>();
+  const off = (process.env.PIPELINE_OFF ?? '').split(',').filter(Boolean);
+  return {
+    ...original,
+    runPipeline: (html: string, url: string, options: { off?: Iterable<string> } = {}) => original.runPipeline(html, url, { off: [...(options.off ?? []), ...off] }),
+  };
+});
