@@ -24,13 +24,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { UsageError, readHtml } from './dev-pages.mjs';
+import { UsageError, commandLine, helpText, readHtml } from './dev-pages.mjs';
 import { loadScorer, loadTruths, scorePage, summarise } from './dev-scores.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PIPELINE_JS = path.join(ROOT, 'dist/extract/html/pipeline.js');
-/** Passes without which nothing comes out at all: nothing to learn from switching them off. */
-const ESSENTIAL = new Set(['bounds', 'parse', 'rank', 'turndown']);
 /** An F1 change smaller than this is no change (the scorer prints four decimals). */
 const EPSILON = 0.00005;
 
@@ -64,16 +62,10 @@ function parseArgs(argv) {
     only: null, baselineOnly: false, maxHalfGap: null, workers: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
     markdown: null, json: null,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
+  for (const { name: a, value, number: anyNumber } of commandLine(argv)) {
     const number = () => {
-      const n = Number(value());
-      if (!Number.isFinite(n) || n < 0) throw new UsageError(`${a} needs a number`);
+      const n = anyNumber();
+      if (n < 0) throw new UsageError(`${a} needs a number`);
       return n;
     };
     if (a === '--data') opts.data = path.resolve(value());
@@ -84,7 +76,7 @@ function parseArgs(argv) {
     else if (a === '--markdown') opts.markdown = path.resolve(value());
     else if (a === '--json') opts.json = path.resolve(value());
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
+      console.log(helpText(import.meta.url));
       process.exit(0);
     } else throw new UsageError(`unknown option ${a} (--help lists them)`);
   }
@@ -143,8 +135,7 @@ const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(4)}
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(PIPELINE_JS)) throw new UsageError('no dist/extract/html/pipeline.js: run `npm run build` first');
-  const { PIPELINE, RULES } = await import(pathToFileURL(PIPELINE_JS).href);
-  const names = [...PIPELINE.map((p) => p.name).filter((n) => !ESSENTIAL.has(n)), ...RULES];
+  const { PIPELINE, SWITCHES: names } = await import(pathToFileURL(PIPELINE_JS).href);
   if (opts.only) for (const n of opts.only) if (!names.includes(n)) throw new UsageError(`no pass or rule named ${n} (known: ${names.join(', ')})`);
   const switched = opts.baselineOnly ? [] : (opts.only ?? names);
   const scorer = await loadScorer(opts.data);

@@ -9,6 +9,39 @@ export const DATASETS = ['scrapinghub-dev', 'wcxb-dev'];
 
 export class UsageError extends Error {}
 
+/**
+ * The options of a bench's command line, one at a time: its name, and readers of its
+ * argument (`value`, `number`, `count`: a whole number from 0) that throw a UsageError
+ * naming the option when it is missing or no such number.
+ */
+export function* commandLine(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    const number = () => {
+      const n = Number(value());
+      if (!Number.isFinite(n)) throw new UsageError(`${name} needs a number`);
+      return n;
+    };
+    const count = () => {
+      const n = number();
+      if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} needs a whole number`);
+      return n;
+    };
+    yield { name, value, number, count };
+  }
+}
+
+/** A bench's --help: the comment lines that open its file (`metaUrl`: its import.meta.url). */
+export function helpText(metaUrl) {
+  const lines = fs.readFileSync(new URL(metaUrl), 'utf8').split('\n');
+  return lines.slice(1, lines.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n');
+}
+
 /** Page descriptors: dataset, id, url, page type and the file holding the HTML. */
 export function listPages(data) {
   const pages = [];

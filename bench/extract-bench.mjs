@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Extraction benchmark on the two dev splits of the main-content benchmarks:
-//  - speed: ms per page of our HTML cascade (the built code in dist/) beside the baselines
+//  - speed: ms per page of our HTML pipeline (the built code in dist/) beside the baselines
 //    in the same run: plain Readability + Turndown on linkedom (the field's baseline row)
 //    and, for `npm run bench:extract`, on jsdom. A warm-up pass over a sample, then timed
 //    passes over every page, the extractors taking turns every 25 pages; only the
@@ -34,7 +34,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DATASETS, UsageError, listPages, readHtml } from './dev-pages.mjs';
+import { DATASETS, UsageError, commandLine, helpText, listPages, readHtml } from './dev-pages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT = path.join(ROOT, 'dist/index.js');
@@ -49,23 +49,7 @@ function parseArgs(argv) {
     data: process.env.BENCH_DATA || path.resolve(ROOT, '../shared/bench/extraction'),
     json: null, passes: 1, warmupEvery: 20, qualityOnly: false, scoreJsdom: false, skipBaseline: false, floors: {},
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    const number = () => {
-      const n = Number(value());
-      if (!Number.isFinite(n)) throw new UsageError(`${a} needs a number`);
-      return n;
-    };
-    const count = () => {
-      const n = number();
-      if (!Number.isInteger(n) || n < 0) throw new UsageError(`${a} needs a whole number`);
-      return n;
-    };
+  for (const { name: a, value, number, count } of commandLine(argv)) {
     if (a === '--data') opts.data = path.resolve(value());
     else if (a === '--json') opts.json = path.resolve(value());
     else if (a === '--passes') opts.passes = Math.max(1, count());
@@ -78,8 +62,7 @@ function parseArgs(argv) {
     else if (a === '--min-f1-wcxb') opts.floors['wcxb-dev'] = number();
     else if (a === '--min-type-f1') opts.floors.type = number();
     else if (a === '-h' || a === '--help') {
-      const text = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
-      console.log(text.slice(1, text.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+      console.log(helpText(import.meta.url));
       process.exit(0);
     } else throw new UsageError(`unknown option ${a} (see --help)`);
   }

@@ -11,17 +11,23 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { UsageError, commandLine } from './dev-pages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ESSENTIAL = new Set(['bounds', 'parse', 'rank', 'turndown']);
-
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i === -1 ? null : (args[i + 1] ?? null);
-};
-const { PIPELINE, RULES } = await import(pathToFileURL(path.join(ROOT, 'dist/extract/html/pipeline.js')).href);
-const names = option('--only')?.split(',') ?? [...PIPELINE.map((p) => p.name).filter((n) => !ESSENTIAL.has(n)), ...RULES];
+const { SWITCHES } = await import(pathToFileURL(path.join(ROOT, 'dist/extract/html/pipeline.js')).href);
+let names = SWITCHES;
+let markdown = null;
+try {
+  for (const { name, value } of commandLine(process.argv.slice(2))) {
+    if (name === '--only') names = value().split(',');
+    else if (name === '--markdown') markdown = value();
+    else throw new UsageError(`unknown option ${name} (--only A,B, --markdown FILE)`);
+  }
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`pass-tests: ${error.message}`);
+  process.exit(2);
+}
 const rows = [];
 for (const name of names) {
   const report = path.join(ROOT, `.pass-tests-${process.pid}.json`);
@@ -36,7 +42,6 @@ for (const name of names) {
   rows.push({ name, failed: failed.length, first: failed[0] ?? '' });
   console.log(`${name.padEnd(22)} ${String(failed.length).padStart(3)}  ${failed[0] ?? ''}`);
 }
-const markdown = option('--markdown');
 if (markdown) {
   const lines = ['| name | tests failing with it off | the first of them |', '| --- | --- | --- |', ...rows.map((r) => `| ${r.name} | ${r.failed} | ${r.first.replace(/\|/g, '\\|')} |`)];
   fs.writeFileSync(markdown, `${lines.join('\n')}\n`);

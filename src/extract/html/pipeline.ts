@@ -52,6 +52,8 @@ export type Phase = 'read' | 'prepare' | 'choose' | 'clean' | 'write' | 'finish'
 export interface Pass {
   name: string;
   phase: Phase;
+  /** Without it nothing comes out at all: not one of the SWITCHES the ablation measures. */
+  essential?: true;
   /** Whether the pass has anything to do on this page (always, when absent). */
   applies?: (page: PageContext) => boolean;
   run: (page: PageContext) => void;
@@ -67,10 +69,11 @@ const written = (page: PageContext): boolean => page.current !== null && page.cu
 
 export const PIPELINE: readonly Pass[] = [
   // read
-  { name: 'bounds', phase: 'read', run: (p) => void (p.source = boundHtml(p.source).html) },
+  { name: 'bounds', phase: 'read', essential: true, run: (p) => void (p.source = boundHtml(p.source).html) },
   {
     name: 'parse',
     phase: 'read',
+    essential: true,
     run: (p) => {
       p.doc = parseDocument(p.source);
       p.body = bodyOf(p.doc);
@@ -134,7 +137,7 @@ export const PIPELINE: readonly Pass[] = [
     name: 'chrome',
     phase: 'choose',
     run: (p) => {
-      const options = { productPage: p.hints.product, on: (step: string) => p.on(step) };
+      const options = { productPage: p.hints.product, on: p.on };
       const wanted = p.readabilityAllowed && p.on('readability');
       const separate = wanted && attempt(() => hasSectionHeader(p.body)) !== false;
       if (separate) {
@@ -170,6 +173,7 @@ export const PIPELINE: readonly Pass[] = [
     // A product page's named description first; the plain text of the body last.
     name: 'rank',
     phase: 'choose',
+    essential: true,
     run: (p) => {
       const plain: Candidate = { stage: 'plain-text', doc: p.doc, root: null, chars: 0, nonLinkChars: 0 };
       p.ranked = [...(p.description ? [p.description] : []), ...rankStages(p, p.readability, p.cleaned), plain];
@@ -188,7 +192,7 @@ export const PIPELINE: readonly Pass[] = [
   { name: 'blank-blocks', phase: 'clean', applies: written, run: (p) => emptyBlankBlocks(current(p).root) },
 
   // write
-  { name: 'turndown', phase: 'write', applies: written, run: (p) => void (p.markdown = writeMarkdown(current(p).root, p.base)) },
+  { name: 'turndown', phase: 'write', essential: true, applies: written, run: (p) => void (p.markdown = writeMarkdown(current(p).root, p.base)) },
   {
     // The whole de-noised body as text, unless it is mostly link text: an app shell's menus
     // and footer.
@@ -237,6 +241,9 @@ export const RULES: readonly string[] = [
   'cleaned-body-minimum',
   'plain-text-links',
 ];
+
+/** What the ablation switches off one at a time: every pass but the essential ones, and every rule. */
+export const SWITCHES: readonly string[] = [...PIPELINE.filter((pass) => pass.essential !== true).map((pass) => pass.name), ...RULES];
 
 export interface PipelineOptions {
   /** Passes and rules to switch off, by name (PIPELINE, RULES). */
