@@ -347,8 +347,7 @@ function markTeasers(body: DomElement, stats: Map<DomElement, TextStats>): void 
  * Marks what `body` (the de-noised body, before the chrome removal) holds beside an
  * article: comment threads (THREAD_MARK) and teasers (TEASER_MARK).
  */
-export function markBesideArticle(body: DomElement): void {
-  const stats = computeTextStats(body);
+export function markBesideArticle(body: DomElement, stats: Map<DomElement, TextStats> = computeTextStats(body)): void {
   markCommentThreads(body, stats);
   markTeasers(body, stats);
 }
@@ -388,11 +387,16 @@ function besideArticle(root: DomElement): { threads: DomElement[]; teasers: DomE
  * that follow the article (besideArticle); teasers only when the pick is an article (at
  * least MIN_ARTICLE_CHARS) that holds none of them.
  */
-export function textBesideArticle(cleaned: DomElement, pick: DomElement, pickChars: number): number {
+export function textBesideArticle(
+  cleaned: DomElement,
+  pick: DomElement,
+  pickChars: number,
+  statsOf: (root: DomElement) => Map<DomElement, TextStats> = computeTextStats,
+): number {
   const { threads, teasers } = besideArticle(cleaned);
   const counted = pickChars >= THRESHOLDS.MIN_ARTICLE_CHARS && pick.querySelector(`[${TEASER_MARK}]`) === null ? [...threads, ...teasers] : threads;
   if (counted.length === 0) return 0;
-  const stats = computeTextStats(cleaned);
+  const stats = statsOf(cleaned);
   return counted.reduce((n, element) => {
     const s = stats.get(element);
     return s === undefined ? n : n + s.chars - s.linkChars;

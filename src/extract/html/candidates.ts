@@ -96,7 +96,7 @@ function withTitle(doc: DomDocument, root: DomElement, description: DomElement):
 /** The cleaned body's non-link text that follows the article Readability picked (beside-article.ts). */
 function besideArticle(page: PageContext, cleaned: Candidate, readability: Candidate): number {
   if (!page.on('beside-article-share')) return 0;
-  return attempt(() => textBesideArticle(cleaned.root!, readability.root!, readability.chars)) ?? 0;
+  return attempt(() => textBesideArticle(cleaned.root!, readability.root!, readability.chars, page.stats)) ?? 0;
 }
 
 /**

@@ -122,7 +122,7 @@ export const PIPELINE: readonly Pass[] = [
     // Before the chrome removal, which takes the footers comments put their author and date in.
     name: 'beside-article',
     phase: 'choose',
-    run: (p) => void attempt(() => markBesideArticle(p.body)),
+    run: (p) => void attempt(() => markBesideArticle(p.body, p.stats(p.body))),
   },
   {
     // Looked for before the chrome removal, so that a page without it is not read again.
