@@ -1,7 +1,7 @@
 /**
  * The stages' candidates and their ranking (the choose phase of pipeline.ts): stage 0
  * product-description, 1 readability (on a copy rid of chrome), 2 cleaned-body (the body
- * rid of chrome, scoped to its `<main>`, what precedes its `<h1>` dropped), 3 plain-text. The rules of `rank` and their figures:
+ * rid of chrome, what precedes its `<h1>` dropped), 3 plain-text. The rules of `rank` and their figures:
  * docs/extraction.md, "4. Choosing a stage".
  */
 
@@ -49,18 +49,10 @@ export function readabilityCandidate(page: PageContext, copy: DomDocument): Cand
 
 /** Stage 2: the cleaned body (the document itself, which stage 1 has copied). */
 export function cleanedBodyCandidate(page: PageContext): Candidate {
-  const { body, doc } = page;
-  let root = body;
-  if (page.on('main-scope')) {
-    const mains = Array.from(body.querySelectorAll('main, [role="main"]'));
-    const stats = page.stats(body);
-    if (mains.length === 1 && (stats.get(mains[0]!)?.chars ?? 0) >= THRESHOLDS.MIN_MAIN_SHARE * (stats.get(body)?.chars ?? 0)) root = mains[0]!;
-  }
-  const dropped = page.on('before-title') && dropBeforeTitle(root, page.stats(body));
+  const { body: root, doc } = page;
+  const dropped = page.on('before-title') && dropBeforeTitle(root, page.stats(root));
   if (dropped) page.changed();
-  // The body's statistics hold its `<main>`'s while the tree is as it was.
-  const stats = page.stats(dropped ? root : body);
-  const left = stats.get(root) ?? statsOf(page, root);
+  const left = statsOf(page, root);
   const itemChars = page.on('listing-run') ? largestItemRun(root) : 0;
   return { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars, itemChars };
 }
@@ -104,13 +96,11 @@ function besideArticle(page: PageContext, cleaned: Candidate, readability: Candi
  * thresholds.ts):
  *   - `listing-run`: Readability's pick smaller than a run of items holding MIN_ITEM_SHARE
  *     of the cleaned body is one card;
- *   - `readability-minimum`, `recall-rescue`, `product-share`: else the pick is accepted
- *     with MIN_READABILITY_CHARS and MIN_READABILITY_SHARE (on a product page
- *     MIN_PRODUCT_READABILITY_SHARE) of the cleaned body's non-link text, or
- *     (`beside-article-share`) of it less the comment threads and teasers that follow the
- *     article (beside-article.ts);
- *   - `cleaned-body-minimum`: else the cleaned body first, with MIN_CLEANED_BODY_CHARS or
- *     more text than the pick.
+ *   - `recall-rescue`, `product-share`: else the pick is accepted with MIN_READABILITY_SHARE
+ *     (on a product page MIN_PRODUCT_READABILITY_SHARE) of the cleaned body's non-link
+ *     text, or (`beside-article-share`) of it less the comment threads and teasers that
+ *     follow the article (beside-article.ts);
+ *   - else the cleaned body first.
  */
 export function rankStages(page: PageContext, readability: Candidate | null, cleaned: Candidate | null): Candidate[] {
   if (readability === null) return cleaned === null ? [] : [cleaned];
@@ -120,9 +110,6 @@ export function rankStages(page: PageContext, readability: Candidate | null, cle
   const share = page.hints.product && page.on('product-share') ? THRESHOLDS.MIN_PRODUCT_READABILITY_SHARE : THRESHOLDS.MIN_READABILITY_SHARE;
   const accepted =
     !listing &&
-    (!page.on('readability-minimum') || readability.chars >= THRESHOLDS.MIN_READABILITY_CHARS) &&
     (!page.on('recall-rescue') || readability.chars >= share * cleaned.nonLinkChars || readability.chars >= share * (cleaned.nonLinkChars - besideArticle(page, cleaned, readability)));
-  if (accepted) return [readability, cleaned];
-  const cleanedUsable = !page.on('cleaned-body-minimum') || cleaned.chars >= THRESHOLDS.MIN_CLEANED_BODY_CHARS || cleaned.chars > readability.chars;
-  return cleanedUsable ? [cleaned, readability] : [readability, cleaned];
+  return accepted ? [readability, cleaned] : [cleaned, readability];
 }

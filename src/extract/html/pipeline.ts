@@ -231,14 +231,11 @@ export const RULES: readonly string[] = [
   'related-sections',
   'readability-patches',
   'comment-threads',
-  'main-scope',
   'before-title',
   'listing-run',
-  'readability-minimum',
   'recall-rescue',
   'beside-article-share',
   'product-share',
-  'cleaned-body-minimum',
   'plain-text-links',
 ];
 

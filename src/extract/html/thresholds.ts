@@ -98,9 +98,7 @@ export const THRESHOLDS = {
   /** A reviews widget goes up to this share of the text (reviews outweigh descriptions). */
   MAX_REVIEWS_SHARE: 0.8,
 
-  // cleaned-body: rules main-scope, before-title, listing-run (candidates.ts, boilerplate.ts, listing-items.ts)
-  /** A lone `<main>` holding this share of the text is stage 2's scope. */
-  MIN_MAIN_SHARE: 0.3,
+  // cleaned-body: rules before-title, listing-run (candidates.ts, boilerplate.ts, listing-items.ts)
   /** What precedes the one `<h1>` goes up to this share of the text (missed chrome). */
   MAX_BEFORE_TITLE_SHARE: 0.3,
   /** A link shorter than this is a menu's or a pager's ("Home", "Next", "2"); a teaser's headline is longer. */
@@ -122,17 +120,13 @@ export const THRESHOLDS = {
   /** ... and holds this share of it (a teaser quoting them does not). */
   MIN_DECLARED_SHARE: 0.6,
 
-  // rank: rules listing-run, readability-minimum, recall-rescue, product-share, cleaned-body-minimum (candidates.ts)
+  // rank: rules listing-run, recall-rescue, product-share (candidates.ts)
   /** A run of alike items holding this share of the cleaned body is a listing. */
   MIN_ITEM_SHARE: 0.35,
-  /** A shorter Readability pick is a fragment (a caption, a teaser). */
-  MIN_READABILITY_CHARS: 200,
   /** Readability's pick holds this share of the cleaned body's non-link text ... */
   MIN_READABILITY_SHARE: 0.5,
   /** ... on a product page this share: its facts sit beside the prose it keeps. */
   MIN_PRODUCT_READABILITY_SHARE: 0.8,
-  /** A cleaned body with less text is no better than nothing. */
-  MIN_CLEANED_BODY_CHARS: 50,
 
   // control-labels
   /** Longer text is never just a control's label. */
