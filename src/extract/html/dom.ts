@@ -41,6 +41,7 @@ export interface DomElement extends DomNode {
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   hasAttribute(name: string): boolean;
+  hasAttributes(): boolean;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   getElementsByTagName(tagName: string): ArrayLike<DomElement>;

@@ -102,6 +102,8 @@ function normalizeStructure(doc: DomDocument): void {
 // long word).
 const UPPERCASE_ATTRIBUTE = /\s[a-z\d_:.-]*[A-Z][\w:.-]*\s*=/;
 
+const CAPITAL = /[A-Z]/;
+
 /** Foreign content keeps its names as the SVG and MathML specifications spell them. */
 const FOREIGN_ROOTS: ReadonlySet<string> = new Set(['svg', 'math']);
 
@@ -111,10 +113,10 @@ function lowerCaseAttributeNames(doc: DomDocument): void {
   const stack: DomElement[] = [root];
   while (stack.length > 0) {
     const element = stack.pop()!;
-    for (const name of element.getAttributeNames()) {
+    if (element.hasAttributes()) for (const name of element.getAttributeNames()) {
+      if (!CAPITAL.test(name)) continue;
       // ASCII only, as the parser does (a name's other letters are left as written).
       const lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
-      if (lower === name) continue;
       const value = element.getAttribute(name) ?? '';
       element.removeAttribute(name);
       // Of two names that differ only in case, the lowercase one stays.
