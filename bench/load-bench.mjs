@@ -6,7 +6,7 @@
 //    measured in alternating one-second turns of the same run;
 //  - responsiveness: p99 and max latency of GET /healthz (one every 20 ms) while the
 //    hostile pages (bench/fixtures/hostile-pages.mjs) are crawled one after another;
-//  - memory: the server's RSS idle, its peak during the hostile set, and 5 s after it;
+//  - memory: the server's RSS idle, its peak during the hostile set, and 5 s and 15 s after it;
 //  - one-shot start: spawn-to-result of one extraction with each adapter (what
 //    `websearch-mcp extract` chooses between).
 // Every request goes to 127.0.0.1; every loop is bounded in time.
@@ -195,7 +195,9 @@ async function hostile(fixture) {
     await probe;
     clearInterval(sampler);
     await new Promise((r) => setTimeout(r, 5_000));
-    return { outcomes, healthz: { count: latencies.length, p99: percentile(latencies, 0.99), max: Math.max(...latencies) }, rss: { idle: idleRss, peak: peakRss, after: rssMb(server.pid) } };
+    const after = rssMb(server.pid);
+    await new Promise((r) => setTimeout(r, 10_000));
+    return { outcomes, healthz: { count: latencies.length, p99: percentile(latencies, 0.99), max: Math.max(...latencies) }, rss: { idle: idleRss, peak: peakRss, after, after15: rssMb(server.pid) } };
   } finally {
     await server.stop();
   }
@@ -242,7 +244,7 @@ async function main(argv) {
     const { healthz, rss } = underAttack;
     console.log(`/healthz during the hostile set: p99 ${healthz.p99.toFixed(1)} ms, max ${healthz.max.toFixed(1)} ms (${healthz.count} requests)`);
     const mb = (v) => (v === null ? 'n/a' : `${v.toFixed(0)} MB`);
-    console.log(`server RSS: idle ${mb(rss.idle)}, peak during the hostile set ${mb(rss.peak)}, 5 s after ${mb(rss.after)}`);
+    console.log(`server RSS: idle ${mb(rss.idle)}, peak during the hostile set ${mb(rss.peak)}, 5 s after ${mb(rss.after)}, 15 s after ${mb(rss.after15)}`);
     const start = await oneShot(fixture);
     console.log(`one-shot extraction, spawn to result (median of 7): in-thread ${start.inThreadMs.toFixed(0)} ms, pool ${start.poolMs.toFixed(0)} ms`);
     if (json) fs.writeFileSync(json, JSON.stringify({ machine, inThread, pool, ratio: pool.pagesPerSecond / inThread.pagesPerSecond, ...underAttack, oneShot: start }, null, 2));

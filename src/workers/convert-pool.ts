@@ -10,6 +10,7 @@ import { Piscina } from 'piscina';
 import type { ConverterPort, ConvertCallOptions } from '../core/converter-port.js';
 import { AppError } from '../core/errors.js';
 import type { ConvertInput, ConvertOutput } from '../extract/index.js';
+import { collectGarbage } from './collect-garbage.js';
 import { deserializeError, type ConvertReply } from './convert-task.js';
 
 export interface ConvertPoolOptions {
@@ -17,6 +18,16 @@ export interface ConvertPoolOptions {
   maxQueue: number;
   memoryMb: number;
 }
+
+/** Main-thread collection after a huge page (collect-garbage.ts); tests pass their own. */
+export interface CollectOptions {
+  collect?: (() => void) | undefined;
+  /** Idle time of the pool, after a conversion of LARGE_INPUT_BYTES or more, before collecting. */
+  afterMs?: number;
+}
+
+/** A body this large leaves its bytes, its Markdown and its answer as garbage on the main thread. */
+export const LARGE_INPUT_BYTES = 1024 * 1024;
 
 /**
  * The built worker entry: beside this file in dist/; under the test runner, which loads
@@ -31,9 +42,27 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
   readonly #options: ConvertPoolOptions;
   #started: Piscina<ConvertInput, ConvertReply> | undefined;
   #pending = 0;
+  readonly #collect: (() => void) | undefined;
+  readonly #collectAfterMs: number;
+  #collectTimer: NodeJS.Timeout | undefined;
 
-  constructor(options: ConvertPoolOptions) {
+  constructor(options: ConvertPoolOptions, collect: CollectOptions = {}) {
     this.#options = options;
+    this.#collect = 'collect' in collect ? collect.collect : collectGarbage;
+    this.#collectAfterMs = collect.afterMs ?? 2_000;
+  }
+
+  /** Collects once the pool has been idle #collectAfterMs; while it converts, waits again. */
+  #scheduleCollection(): void {
+    const collect = this.#collect;
+    if (collect === undefined) return;
+    clearTimeout(this.#collectTimer);
+    this.#collectTimer = setTimeout(() => {
+      if (this.#pending > 0) return this.#scheduleCollection();
+      this.#collectTimer = undefined;
+      collect();
+    }, this.#collectAfterMs);
+    this.#collectTimer.unref();
   }
 
   /** Started on the first conversion: a command that converts nothing starts no thread. */
@@ -76,6 +105,7 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
       throw new AppError('busy', `The worker converting the page stopped (${(err as Error).message}); it was replaced and the page may be tried again.`, { retryable: true, cause: err });
     } finally {
       this.#pending -= 1;
+      if (input.bytes.length >= LARGE_INPUT_BYTES) this.#scheduleCollection();
     }
     if (!reply.ok) throw deserializeError(reply.error);
     return reply.output;
@@ -92,6 +122,8 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#collectTimer);
+    this.#collectTimer = undefined;
     await this.#started?.destroy();
   }
 }

@@ -5,7 +5,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import * as pages from '../helpers/fixture-pages.js';
-import { ConvertPool, workerEntry } from '../../src/workers/convert-pool.js';
+import { ConvertPool, LARGE_INPUT_BYTES, workerEntry } from '../../src/workers/convert-pool.js';
+import { collectGarbage } from '../../src/workers/collect-garbage.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import type { ConvertInput } from '../../src/extract/index.js';
 import { AppError } from '../../src/core/errors.js';
@@ -61,6 +62,59 @@ describe('ConvertPool', () => {
   it('finds its worker in dist/ from the sources and beside itself when built', () => {
     expect(workerEntry('file:///p/src/workers/convert-pool.ts').pathname).toBe('/p/dist/workers/convert-worker.js');
     expect(workerEntry('file:///p/dist/workers/convert-pool.js').pathname).toBe('/p/dist/workers/convert-worker.js');
+  });
+});
+
+describe('ConvertPool, memory after a huge page', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const large = input(`${'A line of a large plain-text page.\n'.repeat(Math.ceil(LARGE_INPUT_BYTES / 35) + 10)}`, 'text/plain');
+
+  it('reaches a full collection on this Node', () => {
+    expect(typeof collectGarbage).toBe('function');
+    expect(() => collectGarbage!()).not.toThrow();
+  });
+
+  it('collects on the main thread once the pool is idle after a page of 1 MiB or more, not after small ones', async () => {
+    let collections = 0;
+    const watched = new ConvertPool({ threads: 1, maxQueue: 4, memoryMb: 128 }, { collect: () => collections++, afterMs: 50 });
+    try {
+      await watched.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 20_000 });
+      await sleep(200);
+      expect(collections).toBe(0);
+      expect(large.bytes.length).toBeGreaterThanOrEqual(LARGE_INPUT_BYTES);
+      await watched.convert(large, { timeoutMs: 20_000 });
+      await watched.convert(large, { timeoutMs: 20_000 });
+      expect(collections).toBe(0);
+      await sleep(300);
+      // Two huge pages in a row, one collection.
+      expect(collections).toBe(1);
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('waits while the pool is converting', async () => {
+    let collections = 0;
+    const watched = new ConvertPool({ threads: 2, maxQueue: 4, memoryMb: 256 }, { collect: () => collections++, afterMs: 50 });
+    try {
+      await watched.convert(large, { timeoutMs: 20_000 });
+      const busy = input(`<html><body>${'<div><p>A paragraph that keeps the worker busy for a while.</p></div>'.repeat(40_000)}</body></html>`, 'text/html');
+      await watched.convert(busy, { timeoutMs: 60_000 });
+      expect(collections).toBe(0);
+      await sleep(300);
+      expect(collections).toBe(1);
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('a closed pool collects nothing', async () => {
+    let collections = 0;
+    const watched = new ConvertPool({ threads: 1, maxQueue: 4, memoryMb: 128 }, { collect: () => collections++, afterMs: 30 });
+    await watched.convert(large, { timeoutMs: 20_000 });
+    await watched.close();
+    await sleep(150);
+    expect(collections).toBe(0);
   });
 });
 
