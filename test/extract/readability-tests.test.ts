@@ -80,6 +80,31 @@ describe('reordered Readability tests', () => {
     expect(hasVisibleText(doc.querySelector('#b')!)).toBe(true);
   });
 
+  it.each([
+    ['without a <base> (no URL to resolve against)', ''],
+    ['with an absolute <base>', '<base href="https://example.test/dir/">'],
+    ['with a relative <base>', '<base href="/dir/">'],
+  ])('resolves links and pictures as the original does, %s', (_name, base) => {
+    const page = `<!DOCTYPE html><html><head><title>t</title>${base}</head><body><div id="content">
+      <a href="/about">about</a> <a href="https://other.test/x?y=1#z">absolute</a> <a href="#notes">notes</a>
+      <a href="javascript:void(0)">text only</a> <a href="javascript:open()"><b>bold</b> and text</a> <a href="JAVASCRIPT:x()">upper</a>
+      <a href="">empty</a> <a>none</a> <a href="http://[bad">broken</a>
+      <img src="pic.jpg" srcset="a.jpg 1x, /b.jpg 2x,https://c.test/c.jpg 640w"> <video poster="p.png" src="v.mp4"></video>
+      <picture><source srcset="s.webp"><img src="//cdn.test/i.png"></picture></div></body></html>`;
+    const run = (patched: boolean): string => {
+      const doc = parseDocument(page);
+      const reader = new Readability(doc as never) as unknown as { _fixRelativeUris: (content: DomElement) => void };
+      if (patched) lightenReadability(reader);
+      const content = doc.querySelector('#content')!;
+      reader._fixRelativeUris(content);
+      return content.outerHTML;
+    };
+    const original = run(false);
+    expect(run(true)).toBe(original);
+    expect(original).not.toContain('javascript:void');
+    expect(original).toContain('<b>bold</b> and text');
+  });
+
   it('leaves an instance of another shape alone', () => {
     const stranger = { REGEXPS: {}, _isValidByline: 1 };
     lightenReadability(stranger);

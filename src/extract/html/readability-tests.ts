@@ -1,20 +1,43 @@
 /**
- * Three of Readability 0.6's per-node tests reordered to skip work whose result they do not
+ * Four of Readability 0.6's private methods made to skip work whose result they do not
  * need, with the original's answer for every node (as a condition: '' and undefined are
  * false): the byline test measures text only after its cheap part, the emptiness test stops
  * at the first visible character, the visibility test builds no style object without a
- * `style` attribute. docs/extraction.md, "4. Choosing a stage". package.json pins
- * Readability's exact version: private methods change without notice.
+ * `style` attribute, and the links and pictures are not resolved against a base that is no
+ * URL. docs/extraction.md, "4. Choosing a stage". package.json pins Readability's exact
+ * version: private methods change without notice.
  */
 
-import type { DomElement, DomNode } from './dom.js';
+import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { CDATA_SECTION_NODE, TEXT_NODE, isElement, nextInTree } from './dom.js';
 
 interface ReadabilityInternals {
   REGEXPS?: { byline?: RegExp };
+  _doc?: DomDocument & { baseURI?: unknown };
   _isValidByline?: (node: DomElement, matchString: string) => boolean;
   _isElementWithoutContent?: (node: DomNode) => boolean;
   _isProbablyVisible?: (node: DomElement) => boolean;
+  _fixRelativeUris?: (content: DomElement) => void;
+}
+
+/**
+ * What the original `_fixRelativeUris` does when its document's base is no URL (linkedom's
+ * is null): each `new URL(address, base)` throws and the address stays as written, so only
+ * its `javascript:` links change, to their text.
+ */
+function unlinkScriptLinks(doc: DomDocument, content: DomElement): void {
+  for (const link of Array.from(content.querySelectorAll('a'))) {
+    const href = link.getAttribute('href');
+    if (!href || !href.startsWith('javascript:')) continue;
+    const only = link.childNodes.length === 1 ? link.childNodes[0]! : null;
+    if (only !== null && only.nodeType === TEXT_NODE) {
+      link.replaceWith(doc.createTextNode(link.textContent ?? ''));
+    } else {
+      const container = doc.createElement('span');
+      while (link.firstChild !== null) container.appendChild(link.firstChild);
+      link.replaceWith(container);
+    }
+  }
 }
 
 /** Whether any text (or CDATA) node under `root` holds a character that is not white space. */
@@ -30,9 +53,17 @@ export function lightenReadability(reader: object): void {
   const internals = reader as ReadabilityInternals;
   const byline = internals.REGEXPS?.byline;
   const { _isValidByline, _isElementWithoutContent, _isProbablyVisible } = internals;
-  const methods = [_isValidByline, _isElementWithoutContent, _isProbablyVisible];
+  const { _fixRelativeUris } = internals;
+  const methods = [_isValidByline, _isElementWithoutContent, _isProbablyVisible, _fixRelativeUris];
   if (methods.some((method) => typeof method !== 'function') || !(byline instanceof RegExp)) return;
   const probablyVisible = _isProbablyVisible!;
+  const fixRelativeUris = _fixRelativeUris!;
+  // Else every address of the article is thrown at `new URL` and caught, for nothing.
+  internals._fixRelativeUris = (content) => {
+    const doc = internals._doc;
+    if (doc === undefined || URL.canParse(String(doc.baseURI))) return fixRelativeUris.call(reader, content);
+    unlinkScriptLinks(doc, content);
+  };
   internals._isValidByline = (node, matchString) => {
     const rel = node.getAttribute('rel');
     const itemprop = node.getAttribute('itemprop');
