@@ -1,12 +1,14 @@
 /**
- * A performance fix for linkedom 0.18, applied once on first import: its EventTarget
- * constructor put every node into a module-level WeakMap, which V8 marks slowly. `Node`
- * skips that constructor and its listener methods are re-implemented with the same
- * semantics, storing listeners only for nodes that get one; unchanged if linkedom's shape
- * is not the expected one. Figures: docs/extraction.md, "The pipeline".
+ * Two performance fixes for linkedom 0.18, applied once on first import; each leaves
+ * linkedom as it is if its shape is not the expected one. Its EventTarget constructor put
+ * every node into a module-level WeakMap, which V8 marks slowly: `Node` skips that
+ * constructor and its listener methods are re-implemented with the same semantics, storing
+ * listeners only for nodes that get one. Its `className`, which `getAttribute('class')`
+ * returns, joined the element's class list anew on every read: it reads the attribute,
+ * which linkedom keeps equal to that list. Figures: docs/extraction.md, "The pipeline".
  */
 
-import { EventTarget as LinkedomEventTarget, parseHTML } from 'linkedom';
+import { Element as LinkedomElement, EventTarget as LinkedomEventTarget, parseHTML } from 'linkedom';
 
 type Listener = ((event: unknown) => void) | { handleEvent(event: unknown): void };
 interface ListenerOptions {
@@ -94,4 +96,25 @@ export function patchLinkedomEventTargets(): void {
   if (typeof NodeClass !== 'function' || Object.getPrototypeOf(NodeClass) !== LinkedomEventTarget) return;
   Object.setPrototypeOf(NodeClass, class NoListenerStorage {});
   Object.assign(NodeClass.prototype as object, nodeEventMethods);
+}
+
+let classNameApplied = false;
+
+/**
+ * `className` read from the `class` attribute. linkedom writes that attribute from the class
+ * list on every change to either (parse, `className`, `setAttribute`, `classList`), so the
+ * two hold the same tokens, once each, joined by one space.
+ */
+export function patchLinkedomClassName(): void {
+  if (classNameApplied) return;
+  classNameApplied = true;
+  const proto = (LinkedomElement as unknown as { prototype?: object } | undefined)?.prototype;
+  const original = proto === undefined ? undefined : Object.getOwnPropertyDescriptor(proto, 'className');
+  if (original?.get === undefined || original.set === undefined) return;
+  Object.defineProperty(proto, 'className', {
+    ...original,
+    get(this: { getAttributeNode(name: string): { value: string } | null }): string {
+      return this.getAttributeNode('class')?.value ?? '';
+    },
+  });
 }

@@ -7,9 +7,10 @@
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { COMMENT_NODE, TEXT_NODE, childElements, isElement, tagOf } from './dom.js';
-import { patchLinkedomEventTargets } from './linkedom-patch.js';
+import { patchLinkedomClassName, patchLinkedomEventTargets } from './linkedom-patch.js';
 
 patchLinkedomEventTargets();
+patchLinkedomClassName();
 
 /** Elements a browser leaves in `<head>`; the first other element (or text) starts the body. */
 const HEAD_ELEMENTS: ReadonlySet<string> = new Set([
