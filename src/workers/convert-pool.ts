@@ -4,6 +4,8 @@
  * under what is left of its URL's deadline (an abort terminates its worker, piscina
  * starts another) and under the workers' heap bound (`resourceLimits`); a full queue
  * answers `busy` at once instead of making the URL wait for a deadline it cannot meet.
+ * After a page of LARGE_INPUT_BYTES or more, the main thread's heap is collected once the
+ * pool has been idle a while (collect-garbage.ts).
  */
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';

@@ -74,47 +74,51 @@ describe('ConvertPool, memory after a huge page', () => {
     expect(() => collectGarbage!()).not.toThrow();
   });
 
-  it('collects on the main thread once the pool is idle after a page of 1 MiB or more, not after small ones', async () => {
+  /** A pool whose main-thread collections are counted instead of run. */
+  function watchedPool(afterMs: number): { pool: ConvertPool; collections: () => number } {
     let collections = 0;
-    const watched = new ConvertPool({ threads: 1, maxQueue: 4, memoryMb: 128 }, { collect: () => collections++, afterMs: 50 });
+    const pool = new ConvertPool({ threads: 2, maxQueue: 4, memoryMb: 256 }, { collect: () => collections++, afterMs });
+    return { pool, collections: () => collections };
+  }
+
+  it('collects on the main thread once the pool is idle after a page of 1 MiB or more, not after small ones', async () => {
+    const { pool: watched, collections } = watchedPool(50);
     try {
       await watched.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 20_000 });
       await sleep(200);
-      expect(collections).toBe(0);
+      expect(collections()).toBe(0);
       expect(large.bytes.length).toBeGreaterThanOrEqual(LARGE_INPUT_BYTES);
       await watched.convert(large, { timeoutMs: 20_000 });
       await watched.convert(large, { timeoutMs: 20_000 });
-      expect(collections).toBe(0);
+      expect(collections()).toBe(0);
       await sleep(300);
       // Two huge pages in a row, one collection.
-      expect(collections).toBe(1);
+      expect(collections()).toBe(1);
     } finally {
       await watched.close();
     }
   });
 
   it('waits while the pool is converting', async () => {
-    let collections = 0;
-    const watched = new ConvertPool({ threads: 2, maxQueue: 4, memoryMb: 256 }, { collect: () => collections++, afterMs: 50 });
+    const { pool: watched, collections } = watchedPool(50);
     try {
       await watched.convert(large, { timeoutMs: 20_000 });
       const busy = input(`<html><body>${'<div><p>A paragraph that keeps the worker busy for a while.</p></div>'.repeat(40_000)}</body></html>`, 'text/html');
       await watched.convert(busy, { timeoutMs: 60_000 });
-      expect(collections).toBe(0);
+      expect(collections()).toBe(0);
       await sleep(300);
-      expect(collections).toBe(1);
+      expect(collections()).toBe(1);
     } finally {
       await watched.close();
     }
   });
 
   it('a closed pool collects nothing', async () => {
-    let collections = 0;
-    const watched = new ConvertPool({ threads: 1, maxQueue: 4, memoryMb: 128 }, { collect: () => collections++, afterMs: 30 });
+    const { pool: watched, collections } = watchedPool(30);
     await watched.convert(large, { timeoutMs: 20_000 });
     await watched.close();
     await sleep(150);
-    expect(collections).toBe(0);
+    expect(collections()).toBe(0);
   });
 });
 
