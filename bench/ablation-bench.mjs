@@ -139,7 +139,7 @@ async function main() {
   if (opts.only) for (const n of opts.only) if (!names.includes(n)) throw new UsageError(`no pass or rule named ${n} (known: ${names.join(', ')})`);
   const switched = opts.baselineOnly ? [] : (opts.only ?? names);
   const scorer = await loadScorer(opts.data);
-  const pages = loadTruths(opts.data).map(({ dataset, id, url, type, file, half, truth, with: w, without }) => ({ dataset, id, url, type, file, half, truth, with: w, without }));
+  const pages = loadTruths(opts.data);
   const configs = [[], ...switched.map((n) => [n])];
   const started = Date.now();
   const results = await runWorkers(opts, pages, configs);

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { UsageError, commandLine } from './dev-pages.mjs';
+import { UsageError, commandLine, helpText } from './dev-pages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { SWITCHES } = await import(pathToFileURL(path.join(ROOT, 'dist/extract/html/pipeline.js')).href);
@@ -19,10 +19,15 @@ let names = SWITCHES;
 let markdown = null;
 try {
   for (const { name, value } of commandLine(process.argv.slice(2))) {
-    if (name === '--only') names = value().split(',');
+    if (name === '--only') names = value().split(',').map((s) => s.trim()).filter(Boolean);
     else if (name === '--markdown') markdown = value();
-    else throw new UsageError(`unknown option ${name} (--only A,B, --markdown FILE)`);
+    else if (name === '-h' || name === '--help') {
+      console.log(helpText(import.meta.url));
+      process.exit(0);
+    } else throw new UsageError(`unknown option ${name} (--only A,B, --markdown FILE)`);
   }
+  // A misspelt name would switch nothing off and pass every test.
+  for (const name of names) if (!SWITCHES.includes(name)) throw new UsageError(`no pass or rule named ${name} (known: ${SWITCHES.join(', ')})`);
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   console.error(`pass-tests: ${error.message}`);

@@ -747,10 +747,11 @@ describe('captions, related sections and listings', () => {
     const posts = Array.from({ length: 6 }, (_, i) => `<div class="post"><a href="/u/${i}">u${i}</a><p>${prose(30, `post${i}`)}</p></div>`).join('');
     const { document } = parseHTML(`<html><body><ul>${cards}</ul><div>${posts}</div></body></html>`);
     const body = document.body as unknown as DomElement;
-    const run = largestItemRun(body);
+    const run = largestItemRun(body, computeTextStats(body));
     const cardChars = 6 * ('Linkedcardtitle0'.length + 'shortnote'.length);
     expect(run).toBe(cardChars);
-    expect(largestItemRun(body.querySelector('div')!)).toBe(0);
+    const thread = body.querySelector('div')!;
+    expect(largestItemRun(thread, computeTextStats(thread))).toBe(0);
   });
 
   it('gives no plain-text fallback for an app shell whose only text is links', () => {

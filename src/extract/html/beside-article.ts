@@ -146,8 +146,9 @@ function isAvatar(image: DomElement): boolean {
 
 /** A reply control's label or a date. */
 function labelSigns(label: string): number {
-  if (label.length > THRESHOLDS.MAX_POST_LABEL_CHARS) return /^reply\b/i.test(label) ? REPLY : 0;
-  if (REPLY_LABEL.test(label) || /^reply\b/i.test(label)) return REPLY;
+  if (/^reply\b/i.test(label)) return REPLY;
+  if (label.length > THRESHOLDS.MAX_POST_LABEL_CHARS) return 0;
+  if (REPLY_LABEL.test(label)) return REPLY;
   return MAYBE_DATE.test(label) && DATE_TEXT.test(label) ? TIME : 0;
 }
 
@@ -331,7 +332,9 @@ function markTeasers(body: DomElement, stats: Map<DomElement, TextStats>): void 
       if (s === undefined || s.links === s.shortLinks || child.hasAttribute(THREAD_MARK)) continue;
       if (isTeaser(child, stats)) {
         const key = signature(child);
-        runs.set(key, [...(runs.get(key) ?? []), child]);
+        const run = runs.get(key);
+        if (run === undefined) runs.set(key, [child]);
+        else run.push(child);
       } else {
         stack.push(child);
       }

@@ -53,7 +53,7 @@ export function cleanedBodyCandidate(page: PageContext): Candidate {
   const dropped = page.on('before-title') && dropBeforeTitle(root, page.stats(root));
   if (dropped) page.changed();
   const left = statsOf(page, root);
-  const itemChars = page.on('listing-run') ? largestItemRun(root) : 0;
+  const itemChars = page.on('listing-run') ? largestItemRun(root, page.stats(root)) : 0;
   return { stage: 'cleaned-body', doc, root, chars: left.chars, nonLinkChars: left.chars - left.linkChars, itemChars };
 }
 

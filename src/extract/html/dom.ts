@@ -124,7 +124,6 @@ export function classAndId(element: DomElement): string {
   return cls === '' && id === '' ? '' : `${cls} ${id}`;
 }
 
-/** Elements whose text is code or a form value, left as written by the text rewrites. */
 /**
  * Phrasing elements Turndown writes inline (as their content, with delimiters at most):
  * the text around them stays on one line; any other element is taken for a line break.
@@ -135,6 +134,7 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
   'wbr',
 ]);
 
+/** Elements whose text is code or a form value, left as written by the text rewrites. */
 export const VERBATIM_TAGS: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 
 /** The level (1-6) of a heading element, or 0 for any other element. */

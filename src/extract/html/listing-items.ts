@@ -6,7 +6,7 @@
 
 import type { DomElement } from './dom.js';
 import { childElements, tagOf } from './dom.js';
-import { computeTextStats } from './text-stats.js';
+import type { TextStats } from './text-stats.js';
 import { THRESHOLDS } from './thresholds.js';
 
 /** Tag and sorted class list: siblings built alike share it. */
@@ -15,9 +15,8 @@ export function signature(element: DomElement): string {
   return `${tagOf(element)}.${classes}`;
 }
 
-/** Characters of text in the largest run of alike items under `root` (0 when none). */
-export function largestItemRun(root: DomElement): number {
-  const stats = computeTextStats(root);
+/** Characters of text in the largest run of alike items under `root` (0 when none); `stats`: of `root`'s tree as it is. */
+export function largestItemRun(root: DomElement, stats: Map<DomElement, TextStats>): number {
   let best = 0;
   const stack: DomElement[] = [root];
   while (stack.length > 0) {

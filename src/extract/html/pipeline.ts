@@ -65,6 +65,9 @@ function current(page: PageContext): { doc: DomDocument; root: DomElement } {
   return { doc, root: root! };
 }
 
+/** A copy of the document as it is now, for Readability to change; null when linkedom cannot copy it. */
+const copyOf = (page: PageContext): DomDocument | null => attempt(() => page.doc.cloneNode(true) as DomDocument);
+
 const written = (page: PageContext): boolean => page.current !== null && page.current.stage !== 'plain-text';
 
 export const PIPELINE: readonly Pass[] = [
@@ -141,15 +144,13 @@ export const PIPELINE: readonly Pass[] = [
       const wanted = p.readabilityAllowed && p.on('readability');
       const separate = wanted && attempt(() => hasSectionHeader(p.body)) !== false;
       if (separate) {
-        p.readabilityDoc = attempt(() => {
-          const copy = p.doc.cloneNode(true) as DomDocument;
-          if (copy.body) removeBoilerplate(copy.body, options);
-          return copy;
-        });
+        const copy = copyOf(p);
+        const body = copy?.body ?? null;
+        p.readabilityDoc = copy !== null && (body === null || attempt(() => removeBoilerplate(body, options)) !== null) ? copy : null;
       }
       p.cleanable = attempt(() => removeBoilerplate(p.body, { ...options, keepSectionHeaders: true })) !== null;
       p.changed();
-      if (!separate) p.readabilityDoc = wanted && p.cleanable ? attempt(() => p.doc.cloneNode(true) as DomDocument) : null;
+      if (!separate) p.readabilityDoc = wanted && p.cleanable ? copyOf(p) : null;
     },
   },
   {
@@ -158,7 +159,7 @@ export const PIPELINE: readonly Pass[] = [
     applies: (p) => p.readabilityAllowed && p.readabilityDoc !== null,
     run: (p) => {
       // Without the chrome pass, Readability reads a copy of the de-noised document.
-      const copy = p.readabilityDoc ?? attempt(() => p.doc.cloneNode(true) as DomDocument);
+      const copy = p.readabilityDoc ?? copyOf(p);
       p.readability = copy === null ? null : attempt(() => readabilityCandidate(p, copy));
     },
   },
