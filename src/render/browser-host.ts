@@ -38,8 +38,11 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  * Ours on top. SpareRendererForSitePerProcess: after a navigation Chromium starts a spare
  * renderer for that page's context; every pooled page has a context of its own, so the
  * spare never fits the next navigation and is killed: a process started for nothing per page.
+ * RenderDocument: a new frame host (and renderer-side frame) for every cross-document
+ * navigation, and a pooled page navigates twice a render (the page, then about:blank);
+ * without it Chromium reuses the frame, as it did before the feature (BENCHMARKS.md).
  */
-export const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'SpareRendererForSitePerProcess'];
+export const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'SpareRendererForSitePerProcess', 'RenderDocument'];
 
 /** Headless, no sandbox (containers), no traffic of the browser's own, no automation tell, no UDP. */
 export const LAUNCH_ARGS = [
@@ -52,8 +55,10 @@ export const LAUNCH_ARGS = [
   '--disable-sync',
   '--disable-blink-features=AutomationControlled',
   // WebRTC would send STUN/TURN straight to any address, around the guard proxy: only
-  // proxied TCP is left to it (and the proxy applies the policy).
+  // proxied TCP is left to it (and the proxy applies the policy). The full browser reads
+  // the first switch, a headless shell (CHROMIUM_PATH may name one) only the second.
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 

@@ -31,8 +31,8 @@ const SKIPPED_TYPES = new Set(['image', 'media', 'font']);
 const SETTLE_MS = 2_000;
 /** Silence on the network after which the page counts as settled. */
 const QUIET_MS = 100;
-/** Evaluated in the page: has its body a letter or digit a reader would see yet? */
-const HAS_READABLE_TEXT = '/[\\p{L}\\p{N}]/u.test((document.body && document.body.innerText) || "")';
+/** How often a page still without readable text is looked at again. */
+const TEXT_POLL_MS = 50;
 /** A challenge page that passes reloads within a few seconds; more hops than this is a loop. */
 const CHALLENGE_WAIT_MS = 5_000;
 const CHALLENGE_HOPS = 3;
@@ -165,10 +165,7 @@ export class ChromiumRenderer implements Renderer {
         // A script may write the text on a timer, or a CPU-starved renderer may not yet have
         // run it when the network went quiet: a page still without readable text gets a
         // little longer (never past the deadline) before it is read.
-        await page
-          .waitForFunction(HAS_READABLE_TEXT, undefined, { timeout: Math.min(SETTLE_MS, left()), polling: 50 })
-          .catch(() => undefined);
-        const html = await documentHtml(pooled);
+        const html = await documentHtml(pooled, () => Math.min(SETTLE_MS, left()));
         clean = true;
         return { finalUrl: page.url(), status, html };
       } finally {
@@ -269,22 +266,41 @@ async function routeRequest(route: Route, pooled: PooledPage): Promise<void> {
   }
 }
 
-/** The page's doctype and markup, as `page.content()` gives them but without its large helper script. */
-const DOCUMENT_HTML = `(() => {
-  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
-  return doctype + (document.documentElement ? document.documentElement.outerHTML : '');
-})()`;
+/**
+ * The page's doctype and markup, as `page.content()` gives them, once its body has a letter
+ * or digit a reader would see, or after `waitMs` (checked every TEXT_POLL_MS).
+ */
+const documentHtmlWhenReadable = (waitMs: number): string => `new Promise((resolve) => {
+  const readable = () => /[\\p{L}\\p{N}]/u.test((document.body && document.body.innerText) || "");
+  const read = () => resolve((document.doctype ? new XMLSerializer().serializeToString(document.doctype) : "") + (document.documentElement ? document.documentElement.outerHTML : ""));
+  const until = Date.now() + ${waitMs};
+  const check = () => (readable() || Date.now() >= until ? read() : setTimeout(check, ${TEXT_POLL_MS}));
+  check();
+})`;
+/** Navigations (a script's redirect) that may replace the document while it is being read. */
+const READ_ATTEMPTS = 3;
 
 /**
- * Reads the document in a fresh isolated world (the page's own scripts cannot redefine what
- * it calls). Playwright's `content()` first loads its injected script (hundreds of KB) into
- * every new document, which cost more renderer time than the read itself.
+ * Waits for readable text and reads the document in one call, in a fresh isolated world (the
+ * page's own scripts cannot redefine what it calls). Playwright's `waitForFunction` and
+ * `content()` first load its injected script (hundreds of KB) into every new document, which
+ * cost more renderer time than the wait and the read themselves.
  */
-async function documentHtml(pooled: PooledPage): Promise<string> {
-  const { executionContextId } = await pooled.cdp.send('Page.createIsolatedWorld', { frameId: pooled.frameId, worldName: 'websearch-read' });
-  const { result, exceptionDetails } = await pooled.cdp.send('Runtime.evaluate', { expression: DOCUMENT_HTML, contextId: executionContextId, returnByValue: true });
-  if (exceptionDetails || typeof result.value !== 'string') throw new Error(`the document could not be read: ${exceptionDetails?.text ?? typeof result.value}`);
-  return result.value;
+async function documentHtml(pooled: PooledPage, waitMs: () => number): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const { executionContextId } = await pooled.cdp.send('Page.createIsolatedWorld', { frameId: pooled.frameId, worldName: 'websearch-read' });
+    const evaluation = await pooled.cdp
+      .send('Runtime.evaluate', { expression: documentHtmlWhenReadable(waitMs()), contextId: executionContextId, returnByValue: true, awaitPromise: true })
+      .catch((error: unknown) => error as Error);
+    // The document went away under the read (a navigation): the next one is read instead.
+    if (evaluation instanceof Error) {
+      if (attempt < READ_ATTEMPTS && /context was destroyed|Cannot find context|Inspected target navigated/i.test(evaluation.message)) continue;
+      throw evaluation;
+    }
+    const { result, exceptionDetails } = evaluation;
+    if (exceptionDetails || typeof result.value !== 'string') throw new Error(`the document could not be read: ${exceptionDetails?.text ?? typeof result.value}`);
+    return result.value;
+  }
 }
 
 function sameDocument(a: string, b: string): boolean {

@@ -4,6 +4,7 @@
  * except under CI (CI=true), where a missing browser FAILS them: CI installs Debian's
  * chromium (.ci/run), so its absence is a broken setup, not a reason to pass.
  */
+import { existsSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { descendants } from '../../src/render/process-tree.js';
@@ -31,6 +32,25 @@ export function describeWithChromium(name: string, body: () => void): void {
     });
   } else {
     console.warn(`skipping "${name}": ${chromium.reason}`);
+    describe.skip(name, body);
+  }
+}
+
+/** Debian's chromium-headless-shell, a build CHROMIUM_PATH may name (the guard tests run it too). */
+export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+/** `describe` for tests of the headless shell: like describeWithChromium, for that build. */
+export function describeWithHeadlessShell(name: string, body: () => void): void {
+  if (existsSync(HEADLESS_SHELL)) {
+    describe(name, body);
+  } else if (process.env.CI === 'true') {
+    describe(name, () => {
+      it('has a headless shell to render with (required under CI)', () => {
+        throw new Error(`CI=true but no ${HEADLESS_SHELL} (apt-get install chromium-headless-shell)`);
+      });
+    });
+  } else {
+    console.warn(`skipping "${name}": no ${HEADLESS_SHELL} (apt-get install chromium-headless-shell)`);
     describe.skip(name, body);
   }
 }

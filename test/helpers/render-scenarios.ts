@@ -131,6 +131,17 @@ export function renderScenarios(canaryPort: () => number): Scenario[] {
           `<!doctype html><html><head><title>Late app</title></head><body><div id="root"></div><script>addEventListener('load', () => setTimeout(() => { document.getElementById('root').innerHTML = '<article><h1>Late</h1><p>${SPA_TEXT}.</p></article>'; }, 600));</script></body></html>`,
         ),
     },
+    {
+      path: '/hop',
+      description: 'an empty page whose script moves on, 300 ms after load, to /hop/there, which has the text',
+      handle: ({ res }) =>
+        send(res, 200, HTML, `<!doctype html><html><head><title>Moving</title></head><body><div id="root"></div><script>addEventListener('load', () => setTimeout(() => location.replace('/hop/there'), 300));</script></body></html>`),
+    },
+    {
+      path: '/hop/there',
+      description: 'where /hop moves to',
+      handle: ({ res }) => send(res, 200, HTML, `<!doctype html><html><head><title>Arrived</title></head><body><article><h1>Arrived</h1><p>${SPA_TEXT}.</p></article></body></html>`),
+    },
     { path: '/guarded', description: 'a page reaching for the canary origin every way it can', handle: ({ res }) => send(res, 200, HTML, guardHtml(canaryPort())) },
     {
       path: '/memory',

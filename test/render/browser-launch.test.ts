@@ -16,7 +16,7 @@ function disabledFeatures(cmdline: string): string[] {
 }
 
 describeWithChromium('the launch switches', () => {
-  it("keep Playwright's own disabled features and turn off the spare renderer", async () => {
+  it("keep Playwright's own disabled features and turn off the spare renderer and RenderDocument", async () => {
     const marker = `--user-agent=launch-switch-probe-${process.pid}`;
     const browser = await playwright.launch({ executablePath: chromium.path as string, headless: true, args: [marker] });
     let defaults: string[];
@@ -30,6 +30,6 @@ describeWithChromium('the launch switches', () => {
     expect(defaults.length).toBeGreaterThan(0);
     expect(DISABLED_FEATURES).toEqual(expect.arrayContaining(defaults));
     expect(disabledFeatures(LAUNCH_ARGS.join(' '))).toEqual(DISABLED_FEATURES);
-    expect(DISABLED_FEATURES).toContain('SpareRendererForSitePerProcess');
+    expect(DISABLED_FEATURES).toEqual(expect.arrayContaining(['SpareRendererForSitePerProcess', 'RenderDocument']));
   });
 });

@@ -7,13 +7,15 @@
  *    all, and the page itself renders;
  *  - a page whose load never finishes fails as `timeout` within its deadline;
  *  - a browser killed mid-call fails that URL as `render_failed`, and the next call works;
- *  - a bot wall that only a real browser passes is retried rendered with stealth.
+ *  - a bot wall that only a real browser passes is retried rendered with stealth;
+ *  - the same canary test with Debian's headless shell, which CHROMIUM_PATH may name and
+ *    which reads a different WebRTC switch than the full browser.
  * Every case checks what was charged.
  */
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
-import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
+import { browserProcesses, chromium, describeWithChromium, describeWithHeadlessShell, HEADLESS_SHELL } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
 import { startTestApi, type TestApi } from '../helpers/test-server.js';
@@ -44,17 +46,25 @@ afterAll(async () => {
   await Promise.all([site?.close(), canary?.close()]);
 });
 
+/** The guarded page through `on`: rendered to the end, and the canary saw nothing at all. */
+async function expectCanaryUntouched(on: TestApi): Promise<void> {
+  const connectionsBefore = canary.connections();
+  const datagramsBefore = datagrams;
+  const redirectsBefore = site.hits('/redirect-to');
+  const { json } = await on.crawl({ urls: [`${site.origin}/guarded`], format: 'html' });
+  expect(json.results[0]).toMatchObject({ success: true, rendered: true });
+  // The scripts ran to the end: every attempt was made (plain http ones got the proxy's 403).
+  expect(json.results[0].html).toMatch(/all attempts finished: (\S+ ){7}\S+</);
+  expect(json.metadata.credits_used).toBe(1);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect({ connections: canary.connections() - connectionsBefore, datagrams: datagrams - datagramsBefore }).toEqual({ connections: 0, datagrams: 0 });
+  // The redirects themselves were served by the allowed origin (and then refused).
+  expect(site.hits('/redirect-to') - redirectsBefore).toBeGreaterThanOrEqual(2);
+}
+
 describeWithChromium('the browser behind the guard proxy', () => {
   it('reaches the allowed origin, and nothing of a canary on another loopback port', async () => {
-    const { json } = await api.crawl({ urls: [`${site.origin}/guarded`], format: 'html' });
-    expect(json.results[0]).toMatchObject({ success: true, rendered: true });
-    // The scripts ran to the end: every attempt was made (plain http ones got the proxy's 403).
-    expect(json.results[0].html).toMatch(/all attempts finished: (\S+ ){7}\S+</);
-    expect(json.metadata.credits_used).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect({ connections: canary.connections(), datagrams }).toEqual({ connections: 0, datagrams: 0 });
-    // The redirects themselves were served by the allowed origin (and then refused).
-    expect(site.hits('/redirect-to')).toBeGreaterThanOrEqual(2);
+    await expectCanaryUntouched(api);
   });
 
   it('a page that never finishes loading fails as timeout within its deadline, uncharged', async () => {
@@ -117,5 +127,20 @@ describeWithChromium('the browser behind the guard proxy', () => {
     const { json } = await api.crawl({ urls: [`${site.origin}/challenge`], stealth: true });
     expect(json.results[0]).toMatchObject({ success: false, error_type: 'blocked' });
     expect(json.metadata.credits_used).toBe(0);
+  });
+});
+
+describeWithHeadlessShell('a headless shell behind the guard proxy', () => {
+  it('holds WebRTC and every other request to the same guards as the full browser', async () => {
+    const shell = await startTestApi({
+      render: { mode: 'auto', chromiumPath: HEADLESS_SHELL },
+      fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
+      cache: { ttlMs: 0 },
+    });
+    try {
+      await expectCanaryUntouched(shell);
+    } finally {
+      await shell.close();
+    }
   });
 });

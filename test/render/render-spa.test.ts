@@ -66,6 +66,12 @@ describeWithChromium('rendering a single-page app', () => {
     expect(json.results[0].markdown).toContain(SPA_TEXT);
   });
 
+  it('reads the page a script moved to while its text was awaited', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/hop`] });
+    expect(json.results[0]).toMatchObject({ success: true, rendered: true, title: 'Arrived' });
+    expect(json.results[0].markdown).toContain(SPA_TEXT);
+  });
+
   it('renders every HTML page for format html, and the static text too', async () => {
     const { json } = await api.crawl({ urls: [`${site.origin}/html`], format: 'html' });
     expect(json.results[0]).toMatchObject({ success: true, rendered: true });
