@@ -28,14 +28,14 @@ export function looksScriptDependent(html: string, markdown: string): boolean {
   const head = html.length > SCAN_CHARS ? html.slice(0, SCAN_CHARS) : html;
   const { visible: text, noscript } = pageText(head);
   if (MOUNT_ROOT.test(head) || CUSTOM_ROOT.test(head)) return true;
-  if (SCRIPT.test(head) && countReadable(text) < SHELL_TEXT_CHARS) return true;
+  if (SCRIPT.test(head) && countReadable(text, SHELL_TEXT_CHARS) < SHELL_TEXT_CHARS) return true;
   if (JS_NOTICE.test(noscript) || JS_NOTICE.test(text)) return true;
   // A <noscript> that holds the page: a script-less reader gets at least as much as others.
   const hidden = countReadable(noscript);
-  return hidden > 0 && hidden >= countReadable(text);
+  return hidden > 0 && hidden >= countReadable(text, hidden + 1);
 }
 
 /** Next to no readable main content: the cheap first half of the decision (no HTML needed). */
 export function nearEmpty(markdown: string): boolean {
-  return countReadable(markdown) < NEAR_EMPTY_CHARS;
+  return countReadable(markdown, NEAR_EMPTY_CHARS) < NEAR_EMPTY_CHARS;
 }

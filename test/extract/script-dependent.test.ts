@@ -3,6 +3,7 @@
  * and its Markdown alone. Pages with their text in the markup are never sent to a browser.
  */
 import { describe, expect, it } from 'vitest';
+import { countReadable } from '../../src/extract/readable-text.js';
 import { looksScriptDependent, nearEmpty, NEAR_EMPTY_CHARS } from '../../src/extract/script-dependent.js';
 
 const ARTICLE_TEXT = 'Every small harbour keeps two clocks, the office clock and the sea. '.repeat(5);
@@ -37,6 +38,24 @@ describe('looksScriptDependent', () => {
     expect(nearEmpty('x'.repeat(NEAR_EMPTY_CHARS))).toBe(false);
     // Markup and punctuation are not content.
     expect(nearEmpty(`${'- * -\n'.repeat(100)}`)).toBe(true);
+  });
+
+  it('counts letters and digits no further than a threshold needs, the same up to it', () => {
+    const text = 'Tide 12 — ébb, flow! '.repeat(50);
+    const all = countReadable(text);
+    expect(all).toBe(50 * 'Tide12ébbflow'.length);
+    for (const atMost of [0, 1, 13, all - 1, all, all + 1]) expect(countReadable(text, atMost)).toBe(Math.min(all, atMost));
+    // The shared pattern starts afresh on every call, bounded or not.
+    expect(countReadable('abc', 2)).toBe(2);
+    expect(countReadable('abc')).toBe(3);
+    expect(countReadable('- * -', 5)).toBe(0);
+  });
+
+  it('a noscript renders the page only while it holds at least the visible text', () => {
+    const page = (visible: string, hidden: string): string => `<body><p>${visible}</p><noscript><p>${hidden}</p></noscript></body>`;
+    const words = 'Harbour timetable and berths for visiting boats ';
+    expect(looksScriptDependent(page(words, words), '')).toBe(true);
+    expect(looksScriptDependent(page(`${words}x`, words), '')).toBe(false);
   });
 
   it('reads hostile markup in linear time', () => {

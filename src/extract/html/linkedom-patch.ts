@@ -8,6 +8,7 @@
  * which linkedom keeps equal to that list. Figures: docs/extraction.md, "The pipeline".
  */
 
+import v8 from 'node:v8';
 import { Element as LinkedomElement, EventTarget as LinkedomEventTarget, parseHTML } from 'linkedom';
 
 type Listener = ((event: unknown) => void) | { handleEvent(event: unknown): void };
@@ -87,6 +88,12 @@ let applied = false;
 export function patchLinkedomEventTargets(): void {
   if (applied) return;
   applied = true;
+  // A class given a new parent (below) sends V8 (11, Node 20) into endless re-optimization
+  // of its subclasses' constructors when they omit default constructors: every compile is
+  // thrown away on a map dependency, a third of a page's CPU (BENCHMARKS.md). The omission
+  // is decided when a function is first compiled, so the flag goes before any node is made;
+  // it only costs the call of an empty constructor and changes no behaviour.
+  v8.setFlagsFromString('--no-omit-default-ctors');
   const base = (LinkedomEventTarget as unknown as { prototype?: object } | undefined)?.prototype;
   if (base === undefined) return;
   // The class right below EventTarget in a text node's prototype chain is `Node`.
