@@ -22,18 +22,7 @@ export const chromium = find();
 
 /** `describe` for tests that need a real browser: skipped (with the reason) or failed in CI without one. */
 export function describeWithChromium(name: string, body: () => void): void {
-  if (chromium.path) {
-    describe(name, body);
-  } else if (process.env.CI === 'true') {
-    describe(name, () => {
-      it('has a Chromium to render with (required under CI)', () => {
-        throw new Error(`CI=true but ${chromium.reason}`);
-      });
-    });
-  } else {
-    console.warn(`skipping "${name}": ${chromium.reason}`);
-    describe.skip(name, body);
-  }
+  describeWithBrowser(name, 'a Chromium', chromium.path === undefined ? chromium.reason : undefined, body);
 }
 
 /** Debian's chromium-headless-shell, a build CHROMIUM_PATH may name (the guard tests run it too). */
@@ -41,16 +30,21 @@ export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 /** `describe` for tests of the headless shell: like describeWithChromium, for that build. */
 export function describeWithHeadlessShell(name: string, body: () => void): void {
-  if (existsSync(HEADLESS_SHELL)) {
+  describeWithBrowser(name, 'a headless shell', existsSync(HEADLESS_SHELL) ? undefined : `no ${HEADLESS_SHELL} (apt-get install chromium-headless-shell)`, body);
+}
+
+/** Runs `body`, or (with `missing` saying why) skips it, or under CI fails in its place. */
+function describeWithBrowser(name: string, browser: string, missing: string | undefined, body: () => void): void {
+  if (missing === undefined) {
     describe(name, body);
   } else if (process.env.CI === 'true') {
     describe(name, () => {
-      it('has a headless shell to render with (required under CI)', () => {
-        throw new Error(`CI=true but no ${HEADLESS_SHELL} (apt-get install chromium-headless-shell)`);
+      it(`has ${browser} to render with (required under CI)`, () => {
+        throw new Error(`CI=true but ${missing}`);
       });
     });
   } else {
-    console.warn(`skipping "${name}": no ${HEADLESS_SHELL} (apt-get install chromium-headless-shell)`);
+    console.warn(`skipping "${name}": ${missing}`);
     describe.skip(name, body);
   }
 }
