@@ -9,7 +9,7 @@ import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
 import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
 import { largestItemRun } from '../../src/extract/html/listing-items.js';
-import { charsUpTo, computeTextStats, textLengthMemo } from '../../src/extract/html/text-stats.js';
+import { charsUpTo, computeTextStats, textLengthMemo, visibleChars } from '../../src/extract/html/text-stats.js';
 import { textLength } from '../../src/extract/html/dom.js';
 import { boundWhiteSpaceRuns } from '../../src/extract/html/white-space-runs.js';
 import { metaMap } from '../../src/extract/html/metadata.js';
@@ -769,6 +769,16 @@ describe('text statistics', () => {
     expect(charsUpTo(root, 100)).toBe(computeTextStats(root).get(root)?.chars);
     expect(charsUpTo(root, 4)).toBe(5);
     expect(charsUpTo(document.createElement('p') as unknown as DomElement, 10)).toBe(0);
+  });
+
+  it('visibleChars counts every character but control characters and the white space of JavaScript\'s \\s', () => {
+    let all = '';
+    for (let c = 0; c < 0x3100; c++) all += String.fromCharCode(c);
+    all += '\ufeff\uffff';
+    const expected = Array.from(all).filter((ch) => ch.charCodeAt(0) > 32 && !/\s/.test(ch)).length;
+    expect(visibleChars(all)).toBe(expected);
+    expect(visibleChars('a\u00a0b\u2003c\u3000d\t\u007f')).toBe(5);
+    expect(visibleChars(null)).toBe(0);
   });
 });
 

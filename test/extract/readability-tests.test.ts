@@ -105,6 +105,32 @@ describe('reordered Readability tests', () => {
     expect(original).toContain('<b>bold</b> and text');
   });
 
+  it('gathers the same elements by tag, in the same order, as the original', () => {
+    const page = `<!DOCTYPE html><html><head><title>t</title><style>p{}</style><script>1</script></head><body>
+      <H1 id="upper">Title</H1><div><h2>a</h2><p>one <a href="/x">x</a><br><FONT>old</FONT></p>
+      <table><tr><td><p>cell <a>y</a></p><ul><li><ol><li>deep</li></ol></li></ul></td></tr></table></div>
+      <figure><picture><source srcset="s.webp"><img src="i.png"></picture></figure><noscript><img src="n.png"></noscript>
+      <svg><a href="/svg-link"><text>in svg</text></a></svg><template><p>in template</p></template>
+      <iframe src="/f"></iframe><object data="o"></object><embed src="e"><h2>b</h2><br></body></html>`;
+    // Every tag list Readability 0.6 passes, and one tag at a time (its _clean).
+    const lists = [['a'], ['h1', 'h2'], ['style'], ['font'], ['br'], ['h1'], ['p'], ['img', 'embed', 'object', 'iframe'], ['table'], ['script'],
+      ['script', 'noscript'], ['img', 'picture', 'figure'], ['img', 'picture'], ['ul', 'ol'], ['object', 'embed', 'iframe'], ['li'], ['H2']];
+    const doc = parseDocument(page);
+    const original = new Readability(doc as never) as unknown as { _getAllNodesWithTag: (node: unknown, tags: string[]) => ArrayLike<DomElement> };
+    const patched = new Readability(doc as never) as unknown as typeof original;
+    lightenReadability(patched);
+    const roots = [doc, doc.body!, doc.querySelector('table')!, doc.querySelector('svg')!];
+    let found = 0;
+    for (const root of roots) {
+      for (const tags of lists) {
+        const expected = Array.from(original._getAllNodesWithTag(root, tags));
+        found += expected.length;
+        expect(Array.from(patched._getAllNodesWithTag(root, tags)), `${tags.join(',')} under ${(root as DomElement).localName ?? 'the document'}`).toEqual(expected);
+      }
+    }
+    expect(found).toBeGreaterThan(40);
+  });
+
   it('leaves an instance of another shape alone', () => {
     const stranger = { REGEXPS: {}, _isValidByline: 1 };
     lightenReadability(stranger);

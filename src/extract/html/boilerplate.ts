@@ -77,6 +77,8 @@ export interface ChromeOptions {
   productPage?: boolean;
   /** The steps that run (all unless told): the pipeline's switches. */
   on?: (step: ChromeStep) => boolean;
+  /** `root`'s text statistics as it is now, when the caller has them. */
+  stats?: Map<DomElement, TextStats>;
 }
 
 export type ChromeStep = 'chrome-tags' | 'chrome-words' | 'related-sections';
@@ -279,7 +281,7 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
 
 export function removeBoilerplate(root: DomElement, options: ChromeOptions = {}): void {
   const on = options.on ?? (() => true);
-  if (on('chrome-tags')) removeMarked(root, (element) => chromeTagOrRole(element, options), keepByTag);
+  if (on('chrome-tags')) removeMarked(root, (element) => chromeTagOrRole(element, options), keepByTag, options.stats);
   if (on('chrome-words')) {
     // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
     const stats = computeTextStats(root);

@@ -100,15 +100,20 @@ export function retag(doc: DomDocument, element: DomElement, tag: string): DomEl
   return replacement;
 }
 
-/** All descendant elements in document order, as an array snapshot. */
-export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<string>): DomElement[] {
+/**
+ * All descendant elements in document order (of `tags` only, when given), as an array
+ * snapshot; the children of a `shut` element are not walked (its own tag still counts).
+ */
+export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<string>, shut?: ReadonlySet<string>): DomElement[] {
   const out: DomElement[] = [];
   const stack: DomNode[] = [];
   for (let child = root.lastChild; child !== null; child = child.previousSibling) stack.push(child);
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isElement(node)) continue;
-    if (tags === undefined || tags.has(tagOf(node))) out.push(node);
+    const tag = tagOf(node);
+    if (tags === undefined || tags.has(tag)) out.push(node);
+    if (shut !== undefined && shut.has(tag)) continue;
     for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push(child);
   }
   return out;

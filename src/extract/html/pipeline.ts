@@ -56,6 +56,8 @@ export interface Pass {
   essential?: true;
   /** Whether the pass has anything to do on this page (always, when absent). */
   applies?: (page: PageContext) => boolean;
+  /** It adds, moves and removes no node and changes no text: the cached statistics stay valid. */
+  keepsTree?: true;
   run: (page: PageContext) => void;
 }
 
@@ -86,6 +88,7 @@ export const PIPELINE: readonly Pass[] = [
     // Metadata and product facts are a bonus: a page whose head defeats the reader still has content.
     name: 'metadata',
     phase: 'read',
+    keepsTree: true,
     run: (p) => {
       const metas = attempt(() => metaMap(p.doc));
       if (metas === null) return;
@@ -119,18 +122,22 @@ export const PIPELINE: readonly Pass[] = [
     // (Readability's own cap, maxElemsToParse, counts getElementsByTagName('*'), which finds nothing in linkedom.)
     name: 'readability-size-cap',
     phase: 'choose',
+    keepsTree: true,
     run: (p) => void (p.readabilityAllowed = !tooBigForReadability(p.body, THRESHOLDS.MAX_READABILITY_ELEMENTS, THRESHOLDS.MAX_READABILITY_DEPTH)),
   },
   {
     // Before the chrome removal, which takes the footers comments put their author and date in.
     name: 'beside-article',
     phase: 'choose',
+    // Marks only (attributes that no statistic reads).
+    keepsTree: true,
     run: (p) => void attempt(() => markBesideArticle(p.body, p.stats(p.body))),
   },
   {
     // Looked for before the chrome removal, so that a page without it is not read again.
     name: 'declared-in-page',
     phase: 'choose',
+    keepsTree: true,
     applies: (p) => p.hints.product && p.hints.declaredDescription !== null,
     run: (p) => void (p.declaredInPage = attempt(() => mentions(p.body, p.hints.declaredDescription!)) === true),
   },
@@ -148,7 +155,7 @@ export const PIPELINE: readonly Pass[] = [
         const body = copy?.body ?? null;
         p.readabilityDoc = copy !== null && (body === null || attempt(() => removeBoilerplate(body, options)) !== null) ? copy : null;
       }
-      p.cleanable = attempt(() => removeBoilerplate(p.body, { ...options, keepSectionHeaders: true })) !== null;
+      p.cleanable = attempt(() => removeBoilerplate(p.body, { ...options, keepSectionHeaders: true, stats: p.stats(p.body) })) !== null;
       p.changed();
       if (!separate) p.readabilityDoc = wanted && p.cleanable ? copyOf(p) : null;
     },
@@ -258,7 +265,7 @@ function runPhase(page: PageContext, phase: Phase): void {
   for (const pass of PIPELINE) {
     if (pass.phase !== phase || !page.on(pass.name) || (pass.applies !== undefined && !pass.applies(page))) continue;
     pass.run(page);
-    page.changed();
+    if (pass.keepsTree !== true) page.changed();
   }
 }
 

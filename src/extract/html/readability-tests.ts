@@ -1,15 +1,16 @@
 /**
- * Four of Readability 0.6's private methods made to skip work whose result they do not
+ * Five of Readability 0.6's private methods made to skip work whose result they do not
  * need, with the original's answer for every node (as a condition: '' and undefined are
  * false): the byline test measures text only after its cheap part, the emptiness test stops
  * at the first visible character, the visibility test builds no style object without a
- * `style` attribute, and the links and pictures are not resolved against a base that is no
- * URL. docs/extraction.md, "4. Choosing a stage". package.json pins Readability's exact
+ * `style` attribute, the links and pictures are not resolved against a base that is no
+ * URL, and elements are gathered by tag in one walk instead of a selector list that
+ * linkedom parses again at every call. docs/extraction.md, "4. Choosing a stage". package.json pins Readability's exact
  * version: private methods change without notice.
  */
 
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { CDATA_SECTION_NODE, TEXT_NODE, isElement, nextInTree } from './dom.js';
+import { CDATA_SECTION_NODE, TEXT_NODE, descendants, isElement, nextInTree } from './dom.js';
 
 interface ReadabilityInternals {
   REGEXPS?: { byline?: RegExp };
@@ -18,6 +19,7 @@ interface ReadabilityInternals {
   _isElementWithoutContent?: (node: DomNode) => boolean;
   _isProbablyVisible?: (node: DomElement) => boolean;
   _fixRelativeUris?: (content: DomElement) => void;
+  _getAllNodesWithTag?: (node: DomElement | DomDocument, tagNames: string[]) => ArrayLike<DomElement>;
 }
 
 /**
@@ -49,12 +51,14 @@ export function hasVisibleText(root: DomNode): boolean {
   return false;
 }
 
+const TEMPLATE: ReadonlySet<string> = new Set(['template']);
+
 export function lightenReadability(reader: object): void {
   const internals = reader as ReadabilityInternals;
   const byline = internals.REGEXPS?.byline;
   const { _isValidByline, _isElementWithoutContent, _isProbablyVisible } = internals;
-  const { _fixRelativeUris } = internals;
-  const methods = [_isValidByline, _isElementWithoutContent, _isProbablyVisible, _fixRelativeUris];
+  const { _fixRelativeUris, _getAllNodesWithTag } = internals;
+  const methods = [_isValidByline, _isElementWithoutContent, _isProbablyVisible, _fixRelativeUris, _getAllNodesWithTag];
   if (methods.some((method) => typeof method !== 'function') || !(byline instanceof RegExp)) return;
   const probablyVisible = _isProbablyVisible!;
   const fixRelativeUris = _fixRelativeUris!;
@@ -64,6 +68,9 @@ export function lightenReadability(reader: object): void {
     if (doc === undefined || URL.canParse(String(doc.baseURI))) return fixRelativeUris.call(reader, content);
     unlinkScriptLinks(doc, content);
   };
+  // The same elements in the same (document) order as linkedom's
+  // `querySelectorAll(tagNames.join(','))`, which does not look inside a <template>.
+  internals._getAllNodesWithTag = (node, tagNames) => descendants(node, new Set(tagNames.map((tag) => tag.toLowerCase())), TEMPLATE);
   internals._isValidByline = (node, matchString) => {
     const rel = node.getAttribute('rel');
     const itemprop = node.getAttribute('itemprop');

@@ -23,7 +23,10 @@ export function visibleChars(text: string | null): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c > 32 && c !== 160 && !(c >= 0x2000 && c <= 0x200a) && c !== 0x3000 && c !== 0x2028 && c !== 0x2029 && c !== 0x202f && c !== 0x205f && c !== 0x1680 && c !== 0xfeff) n++;
+    // Printable ASCII first: most characters of most pages.
+    if (c < 127) {
+      if (c > 32) n++;
+    } else if (c !== 160 && !(c >= 0x2000 && c <= 0x200a) && c !== 0x3000 && c !== 0x2028 && c !== 0x2029 && c !== 0x202f && c !== 0x205f && c !== 0x1680 && c !== 0xfeff) n++;
   }
   return n;
 }
