@@ -6,6 +6,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { dropPlaceholderText } from '../../src/extract/html/placeholder-text.js';
+import { sourceWords } from '../../src/extract/html/source-words.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomDocument, DomElement } from '../../src/extract/html/dom.js';
 
@@ -24,7 +25,7 @@ function normalizeSpaceOf(text: string | null): string {
 function afterPass(html: string): string {
   const doc = parseHTML(html).document as unknown as DomDocument;
   const body = doc.querySelector('body') as DomElement;
-  dropPlaceholderText(doc, body, html);
+  dropPlaceholderText(doc, body, sourceWords(html));
   return (body.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
@@ -59,7 +60,7 @@ describe('placeholder text', () => {
     const html = page(`<table><tr><th>Model</th><th>Description</th><th>Price</th></tr><tr><td>Slim</td><td>${LOREM}</td><td>$49</td></tr></table>`);
     const doc = parseHTML(html).document as unknown as DomDocument;
     const body = doc.querySelector('body') as DomElement;
-    dropPlaceholderText(doc, body, html);
+    dropPlaceholderText(doc, body, sourceWords(html));
     const cells = Array.from(body.querySelectorAll('tr:last-child td')).map((td) => normalizeSpaceOf(td.textContent));
     expect(cells).toEqual(['Slim', '', '$49']);
   });
@@ -86,7 +87,7 @@ describe('placeholder text', () => {
       const doc = parseHTML(page(html)).document as unknown as DomDocument;
       const body = doc.querySelector('body') as DomElement;
       const before = body.innerHTML;
-      dropPlaceholderText(doc, body, html);
+      dropPlaceholderText(doc, body, sourceWords(html));
       expect(body.innerHTML).toBe(before);
     }
   });

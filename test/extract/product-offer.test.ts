@@ -10,6 +10,7 @@ import type { DomElement } from '../../src/extract/html/dom.js';
 import { metaMap } from '../../src/extract/html/metadata.js';
 import { jsonLdOffer, microdataOffer, offerLine, openGraphOffer, parseAmount, showsAmount, withOffer } from '../../src/extract/html/product-offer.js';
 import { readProductPage } from '../../src/extract/html/product-page.js';
+import { sourceWords } from '../../src/extract/html/source-words.js';
 
 const URL_ = 'https://shop.example/kettle';
 
@@ -164,7 +165,7 @@ describe('the price of a product page, end to end', () => {
     const category = productPage(ld({ '@type': 'Product', name: 'Stovetop Kettle', offers }), '', 'Kitchen appliances');
     expect(htmlToMarkdown(category, URL_).markdown).not.toContain('Price:');
     const doc = parseHTML(category).document as never;
-    expect(readProductPage(doc, category, metaMap(doc))).toEqual({ offer: null, description: null });
+    expect(readProductPage(doc, sourceWords(category), metaMap(doc))).toEqual({ offer: null, description: null });
     const plain = productPage('');
     expect(htmlToMarkdown(plain, URL_).markdown).not.toContain('Price:');
   });

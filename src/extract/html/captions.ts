@@ -7,6 +7,7 @@
 import type { DomElement, DomNode } from './dom.js';
 import { CAPTION_MARK } from './marks.js';
 import { TEXT_NODE, classAndId, descendants, isElement, normalizeSpace, tagOf } from './dom.js';
+import type { SourceWords } from './source-words.js';
 import { charsUpTo, computeTextStats, linkDensity } from './text-stats.js';
 import { THRESHOLDS } from './thresholds.js';
 
@@ -69,12 +70,12 @@ function attach(caption: DomElement, img: DomElement): void {
 const MARKED_IN_SOURCE = /(?:class|id)\s*=\s*(?:"[^"]*|'[^']*|[^\s"'=<>`]*)(?:caption|credit|copyright)/i;
 
 /**
- * Moves every picture caption under `root` onto its image; `source` skips the walks that
- * can find nothing.
+ * Moves every picture caption under `root` onto its image; the page's source (its text
+ * and its words) skips the walks that can find nothing.
  */
-export function attachPictureCaptions(root: DomElement, source?: string): void {
-  if (source === undefined || /<figcaption/i.test(source)) attachFigcaptions(root);
-  if (source === undefined || MARKED_IN_SOURCE.test(source)) attachMarkedCaptions(root);
+export function attachPictureCaptions(root: DomElement, source?: { text: string; words: SourceWords }): void {
+  if (source === undefined || source.words.has('<figcaption')) attachFigcaptions(root);
+  if (source === undefined || MARKED_IN_SOURCE.test(source.text)) attachMarkedCaptions(root);
 }
 
 function attachFigcaptions(root: DomElement): void {

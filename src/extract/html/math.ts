@@ -7,6 +7,7 @@
 import type { DomDocument, DomElement } from './dom.js';
 import { INLINE_TAGS, TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import { MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK } from './marks.js';
+import type { SourceWord, SourceWords } from './source-words.js';
 import { THRESHOLDS } from './thresholds.js';
 
 const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x-tex', 'tex', 'latex', 'application/x-latex', 'text/latex']);
@@ -307,12 +308,15 @@ function markAdjacentFormulas(root: DomElement): void {
   }
 }
 
+/** Words of the forms normalizeMath reads: a source with none of them skips its walk. */
+const MATH_WORDS: readonly SourceWord[] = ['<math', 'math/tex', 'katex', 'mjx-container', 'mwe-math'];
+
 /**
- * Replaces every formula under `root`; a `source` that names none of the forms skips the
- * walk.
+ * Replaces every formula under `root`; a source that names none of the forms (`words`)
+ * skips the walk.
  */
-export function normalizeMath(doc: DomDocument, root: DomElement, source: string): void {
-  if (!/<math|math\/tex|katex|mjx-container|mwe-math/i.test(source)) return;
+export function normalizeMath(doc: DomDocument, root: DomElement, words: SourceWords): void {
+  if (!MATH_WORDS.some((word) => words.has(word))) return;
   replaceMathJaxScripts(doc, root);
   // Outermost wrappers first, each replaced whole; one without MathML stays, one of several
   // formulas is walked for bare `<math>` only.

@@ -7,6 +7,7 @@
 
 import type { DomElement, DomNode } from './dom.js';
 import { COMMENT_NODE, TEXT_NODE, headingLevel, isElement, nextInTree, normalizeSpace, retag, tagOf } from './dom.js';
+import type { SourceWords } from './source-words.js';
 import { charsUpTo, holdsOnlyText, textLengthMemo, visibleChars } from './text-stats.js';
 import { THRESHOLDS } from './thresholds.js';
 
@@ -130,12 +131,12 @@ const PROSE_BLOCKS: ReadonlySet<string> = new Set(['p', 'li', 'td', 'dd', 'block
 /**
  * Removes the noise under `root` (see the module comment), unwraps noscripts that hold the
  * page and buttons that label content, and flattens nesting past MAX_TREE_DEPTH as a
- * browser does. `source`, the page's HTML, gates the avatar test.
+ * browser does. The words of the page's source (`words`) gate the avatar test.
  */
-export function removeNoise(root: DomElement, source?: string): void {
+export function removeNoise(root: DomElement, words?: SourceWords): void {
   // Avatars only where the source names one: a string search is far cheaper than a class
   // test per element.
-  const avatars = source === undefined || /avatar/i.test(source);
+  const avatars = words === undefined || words.has('avatar');
   // Text lengths of hidden elements and noscripts, each subtree read once (text-stats.ts).
   const textLength = textLengthMemo();
   const stack: DomNode[] = [root];

@@ -9,6 +9,7 @@ import type { PageMetadata } from './metadata.js';
 import type { Offer } from './product-offer.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
+import type { SourceWords } from './source-words.js';
 
 export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'plain-text' | 'empty';
 
@@ -38,6 +39,8 @@ export interface PageContext {
   readonly off: ReadonlySet<string>;
   /** The HTML as parsed (after the input bounds). */
   source: string;
+  /** The words of `source` that passes look for before their walks (source-words.ts). */
+  words: SourceWords;
   doc: DomDocument;
   body: DomElement;
   /** The base that relative URLs resolve against (urls.ts). */

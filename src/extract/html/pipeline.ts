@@ -38,6 +38,7 @@ import { withOffer } from './product-offer.js';
 import { readProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { dropRepeatedRuns } from './repeated-runs.js';
+import { sourceWords } from './source-words.js';
 import { normalizeTables } from './tables.js';
 import { markTaskItems } from './task-lists.js';
 import { linkDensity } from './text-stats.js';
@@ -74,7 +75,15 @@ const written = (page: PageContext): boolean => page.current !== null && page.cu
 
 export const PIPELINE: readonly Pass[] = [
   // read
-  { name: 'bounds', phase: 'read', essential: true, run: (p) => void (p.source = boundHtml(p.source).html) },
+  {
+    name: 'bounds',
+    phase: 'read',
+    essential: true,
+    run: (p) => {
+      p.source = boundHtml(p.source).html;
+      p.words = sourceWords(p.source);
+    },
+  },
   {
     name: 'parse',
     phase: 'read',
@@ -93,7 +102,7 @@ export const PIPELINE: readonly Pass[] = [
       const metas = attempt(() => metaMap(p.doc));
       if (metas === null) return;
       p.metadata = attempt(() => readMetadata(p.doc, metas)) ?? {};
-      const product = attempt(() => readProductPage(p.doc, p.source, metas));
+      const product = attempt(() => readProductPage(p.doc, p.words, metas));
       if (product === null) return;
       p.hints = { product: true, declaredDescription: product.description ?? null };
       p.offer = product.offer ?? null;
@@ -101,18 +110,18 @@ export const PIPELINE: readonly Pass[] = [
   },
 
   // prepare (again for a fresh body: PageContext.freshBody)
-  { name: 'own-marks', phase: 'prepare', applies: (p) => p.source.includes(MARK_PREFIX), run: (p) => dropOwnMarks(p.body) },
+  { name: 'own-marks', phase: 'prepare', applies: (p) => p.words.has(MARK_PREFIX), run: (p) => dropOwnMarks(p.body) },
   // Before the noise goes: it takes MathML and MathJax's scripts with it; a formula the
   // conversion cannot read is no reason to lose the page.
-  { name: 'math', phase: 'prepare', run: (p) => void attempt(() => normalizeMath(p.doc, p.body, p.source)) },
+  { name: 'math', phase: 'prepare', run: (p) => void attempt(() => normalizeMath(p.doc, p.body, p.words)) },
   // ... and takes the checkboxes of task lists with the form controls.
-  { name: 'task-lists', phase: 'prepare', run: (p) => markTaskItems(p.doc, p.body, p.source) },
-  { name: 'noise', phase: 'prepare', run: (p) => removeNoise(p.body, p.source) },
+  { name: 'task-lists', phase: 'prepare', run: (p) => markTaskItems(p.doc, p.body, p.words) },
+  { name: 'noise', phase: 'prepare', run: (p) => removeNoise(p.body, p.words) },
   // After the noise: what a page hides outright is gone, and is no twin to judge by.
   { name: 'viewport-copies', phase: 'prepare', run: (p) => dropMobileCopies(p.body, p.source) },
-  { name: 'placeholder-text', phase: 'prepare', run: (p) => dropPlaceholderText(p.doc, p.body, p.source) },
+  { name: 'placeholder-text', phase: 'prepare', run: (p) => dropPlaceholderText(p.doc, p.body, p.words) },
   { name: 'code-languages', phase: 'prepare', run: (p) => annotateCodeBlocks(p.doc, p.body) },
-  { name: 'picture-captions', phase: 'prepare', run: (p) => attachPictureCaptions(p.body, p.source) },
+  { name: 'picture-captions', phase: 'prepare', run: (p) => attachPictureCaptions(p.body, { text: p.source, words: p.words }) },
   { name: 'joined-words', phase: 'prepare', run: (p) => separateJoinedWords(p.body) },
   // After the noise: a `<base>` left in the body is gone with it.
   { name: 'base-url', phase: 'prepare', run: (p) => void (p.base = documentBaseUrl(p.doc, p.url)) },
@@ -275,6 +284,7 @@ function newContext(html: string, url: string, off: ReadonlySet<string>): PageCo
     url,
     off,
     source: html,
+    words: sourceWords(''),
     doc: undefined as unknown as DomDocument,
     body: undefined as unknown as DomElement,
     base: null,

@@ -6,6 +6,7 @@
 
 import type { DomDocument, DomElement } from './dom.js';
 import { INLINE_TAGS, TEXT_NODE, VERBATIM_TAGS, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
+import type { SourceWords } from './source-words.js';
 
 /** The passage's opening (from Cicero's "... dolorem ipsum ..."), as typesetters cut it. */
 const PLACEHOLDER = /^lorem ipsum dolor sit amet\b/i;
@@ -37,8 +38,6 @@ const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set(
 
 const FIRST_WORD = /^[\s\u00a0]*lorem(?![\p{L}\p{N}])/iu;
 
-/** The source must hold this (a string search is far cheaper than a walk). */
-const SOURCE_TEST = /lorem/i;
 
 /** A page about the placeholder names it in its title or an `<h1>`. */
 const ABOUT_IT = /lorem ipsum/i;
@@ -79,8 +78,9 @@ function isPlaceholder(text: string): boolean {
  * Removes the blocks under `body` that hold placeholder text only (cells emptied); `source`
  * gates the pass. Such blocks do not nest: the text is read at most once.
  */
-export function dropPlaceholderText(doc: DomDocument, body: DomElement, source: string): void {
-  if (!SOURCE_TEST.test(source)) return;
+export function dropPlaceholderText(doc: DomDocument, body: DomElement, words: SourceWords): void {
+  // The source must hold the word (a search of it is far cheaper than a walk).
+  if (!words.has('lorem')) return;
   const title = doc.querySelector('title')?.textContent ?? '';
   if (ABOUT_IT.test(title) || Array.from(body.querySelectorAll('h1')).some((h1) => ABOUT_IT.test(h1.textContent ?? ''))) return;
   const judged = new Set<DomElement>();

@@ -10,6 +10,8 @@ import { declaredText } from './declared-description.js';
 import { jsonLdValues } from './metadata.js';
 import type { Offer } from './product-offer.js';
 import { itemValue, jsonLdOffer, microdataOffer, openGraphOffer } from './product-offer.js';
+import type { SourceWords } from './source-words.js';
+import { sourceWords } from './source-words.js';
 import type { TextStats } from './text-stats.js';
 import { THRESHOLDS } from './thresholds.js';
 
@@ -74,15 +76,15 @@ function stringOf(value: unknown): string | undefined {
 
 /**
  * The product facts of a page that declares a product, else null. A declaration is looked
- * for in the tree only when its words are in the source `html`; `metas`: metaMap
+ * for in the tree only when its words are in the page's source (`words`); `metas`: metaMap
  * (metadata.ts).
  */
-export function readProductPage(doc: DomDocument, html: string, metas: Map<string, string>): ProductFacts | null {
-  if (!html.includes('roduct')) return null;
+export function readProductPage(doc: DomDocument, words: SourceWords, metas: Map<string, string>): ProductFacts | null {
+  if (!words.has('roduct')) return null;
   const ogType = metas.get('og:type')?.toLowerCase() ?? '';
   const openGraph = ogType === 'product' || ogType === 'og:product' || ogType.startsWith('product.');
   let item: DomElement | null = null;
-  if (html.includes('schema.org/Product')) {
+  if (words.has('schema.org/Product')) {
     for (const element of Array.from(doc.querySelectorAll('[itemtype]'))) {
       if ((element.getAttribute('itemtype') ?? '').split(/\s+/).some((t) => SCHEMA_PRODUCT.test(t))) {
         item = element;
@@ -91,7 +93,7 @@ export function readProductPage(doc: DomDocument, html: string, metas: Map<strin
     }
   }
   let product: Record<string, unknown> | null = null;
-  if (/ld\+json/i.test(html)) {
+  if (words.has('ld+json')) {
     for (const data of jsonLdValues(doc, 'Product')) {
       product = jsonLdProduct(data);
       if (product !== null) break;
@@ -106,7 +108,7 @@ export function readProductPage(doc: DomDocument, html: string, metas: Map<strin
 }
 
 export function isProductPage(doc: DomDocument, html: string, metas: Map<string, string>): boolean {
-  return readProductPage(doc, html, metas) !== null;
+  return readProductPage(doc, sourceWords(html), metas) !== null;
 }
 
 function describes(element: DomElement): boolean {

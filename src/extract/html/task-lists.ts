@@ -7,6 +7,7 @@
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { ELEMENT_NODE, TEXT_NODE, descendants, nextInTree, tagOf } from './dom.js';
 import { TASK_MARK } from './marks.js';
+import type { SourceWords } from './source-words.js';
 import { THRESHOLDS } from './thresholds.js';
 
 const TASK_CLASS = /(?:^|\s|[-_])(?:task|todo|checklist)s?(?=$|\s|[-_])/i;
@@ -48,8 +49,8 @@ function textAfter(node: DomNode, item: DomElement): DomNode | null {
 }
 
 /** Replaces the task checkboxes under `root` by placeholders (see the module comment). */
-export function markTaskItems(doc: DomDocument, root: DomElement, source: string): void {
-  if (!/checkbox/i.test(source)) return;
+export function markTaskItems(doc: DomDocument, root: DomElement, words: SourceWords): void {
+  if (!words.has('checkbox')) return;
   const seen = new Set<DomElement>();
   for (const input of descendants(root, INPUT_TAG)) {
     if ((input.getAttribute('type') ?? '').trim().toLowerCase() !== 'checkbox') continue;
