@@ -38,7 +38,6 @@ const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set(
 
 const FIRST_WORD = /^[\s\u00a0]*lorem(?![\p{L}\p{N}])/iu;
 
-
 /** A page about the placeholder names it in its title or an `<h1>`. */
 const ABOUT_IT = /lorem ipsum/i;
 
@@ -75,8 +74,9 @@ function isPlaceholder(text: string): boolean {
 }
 
 /**
- * Removes the blocks under `body` that hold placeholder text only (cells emptied); `source`
- * gates the pass. Such blocks do not nest: the text is read at most once.
+ * Removes the blocks under `body` that hold placeholder text only (cells emptied); the
+ * words of the page's source (`words`) gate the pass. Such blocks do not nest: the text is
+ * read at most once.
  */
 export function dropPlaceholderText(doc: DomDocument, body: DomElement, words: SourceWords): void {
   // The source must hold the word (a search of it is far cheaper than a walk).
