@@ -24,7 +24,6 @@ export function hasReadableText(output: Pick<ConvertOutput, 'markdown' | 'html'>
 
 /** How many letters and digits `text` holds, counted no further than `atMost`. */
 export function countReadable(text: string, atMost = Number.POSITIVE_INFINITY): number {
-  if (atMost === Number.POSITIVE_INFINITY) return text.match(READABLE_ALL)?.length ?? 0;
   // A threshold test needs no array of every letter of a long page.
   READABLE_ALL.lastIndex = 0;
   let count = 0;
