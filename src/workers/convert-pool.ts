@@ -28,6 +28,17 @@ export interface CollectOptions {
   afterMs?: number;
 }
 
+/**
+ * The workers' young generation. At V8's default (16 MB semi-spaces) a 48 KB article took
+ * about one scavenge a conversion and a full collection every twenty, on GC threads that
+ * share the cores with the workers; at 64 MB (32 MB semi-spaces) half as many of each. At
+ * most an eighth of the heap bound, which it adds to. Figures: BENCHMARKS.md, "Conversion
+ * under load".
+ */
+export function youngGenerationMb(memoryMb: number): number {
+  return Math.min(64, Math.max(1, Math.floor(memoryMb / 8)));
+}
+
 /** A body this large leaves its bytes, its Markdown and its answer as garbage on the main thread. */
 export const LARGE_INPUT_BYTES = 1024 * 1024;
 
@@ -77,7 +88,7 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
       maxQueue: options.maxQueue,
       // Workers stay warm: starting one and loading the HTML cascade costs ~0.3 s.
       idleTimeout: 5 * 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: youngGenerationMb(options.memoryMb) },
     }));
   }
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import * as pages from '../helpers/fixture-pages.js';
-import { ConvertPool, LARGE_INPUT_BYTES, workerEntry } from '../../src/workers/convert-pool.js';
+import { ConvertPool, LARGE_INPUT_BYTES, workerEntry, youngGenerationMb } from '../../src/workers/convert-pool.js';
 import { collectGarbage } from '../../src/workers/collect-garbage.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import type { ConvertInput } from '../../src/extract/index.js';
@@ -57,6 +57,13 @@ describe('ConvertPool', () => {
   it('a cancelled call is refused before it is queued', async () => {
     const error = await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 5_000, signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect((error as AppError).code).toBe('cancelled');
+  });
+
+  it('bounds each worker\'s heap: the configured old generation and a young one of an eighth of it, at most 64 MB', async () => {
+    await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 20_000 });
+    expect(pool.threads.length).toBeGreaterThan(0);
+    for (const worker of pool.threads) expect(worker.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 });
+    expect([32, 512, 8192].map(youngGenerationMb)).toEqual([4, 64, 64]);
   });
 
   it('finds its worker in dist/ from the sources and beside itself when built', () => {
