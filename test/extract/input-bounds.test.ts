@@ -3,6 +3,7 @@
  * bound (no text lost), cuts before the tag past the element bound, and stays linear on
  * hostile shapes.
  */
+import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { HTML_BOUNDS, boundHtml, measureHtml } from '../../src/extract/html/input-bounds.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
@@ -12,7 +13,7 @@ const bounds = { maxElements: 10, maxDepth: 3 };
 
 describe('measureHtml', () => {
   it('counts start tags and the deepest nesting, void elements and end tags included', () => {
-    expect(measureHtml('<html><body><div><p>a<br>b</p><img src=x></div></body></html>')).toEqual({ elements: 6, depth: 4, flattened: 0, cutAt: -1 });
+    expect(measureHtml('<html><body><div><p>a<br>b</p><img src=x></div></body></html>')).toEqual({ elements: 6, depth: 4, flattened: 0, cutAt: -1, capitalNames: false });
   });
 
   it('closes what HTML closes implicitly: sibling <li>, <p> before a block, stray end tags', () => {
@@ -24,7 +25,7 @@ describe('measureHtml', () => {
 
   it('skips comments, doctypes, raw text and quoted ">" in attributes', () => {
     const html = '<!doctype html><!-- <div><div> --><script>var s = "<div><div><div>";</script><a title="a>b"><b>x</b></a><style>p>b{}</style>';
-    expect(measureHtml(html)).toEqual({ elements: 4, depth: 2, flattened: 0, cutAt: -1 });
+    expect(measureHtml(html)).toEqual({ elements: 4, depth: 2, flattened: 0, cutAt: -1, capitalNames: false });
   });
 
   it('closes elements past the depth bound at once, their content following them', () => {
@@ -36,7 +37,67 @@ describe('measureHtml', () => {
 
   it('cuts before the start tag past the element bound', () => {
     const many = '<br>'.repeat(20);
-    expect(boundHtml(many, bounds)).toEqual({ html: '<br>'.repeat(10), shape: { elements: 10, depth: 0, flattened: 0, cutAt: 40 } });
+    expect(boundHtml(many, bounds)).toEqual({ html: '<br>'.repeat(10), shape: { elements: 10, depth: 0, flattened: 0, cutAt: 40, capitalNames: false } });
+  });
+
+  it('tells whether an HTML start tag has an attribute name with a capital: not in values, end tags, raw text, comments, SVG or MathML', () => {
+    const capital = (html: string): boolean => measureHtml(html).capitalNames;
+    for (const html of ['<A HREF="/x">a</A>', '<td colSpan=2>', '<input DISABLED>', '<a href="x"TITLE="y">', '<p>x</p><svg viewBox="0 0 1 1"></svg><td NOWRAP>', '<div data-Role = "x">']) {
+      expect(capital(html), html).toBe(true);
+    }
+    for (const html of [
+      '<a href="/X/Y" title=\'A "B"\'>',
+      '<a href=Foo/Bar class=x>',
+      '<a href = Foo>',
+      '<a title="x=Y">',
+      '</div CLASS="x">',
+      '<!-- <a HREF=x> -->',
+      '<script>window.dataLayer = [];</script><style>.A{}</style>',
+      '<svg viewBox="0 0 1 1"><path fillRule="evenodd"/></svg>',
+      '<math><mi mathVariant="bold">x</mi></math>',
+      '<p>The quick Brown = fox</p>',
+    ]) {
+      expect(capital(html), html).toBe(false);
+    }
+  });
+
+  it('finds a capital in an attribute name exactly where linkedom keeps one (generated pages)', () => {
+    let seed = 11;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const pick = <T,>(items: readonly T[]): T => items[random(items.length)]!;
+    const NAMES = ['class', 'id', 'href', 'title', 'data-x', 'HREF', 'colSpan', 'data-Role', 'onClick', 'aria-label'];
+    const VALUES = ['', '="a"', '="A B"', "='x=Y'", '=Foo', '=a=B', ' = "Q"', '=x/Y'];
+    const TAGS = ['div', 'p', 'a', 'span', 'td', 'input', 'br'];
+    const attributes = (): string => Array.from({ length: random(3) }, () => `${pick([' ', '  ', '\n'])}${pick(NAMES)}${pick(VALUES)}`).join('');
+    const fragment = (depth: number): string =>
+      Array.from({ length: 1 + random(3) }, () => {
+        const kind = random(10);
+        if (kind === 0) return `<svg${attributes()} viewBox="0 0 1 1"><path fillRule="x"${attributes()}/></svg>`;
+        if (kind === 1) return `<script>x.fooBar = "<a HREF=1>";</script>`;
+        if (kind === 2) return `<!-- <b CLASS=x> -->text`;
+        const tag = pick(TAGS);
+        return `<${tag}${attributes()}>${depth < 3 && tag !== 'input' && tag !== 'br' ? fragment(depth + 1) : 'text'}</${tag}>`;
+      }).join('');
+    const kept = (html: string): boolean => {
+      const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+      const stack = [document.documentElement];
+      while (stack.length > 0) {
+        const element = stack.pop()!;
+        if (element.getAttributeNames().some((name: string) => /[A-Z]/.test(name))) return true;
+        for (const child of Array.from(element.children)) if (!['svg', 'math'].includes(child.localName)) stack.push(child);
+      }
+      return false;
+    };
+    let withCapital = 0;
+    for (let i = 0; i < 400; i++) {
+      const html = fragment(0);
+      const expected = kept(html);
+      withCapital += expected ? 1 : 0;
+      expect(measureHtml(`<!doctype html><html><body>${html}</body></html>`).capitalNames, html).toBe(expected);
+    }
+    // Both answers occur.
+    expect(withCapital).toBeGreaterThan(20);
+    expect(withCapital).toBeLessThan(380);
   });
 
   it('returns the page itself when it is within the bounds', () => {

@@ -22,6 +22,11 @@ export interface HtmlShape {
   flattened: number;
   /** Offset of the start tag past the element bound, where the page is cut, or -1. */
   cutAt: number;
+  /**
+   * Whether a start tag outside `<svg>` and `<math>` has an attribute name with an ASCII
+   * capital (parse.ts lower-cases them, as the HTML parser would; linkedom keeps them).
+   */
+  capitalNames: boolean;
 }
 
 /** Elements that never have content. */
@@ -61,6 +66,7 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
   let depth = 0;
   let flattened = 0;
   let cutAt = -1;
+  const names = { capital: false };
   const bump = (map: Map<string, number>, name: string, by: number): void => {
     map.set(name, (map.get(name) ?? 0) + by);
   };
@@ -92,7 +98,9 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
     NAME_END.lastIndex = nameStart;
     const nameEnd = NAME_END.exec(html)?.index ?? html.length;
     const name = html.slice(nameStart, nameEnd).toLowerCase();
-    const tagEnd = endOfTag(html, nameEnd);
+    // Foreign content keeps its names' case (viewBox): only HTML tags are looked at.
+    const looked = !closing && !names.capital && !FOREIGN.has(name) && !(open.get('svg')! > 0) && !(open.get('math')! > 0);
+    const tagEnd = endOfTag(html, nameEnd, looked ? names : undefined);
     if (tagEnd === -1) break;
     if (closing) {
       if ((flattenedOpen.get(name) ?? 0) > 0) {
@@ -136,7 +144,7 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
     }
     i = html.indexOf('<', after);
   }
-  const shape = { elements: Math.min(elements, bounds.maxElements), depth, flattened, cutAt };
+  const shape = { elements: Math.min(elements, bounds.maxElements), depth, flattened, cutAt, capitalNames: names.capital };
   if (pieces.length === 0 && cutAt === -1) return { html, shape };
   pieces.push(html.slice(kept, cutAt === -1 ? html.length : cutAt));
   return { html: pieces.join(''), shape };
@@ -150,9 +158,17 @@ function isLetter(code: number): boolean {
   return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
-/** Index of the `>` that ends a tag whose name ends at `from`; quoted `>` do not count. */
-function endOfTag(html: string, from: number): number {
+const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
+
+/**
+ * Index of the `>` that ends a tag whose name ends at `from`; quoted `>` do not count. With
+ * `names`, an ASCII capital in an attribute name (not in a value) sets `names.capital`.
+ */
+function endOfTag(html: string, from: number, names?: { capital: boolean }): number {
   let quote = 0;
+  // After `=`, before its value; in a value without quotes.
+  let equals = false;
+  let bare = false;
   for (let j = from; j < html.length; j++) {
     const c = html.charCodeAt(j);
     if (quote !== 0) {
@@ -160,8 +176,18 @@ function endOfTag(html: string, from: number): number {
     } else if (c === 0x22 || c === 0x27) {
       // A quote only opens a value right after `=` (possibly spaced): `<a b'c>` is no quote.
       if (previousNonSpace(html, j, from) === 0x3d) quote = c;
+      equals = false;
     } else if (c === 0x3e) {
       return j;
+    } else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c) {
+      bare = false;
+    } else if (c === 0x3d && !bare) {
+      equals = true;
+    } else if (equals) {
+      equals = false;
+      bare = true;
+    } else if (!bare && c >= 0x41 && c <= 0x5a && names !== undefined) {
+      names.capital = true;
     }
   }
   return -1;

@@ -41,6 +41,8 @@ export interface PageContext {
   source: string;
   /** The words of `source` that passes look for before their walks (source-words.ts). */
   words: SourceWords;
+  /** Some start tag of `source` has an attribute name with a capital (input-bounds.ts). */
+  capitalNames: boolean;
   doc: DomDocument;
   body: DomElement;
   /** The base that relative URLs resolve against (urls.ts). */

@@ -8,6 +8,7 @@ import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 import { COMMENT_NODE, TEXT_NODE, childElements, isElement, tagOf } from './dom.js';
 import { patchLinkedomClassName, patchLinkedomEventTargets } from './linkedom-patch.js';
+import { measureHtml } from './input-bounds.js';
 
 patchLinkedomEventTargets();
 patchLinkedomClassName();
@@ -31,14 +32,18 @@ function wrapped(html: string): DomDocument {
   return rawParse(`<!DOCTYPE html><html><head></head><body>${inner}</body></html>`);
 }
 
-export function parseDocument(html: string): DomDocument {
+/**
+ * `capitalNames`: some start tag has an attribute name with a capital, as the pipeline's
+ * input bounds found (input-bounds.ts); callers without them have the tags scanned here.
+ */
+export function parseDocument(html: string, capitalNames: boolean = measureHtml(html).capitalNames): DomDocument {
   let doc: DomDocument;
   try {
     doc = rawParse(html);
     const root = doc.documentElement;
     if (root === null || tagOf(root) !== 'html') doc = wrapped(html);
     normalizeStructure(doc);
-    if (UPPERCASE_ATTRIBUTE.test(html)) lowerCaseAttributeNames(doc);
+    if (capitalNames) lowerCaseAttributeNames(doc);
   } catch {
     // linkedom gave up (it hardly ever does): keep the text, lose the markup.
     doc = rawParse('<!DOCTYPE html><html><head></head><body></body></html>');
@@ -96,12 +101,9 @@ function normalizeStructure(doc: DomDocument): void {
 
 /**
  * Attribute names lowercased, as a browser's parser does (HTML 13.2.5.33): linkedom keeps
- * them as written, so `<A HREF>` had no `href`. Only sources with a capital in an attribute
- * name are walked.
+ * them as written, so `<A HREF>` had no `href`. Only pages whose tags have such a name are
+ * walked (the input bounds' scan of the tags tells).
  */
-// No capital before the first one: linear on a 10 MB page (`[\w]*[A-Z]` was quadratic on a
-// long word).
-const UPPERCASE_ATTRIBUTE = /\s[a-z\d_:.-]*[A-Z][\w:.-]*\s*=/;
 
 const CAPITAL = /[A-Z]/;
 

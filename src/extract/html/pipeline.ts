@@ -80,7 +80,9 @@ export const PIPELINE: readonly Pass[] = [
     phase: 'read',
     essential: true,
     run: (p) => {
-      p.source = boundHtml(p.source).html;
+      const bounded = boundHtml(p.source);
+      p.source = bounded.html;
+      p.capitalNames = bounded.shape.capitalNames;
       p.words = sourceWords(p.source);
     },
   },
@@ -89,7 +91,7 @@ export const PIPELINE: readonly Pass[] = [
     phase: 'read',
     essential: true,
     run: (p) => {
-      p.doc = parseDocument(p.source);
+      p.doc = parseDocument(p.source, p.capitalNames);
       p.body = bodyOf(p.doc);
     },
   },
@@ -285,6 +287,7 @@ function newContext(html: string, url: string, off: ReadonlySet<string>): PageCo
     off,
     source: html,
     words: sourceWords(''),
+    capitalNames: false,
     doc: undefined as unknown as DomDocument,
     body: undefined as unknown as DomElement,
     base: null,
@@ -306,7 +309,7 @@ function newContext(html: string, url: string, off: ReadonlySet<string>): PageCo
     ...statsCache(),
     freshBody: () => {
       const fresh: PageContext = { ...page, ...statsCache() };
-      fresh.doc = parseDocument(page.source);
+      fresh.doc = parseDocument(page.source, page.capitalNames);
       fresh.body = bodyOf(fresh.doc);
       runPhase(fresh, 'prepare');
       return fresh.body;
