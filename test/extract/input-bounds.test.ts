@@ -13,7 +13,7 @@ const bounds = { maxElements: 10, maxDepth: 3 };
 
 describe('measureHtml', () => {
   it('counts start tags and the deepest nesting, void elements and end tags included', () => {
-    expect(measureHtml('<html><body><div><p>a<br>b</p><img src=x></div></body></html>')).toEqual({ elements: 6, depth: 4, flattened: 0, cutAt: -1, capitalNames: false });
+    expect(measureHtml('<html><body><div><p>a<br>b</p><img src=x></div></body></html>')).toEqual({ elements: 6, depth: 4, flattened: 0, cutAt: -1, capitalNames: false, classes: '', ids: '' });
   });
 
   it('closes what HTML closes implicitly: sibling <li>, <p> before a block, stray end tags', () => {
@@ -25,7 +25,7 @@ describe('measureHtml', () => {
 
   it('skips comments, doctypes, raw text and quoted ">" in attributes', () => {
     const html = '<!doctype html><!-- <div><div> --><script>var s = "<div><div><div>";</script><a title="a>b"><b>x</b></a><style>p>b{}</style>';
-    expect(measureHtml(html)).toEqual({ elements: 4, depth: 2, flattened: 0, cutAt: -1, capitalNames: false });
+    expect(measureHtml(html)).toEqual({ elements: 4, depth: 2, flattened: 0, cutAt: -1, capitalNames: false, classes: '', ids: '' });
   });
 
   it('closes elements past the depth bound at once, their content following them', () => {
@@ -37,7 +37,7 @@ describe('measureHtml', () => {
 
   it('cuts before the start tag past the element bound', () => {
     const many = '<br>'.repeat(20);
-    expect(boundHtml(many, bounds)).toEqual({ html: '<br>'.repeat(10), shape: { elements: 10, depth: 0, flattened: 0, cutAt: 40, capitalNames: false } });
+    expect(boundHtml(many, bounds)).toEqual({ html: '<br>'.repeat(10), shape: { elements: 10, depth: 0, flattened: 0, cutAt: 40, capitalNames: false, classes: '', ids: '' } });
   });
 
   it('tells whether an HTML start tag has an attribute name with a capital: not in values, end tags, raw text, comments, SVG or MathML', () => {
@@ -61,39 +61,60 @@ describe('measureHtml', () => {
     }
   });
 
-  it('finds a capital in an attribute name exactly where linkedom keeps one (generated pages)', () => {
+  it('notes the values of class and id attributes, quoted or not, in any case of the name; not in end tags, comments or raw text', () => {
+    const html = '<div class="a b" ID=main><p CLASS = \'c\' data-id="no" idx="no"><a id="x"class=bare/>t</a></p></div class="no"><!-- <b class=no> --><script>"<i class=no>"</script><svg class="icon"></svg>';
+    expect(measureHtml(html)).toMatchObject({ classes: 'a b c bare/ icon', ids: 'main x' });
+  });
+
+  it('finds capitals in attribute names, class and id values exactly where linkedom does (generated pages)', () => {
     let seed = 11;
-    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    // The high bits of the generator: its low ones repeat with a short period.
+    const random = (n: number): number => Math.floor((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 65_536) % n;
     const pick = <T,>(items: readonly T[]): T => items[random(items.length)]!;
-    const NAMES = ['class', 'id', 'href', 'title', 'data-x', 'HREF', 'colSpan', 'data-Role', 'onClick', 'aria-label'];
-    const VALUES = ['', '="a"', '="A B"', "='x=Y'", '=Foo', '=a=B', ' = "Q"', '=x/Y'];
+    const NAMES = ['class', 'id', 'href', 'title', 'data-x', 'HREF', 'colSpan', 'data-Role', 'onClick', 'CLASS', 'Id', 'data-id', 'idx'];
+    const VALUES = ['', '="a"', '="A B"', "='x=Y'", '=Foo', '=a=B', ' = "Q"', '=x/Y', '="hidden-xs mobile"', '=caption'];
     const TAGS = ['div', 'p', 'a', 'span', 'td', 'input', 'br'];
-    const attributes = (): string => Array.from({ length: random(3) }, () => `${pick([' ', '  ', '\n'])}${pick(NAMES)}${pick(VALUES)}`).join('');
+    const SPACES = [' ', '  ', '\n', '/'];
+    const attributes = (): string => {
+      const names = new Set(Array.from({ length: random(4) }, () => pick(NAMES)));
+      return [...names].map((name) => `${pick(SPACES)}${name}${pick(VALUES)}`).join('');
+    };
     const fragment = (depth: number): string =>
       Array.from({ length: 1 + random(3) }, () => {
         const kind = random(10);
         if (kind === 0) return `<svg${attributes()} viewBox="0 0 1 1"><path fillRule="x"${attributes()}/></svg>`;
-        if (kind === 1) return `<script>x.fooBar = "<a HREF=1>";</script>`;
-        if (kind === 2) return `<!-- <b CLASS=x> -->text`;
+        if (kind === 1) return `<script>x.fooBar = "<a HREF=1 class=no>";</script>`;
+        if (kind === 2) return `<!-- <b CLASS=x id=no> -->text`;
         const tag = pick(TAGS);
         return `<${tag}${attributes()}>${depth < 3 && tag !== 'input' && tag !== 'br' ? fragment(depth + 1) : 'text'}</${tag}>`;
       }).join('');
-    const kept = (html: string): boolean => {
-      const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-      const stack = [document.documentElement];
+    /** What linkedom keeps: a capital in an HTML element's attribute name; every class and id value. */
+    const kept = (html: string): { capital: boolean; classes: string[]; ids: string[] } => {
+      const { document } = parseHTML(html);
+      const found = { capital: false, classes: [] as string[], ids: [] as string[] };
+      const stack: any[] = [{ element: document.documentElement, foreign: false }];
       while (stack.length > 0) {
-        const element = stack.pop()!;
-        if (element.getAttributeNames().some((name: string) => /[A-Z]/.test(name))) return true;
-        for (const child of Array.from(element.children)) if (!['svg', 'math'].includes(child.localName)) stack.push(child);
+        const { element, foreign } = stack.pop();
+        for (const name of element.getAttributeNames() as string[]) {
+          if (!foreign && /[A-Z]/.test(name)) found.capital = true;
+          const value = element.getAttribute(name) as string;
+          if (value !== '' && name.toLowerCase() === 'class') found.classes.push(value);
+          if (value !== '' && name.toLowerCase() === 'id') found.ids.push(value);
+        }
+        for (const child of Array.from(element.children) as any[]) stack.push({ element: child, foreign: foreign || ['svg', 'math'].includes(child.localName) });
       }
-      return false;
+      return found;
     };
+    const words = (joined: string): string[] => joined.split(' ').filter((w) => w !== '').sort();
     let withCapital = 0;
     for (let i = 0; i < 400; i++) {
-      const html = fragment(0);
+      const html = `<!doctype html><html><body>${fragment(0)}</body></html>`;
       const expected = kept(html);
-      withCapital += expected ? 1 : 0;
-      expect(measureHtml(`<!doctype html><html><body>${html}</body></html>`).capitalNames, html).toBe(expected);
+      const shape = measureHtml(html);
+      withCapital += expected.capital ? 1 : 0;
+      expect(shape.capitalNames, html).toBe(expected.capital);
+      expect(words(shape.classes), html).toEqual(words(expected.classes.join(' ')));
+      expect(words(shape.ids), html).toEqual(words(expected.ids.join(' ')));
     }
     // Both answers occur.
     expect(withCapital).toBeGreaterThan(20);

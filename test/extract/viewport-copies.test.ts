@@ -7,13 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/extract/html/parse.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import { dropMobileCopies } from '../../src/extract/html/viewport-copies.js';
+import { measureHtml } from '../../src/extract/html/input-bounds.js';
 
 const SPECS = '<h3>Specifications</h3><p>Material: anodised aluminium</p><p>Weight: 2 oz</p><p>Holds 1 to 12 cards</p>';
 
-/** The body's text, white space collapsed, after the pass. */
+/** The body's text, white space collapsed, after the pass (gated, as the pipeline runs it, by the class values of the page's tags). */
 function after(body: string): string {
-  const doc = parseDocument(`<html><body>${body}</body></html>`);
-  dropMobileCopies(doc.body!);
+  const html = `<html><body>${body}</body></html>`;
+  const doc = parseDocument(html);
+  dropMobileCopies(doc.body!, measureHtml(html).classes);
   return (doc.body!.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 

@@ -64,18 +64,17 @@ function attach(caption: DomElement, img: DomElement): void {
   caption.remove();
 }
 
-/** A class or id attribute with a caption word, in the page's source. */
-// An unquoted value ends at white space, a quote, `=`, `<`, `>` or a backtick (HTML
-// 13.2.5.38): linear on a script full of `?id=`.
-const MARKED_IN_SOURCE = /(?:class|id)\s*=\s*(?:"[^"]*|'[^']*|[^\s"'=<>`]*)(?:caption|credit|copyright)/i;
+/** A caption word anywhere in a class or id value (what isMarkedCaption looks for, and more). */
+const CAPTION_NAMED = /caption|credit|copyright/i;
 
 /**
- * Moves every picture caption under `root` onto its image; the page's source (its text
- * and its words) skips the walks that can find nothing.
+ * Moves every picture caption under `root` onto its image; what the page's source holds
+ * (its words, its tags' class and id values: input-bounds.ts) skips the walks that can find
+ * nothing.
  */
-export function attachPictureCaptions(root: DomElement, source?: { text: string; words: SourceWords }): void {
+export function attachPictureCaptions(root: DomElement, source?: { words: SourceWords; classes: string; ids: string }): void {
   if (source === undefined || source.words.has('<figcaption')) attachFigcaptions(root);
-  if (source === undefined || MARKED_IN_SOURCE.test(source.text)) attachMarkedCaptions(root);
+  if (source === undefined || CAPTION_NAMED.test(source.classes) || CAPTION_NAMED.test(source.ids)) attachMarkedCaptions(root);
 }
 
 function attachFigcaptions(root: DomElement): void {

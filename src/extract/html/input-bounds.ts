@@ -27,6 +27,17 @@ export interface HtmlShape {
    * capital (parse.ts lower-cases them, as the HTML parser would; linkedom keeps them).
    */
   capitalNames: boolean;
+  /** The values of the start tags' `class` attributes, a space between (a pass looks here for a class before it walks). */
+  classes: string;
+  /** The values of the start tags' `id` attributes, a space between. */
+  ids: string;
+}
+
+/** What the scan notes of the start tags' attributes. */
+interface TagNotes {
+  capital: boolean;
+  classes: string[];
+  ids: string[];
 }
 
 /** Elements that never have content. */
@@ -66,7 +77,7 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
   let depth = 0;
   let flattened = 0;
   let cutAt = -1;
-  const names = { capital: false };
+  const notes: TagNotes = { capital: false, classes: [], ids: [] };
   const bump = (map: Map<string, number>, name: string, by: number): void => {
     map.set(name, (map.get(name) ?? 0) + by);
   };
@@ -98,9 +109,10 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
     NAME_END.lastIndex = nameStart;
     const nameEnd = NAME_END.exec(html)?.index ?? html.length;
     const name = html.slice(nameStart, nameEnd).toLowerCase();
-    // Foreign content keeps its names' case (viewBox): only HTML tags are looked at.
-    const looked = !closing && !names.capital && !FOREIGN.has(name) && !(open.get('svg')! > 0) && !(open.get('math')! > 0);
-    const tagEnd = endOfTag(html, nameEnd, looked ? names : undefined);
+    // Foreign content keeps its names' case (viewBox): only HTML tags are looked at for capitals.
+    const capitals = !closing && !notes.capital && !FOREIGN.has(name) && !(open.get('svg')! > 0) && !(open.get('math')! > 0);
+    // An end tag's attributes are dropped by the parser.
+    const tagEnd = endOfTag(html, nameEnd, closing ? undefined : notes, capitals);
     if (tagEnd === -1) break;
     if (closing) {
       if ((flattenedOpen.get(name) ?? 0) > 0) {
@@ -144,7 +156,7 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
     }
     i = html.indexOf('<', after);
   }
-  const shape = { elements: Math.min(elements, bounds.maxElements), depth, flattened, cutAt, capitalNames: names.capital };
+  const shape = { elements: Math.min(elements, bounds.maxElements), depth, flattened, cutAt, capitalNames: notes.capital, classes: notes.classes.join(' '), ids: notes.ids.join(' ') };
   if (pieces.length === 0 && cutAt === -1) return { html, shape };
   pieces.push(html.slice(kept, cutAt === -1 ? html.length : cutAt));
   return { html: pieces.join(''), shape };
@@ -161,44 +173,80 @@ function isLetter(code: number): boolean {
 const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
 
 /**
- * Index of the `>` that ends a tag whose name ends at `from`; quoted `>` do not count. With
- * `names`, an ASCII capital in an attribute name (not in a value) sets `names.capital`.
+ * Index of the `>` that ends a tag whose name ends at `from`, read as the HTML tokenizer
+ * reads attributes (HTML 13.2.5.32-40): a quote opens a value only right after `=`, spaces
+ * allowed, and a `>` inside it does not end the tag. With `notes`, the values of its `class`
+ * and `id` attributes are noted, and with `capitals` an ASCII capital in an attribute name
+ * sets `notes.capital`.
  */
-function endOfTag(html: string, from: number, names?: { capital: boolean }): number {
+function endOfTag(html: string, from: number, notes?: TagNotes, capitals = false): number {
   let quote = 0;
   // After `=`, before its value; in a value without quotes.
   let equals = false;
   let bare = false;
+  // The attribute name being read; where the value of the name last read goes, and of the value being read.
+  let nameStart = -1;
+  let named: string[] | undefined;
+  let into: string[] | undefined;
+  let valueStart = 0;
   for (let j = from; j < html.length; j++) {
     const c = html.charCodeAt(j);
     if (quote !== 0) {
-      if (c === quote) quote = 0;
-    } else if (c === 0x22 || c === 0x27) {
-      // A quote only opens a value right after `=` (possibly spaced): `<a b'c>` is no quote.
-      if (previousNonSpace(html, j, from) === 0x3d) quote = c;
-      equals = false;
-    } else if (c === 0x3e) {
+      if (c === quote) {
+        quote = 0;
+        into?.push(html.slice(valueStart, j));
+        into = undefined;
+      }
+      continue;
+    }
+    const space = c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c;
+    // A name ends at white space, `=`, `/` or `>`.
+    if (nameStart !== -1 && (space || c === 0x3d || c === 0x2f || c === 0x3e)) {
+      named = notes === undefined ? undefined : noteFor(html, nameStart, j, notes);
+      nameStart = -1;
+    }
+    if (c === 0x3e) {
+      if (bare) into?.push(html.slice(valueStart, j));
       return j;
-    } else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c) {
-      bare = false;
-    } else if (c === 0x3d && !bare) {
-      equals = true;
-    } else if (equals) {
+    }
+    if (equals) {
+      if (space) continue;
       equals = false;
-      bare = true;
-    } else if (!bare && c >= 0x41 && c <= 0x5a && names !== undefined) {
-      names.capital = true;
+      into = named;
+      named = undefined;
+      if (c === 0x22 || c === 0x27) {
+        quote = c;
+        valueStart = j + 1;
+      } else {
+        bare = true;
+        valueStart = j;
+      }
+    } else if (bare) {
+      // A value without quotes ends at white space (or `>`); quotes in it are its own.
+      if (space) {
+        into?.push(html.slice(valueStart, j));
+        into = undefined;
+        bare = false;
+      }
+    } else if (c === 0x3d) {
+      equals = true;
+    } else if (!space && c !== 0x2f) {
+      if (nameStart === -1) {
+        nameStart = j;
+        named = undefined;
+      }
+      if (capitals && c >= 0x41 && c <= 0x5a) (notes as TagNotes).capital = true;
     }
   }
   return -1;
 }
 
-function previousNonSpace(html: string, j: number, floor: number): number {
-  for (let k = j - 1; k >= floor; k--) {
-    const c = html.charCodeAt(k);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) return c;
-  }
-  return 0;
+/** Where the value of the attribute named `html[start, end)` is noted: `class` and `id`, in any case. */
+function noteFor(html: string, start: number, end: number, notes: TagNotes): string[] | undefined {
+  const length = end - start;
+  if (length === 5 && (html.charCodeAt(start) | 0x20) === 0x63 && html.slice(start, end).toLowerCase() === 'class') return notes.classes;
+  if (length === 2 && (html.charCodeAt(start) | 0x20) === 0x69 && (html.charCodeAt(start + 1) | 0x20) === 0x64) return notes.ids;
+  return undefined;
 }
 
 const END_TAGS = new Map([...RAW_TEXT].map((name) => [name, new RegExp(`</${name}[\\s/>]`, 'gi')]));

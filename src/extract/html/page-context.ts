@@ -43,6 +43,9 @@ export interface PageContext {
   words: SourceWords;
   /** Some start tag of `source` has an attribute name with a capital (input-bounds.ts). */
   capitalNames: boolean;
+  /** The class and id values of `source`'s start tags, a space between (input-bounds.ts). */
+  classes: string;
+  ids: string;
   doc: DomDocument;
   body: DomElement;
   /** The base that relative URLs resolve against (urls.ts). */

@@ -82,7 +82,7 @@ export const PIPELINE: readonly Pass[] = [
     run: (p) => {
       const bounded = boundHtml(p.source);
       p.source = bounded.html;
-      p.capitalNames = bounded.shape.capitalNames;
+      ({ capitalNames: p.capitalNames, classes: p.classes, ids: p.ids } = bounded.shape);
       p.words = sourceWords(p.source);
     },
   },
@@ -120,10 +120,10 @@ export const PIPELINE: readonly Pass[] = [
   { name: 'task-lists', phase: 'prepare', run: (p) => markTaskItems(p.doc, p.body, p.words) },
   { name: 'noise', phase: 'prepare', run: (p) => removeNoise(p.body, p.words) },
   // After the noise: what a page hides outright is gone, and is no twin to judge by.
-  { name: 'viewport-copies', phase: 'prepare', run: (p) => dropMobileCopies(p.body, p.source) },
+  { name: 'viewport-copies', phase: 'prepare', run: (p) => dropMobileCopies(p.body, p.classes) },
   { name: 'placeholder-text', phase: 'prepare', run: (p) => dropPlaceholderText(p.doc, p.body, p.words) },
   { name: 'code-languages', phase: 'prepare', run: (p) => annotateCodeBlocks(p.doc, p.body) },
-  { name: 'picture-captions', phase: 'prepare', run: (p) => attachPictureCaptions(p.body, { text: p.source, words: p.words }) },
+  { name: 'picture-captions', phase: 'prepare', run: (p) => attachPictureCaptions(p.body, p) },
   { name: 'joined-words', phase: 'prepare', run: (p) => separateJoinedWords(p.body) },
   // After the noise: a `<base>` left in the body is gone with it.
   { name: 'base-url', phase: 'prepare', run: (p) => void (p.base = documentBaseUrl(p.doc, p.url)) },
@@ -288,6 +288,8 @@ function newContext(html: string, url: string, off: ReadonlySet<string>): PageCo
     source: html,
     words: sourceWords(''),
     capitalNames: false,
+    classes: '',
+    ids: '',
     doc: undefined as unknown as DomDocument,
     body: undefined as unknown as DomElement,
     base: null,

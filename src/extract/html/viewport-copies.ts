@@ -30,8 +30,8 @@ const MOBILE_ONLY_NAMES = [
 /** Case-sensitive, as selectors match classes (outside quirks mode). */
 const MOBILE_ONLY_CLASS = new RegExp(`^(?:${MOBILE_ONLY_NAMES})$`);
 
-/** One of the names in the page's source, between quotes or spaces: else the pass is skipped. */
-const SOURCE_TEST = new RegExp(`[\\s"'](?:${MOBILE_ONLY_NAMES})[\\s"']`);
+/** One of the names among the class values of the page's tags: else the pass is skipped. */
+const CLASSES_TEST = new RegExp(`(?:^|\\s)(?:${MOBILE_ONLY_NAMES})(?=\\s|$)`);
 
 /** Every MOBILE_ONLY_CLASS name holds one of these: a cheap first test. */
 const QUICK_TEST = /hidden|none|mobile|tablet|visible|small|hide|desktop|large/;
@@ -93,10 +93,11 @@ function insideAny(element: DomElement, set: ReadonlySet<DomElement>, root: DomE
 
 /**
  * Removes the mobile-only copies under `root`, outermost first (what is inside one that
- * stays is judged too); a `source` that names no such class skips the walk.
+ * stays is judged too); `classes`, the class values of the page's tags (input-bounds.ts),
+ * without such a class skip the walk.
  */
-export function dropMobileCopies(root: DomElement, source?: string): void {
-  if (source !== undefined && !SOURCE_TEST.test(source)) return;
+export function dropMobileCopies(root: DomElement, classes?: string): void {
+  if (classes !== undefined && !CLASSES_TEST.test(classes)) return;
   // Chrome is neither a candidate nor a copy.
   const candidates: DomElement[] = [];
   eachOutsideChrome(root, (node) => {
