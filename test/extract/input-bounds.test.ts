@@ -121,8 +121,52 @@ describe('measureHtml', () => {
     expect(withCapital).toBeLessThan(380);
   });
 
-  it('returns the page itself when it is within the bounds', () => {
-    expect(boundHtml(ARTICLE_HTML).html).toBe(ARTICLE_HTML);
+  it('leaves out the text of scripts and style sheets, but not of JSON-LD, MathJax or an unclosed script', () => {
+    const page =
+      '<p>a</p><script>var s = "<div>";</script><SCRIPT type="text/javascript">x()</SCRIPT ><script type="application/ld+json">{"a":1}</script>' +
+      '<style>p>b{}</style><script type="math/tex; mode=display">x^2</script><script type="application/json" id="data">{}</script><p>b</p><script>never closed';
+    expect(boundHtml(page).html).toBe(
+      '<p>a</p><script></script><SCRIPT type="text/javascript"></SCRIPT ><script type="application/ld+json">{"a":1}</script>' +
+        '<style></style><script type="math/tex; mode=display">x^2</script><script type="application/json" id="data">{}</script><p>b</p><script>never closed',
+    );
+  });
+
+  it('parses to the same tree, but for the scripts\' and styles\' text, as the page whole (generated pages)', () => {
+    let seed = 3;
+    const random = (n: number): number => Math.floor((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 65_536) % n;
+    const pick = <T,>(items: readonly T[]): T => items[random(items.length)]!;
+    const CODE = ['x < y', '"</div>"', "'<p>'", '<!-- <script> -->', '</scr', 'ipt>', '</style', '<b>', ' ', 'a>b', '\n', '</SCRIPT', '</script x', '</scripts>'];
+    const raw = (tag: string): string => `<${pick([tag, tag.toUpperCase()])}${pick(['', ' type="module"', ' type="application/ld+json"', ' media="all"', '/'])}>${Array.from({ length: random(5) }, () => pick(CODE)).join('')}</${pick([tag, tag.toUpperCase()])}${pick(['>', ' >', '\n>'])}`;
+    const fragment = (depth: number): string =>
+      Array.from({ length: 1 + random(4) }, () => {
+        const kind = random(8);
+        if (kind <= 1) return raw('script');
+        if (kind === 2) return raw('style');
+        if (kind === 3) return `<svg>${raw(pick(['style', 'script']))}<text>t</text></svg>`;
+        if (kind === 4) return '<!-- <style> -->text';
+        const tag = pick(['div', 'p', 'span', 'noscript', 'textarea']);
+        return `<${tag}>${depth < 3 && tag !== 'textarea' ? fragment(depth + 1) : 'text'}</${tag}>`;
+      }).join('');
+    /** The tree as markup, scripts and style sheets emptied (linkedom's own parse: no tag is hidden from it). */
+    const tree = (html: string): string => {
+      const { document } = parseHTML(html);
+      for (const element of Array.from(document.querySelectorAll('script, style')) as any[]) element.textContent = '';
+      return document.documentElement.outerHTML;
+    };
+    let stripped = 0;
+    for (let i = 0; i < 400; i++) {
+      const html = `<!doctype html><html><body>${fragment(0)}</body></html>`;
+      const bounded = boundHtml(html).html;
+      if (bounded !== html) stripped++;
+      expect(tree(bounded), html).toBe(tree(html));
+    }
+    expect(stripped).toBeGreaterThan(200);
+  });
+
+  it('returns the page itself when it is within the bounds and has no script or style text', () => {
+    const page = ARTICLE_HTML.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, '');
+    expect(page).not.toBe(ARTICLE_HTML);
+    expect(boundHtml(page).html).toBe(page);
   });
 
   it('is linear on a million nested elements and on 200,000 tiny ones', () => {

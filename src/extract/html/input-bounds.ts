@@ -1,7 +1,9 @@
 /**
  * Input bounds before the parser: one linear scan of the string counts start tags and the
  * depth the tree builder would reach; past the depth bound elements are flattened, past the
- * element bound the page is cut. docs/extraction.md, "Input bounds".
+ * element bound the page is cut. On the way it leaves out the text of scripts and style
+ * sheets, which no pass reads (the noise pass drops them; JSON-LD and MathJax's TeX, which
+ * passes do read, stay). docs/extraction.md, "Input bounds".
  */
 
 export interface HtmlBounds {
@@ -42,6 +44,9 @@ interface TagNotes {
 
 /** Elements that never have content. */
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'basefont', 'bgsound', 'frame']);
+
+/** A script whose start tag says JSON (JSON-LD) or math (MathJax's TeX): passes read its text. */
+const READ_SCRIPT = /json|math/i;
 
 /** Elements whose content is text up to their end tag. */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
@@ -152,6 +157,7 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
       // Text up to its end tag: a leaf, whatever its depth.
       const close = indexOfEndTag(html, name, after);
       if (close === -1) break;
+      if (close > after && (name === 'style' || (name === 'script' && !READ_SCRIPT.test(html.slice(nameEnd, tagEnd))))) replace(after, close, '');
       after = close;
     }
     i = html.indexOf('<', after);
