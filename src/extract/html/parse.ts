@@ -99,17 +99,16 @@ function normalizeStructure(doc: DomDocument): void {
   for (const node of after) body.appendChild(node);
 }
 
-/**
- * Attribute names lowercased, as a browser's parser does (HTML 13.2.5.33): linkedom keeps
- * them as written, so `<A HREF>` had no `href`. Only pages whose tags have such a name are
- * walked (the input bounds' scan of the tags tells).
- */
-
 const CAPITAL = /[A-Z]/;
 
 /** Foreign content keeps its names as the SVG and MathML specifications spell them. */
 const FOREIGN_ROOTS: ReadonlySet<string> = new Set(['svg', 'math']);
 
+/**
+ * Attribute names lowercased, as a browser's parser does (HTML 13.2.5.33): linkedom keeps
+ * them as written, so `<A HREF>` had no `href`. Only pages whose tags have such a name are
+ * walked (the input bounds' scan of the tags tells).
+ */
 function lowerCaseAttributeNames(doc: DomDocument): void {
   const root = doc.documentElement;
   if (root === null) return;
