@@ -26,6 +26,8 @@ describe('measureHtml', () => {
   it('skips comments, doctypes, raw text and quoted ">" in attributes', () => {
     const html = '<!doctype html><!-- <div><div> --><script>var s = "<div><div><div>";</script><a title="a>b"><b>x</b></a><style>p>b{}</style>';
     expect(measureHtml(html)).toEqual({ elements: 4, depth: 2, flattened: 0, cutAt: -1, capitalNames: false, classes: '', ids: '' });
+    // Raw text ends at its own end tag only: `</scripts` is text, `</SCRIPT\n>` an end.
+    expect(measureHtml('<script>a</scripts><div><div></SCRIPT\n><p>x</p>')).toMatchObject({ elements: 2, depth: 1 });
   });
 
   it('closes elements past the depth bound at once, their content following them', () => {

@@ -111,7 +111,8 @@ export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<s
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isElement(node)) continue;
-    const tag = tagOf(node);
+    // The name only when asked about (the walk of every element needs none).
+    const tag = tags === undefined && shut === undefined ? '' : tagOf(node);
     if (tags === undefined || tags.has(tag)) out.push(node);
     if (shut !== undefined && shut.has(tag)) continue;
     for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push(child);

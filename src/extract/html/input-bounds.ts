@@ -186,7 +186,6 @@ const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
  * sets `notes.capital`.
  */
 function endOfTag(html: string, from: number, notes?: TagNotes, capitals = false): number {
-  let quote = 0;
   // After `=`, before its value; in a value without quotes.
   let equals = false;
   let bare = false;
@@ -197,14 +196,6 @@ function endOfTag(html: string, from: number, notes?: TagNotes, capitals = false
   let valueStart = 0;
   for (let j = from; j < html.length; j++) {
     const c = html.charCodeAt(j);
-    if (quote !== 0) {
-      if (c === quote) {
-        quote = 0;
-        into?.push(html.slice(valueStart, j));
-        into = undefined;
-      }
-      continue;
-    }
     const space = c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c;
     // A name ends at white space, `=`, `/` or `>`.
     if (nameStart !== -1 && (space || c === 0x3d || c === 0x2f || c === 0x3e)) {
@@ -221,8 +212,12 @@ function endOfTag(html: string, from: number, notes?: TagNotes, capitals = false
       into = named;
       named = undefined;
       if (c === 0x22 || c === 0x27) {
-        quote = c;
-        valueStart = j + 1;
+        // A quoted value runs to the next quote of its kind, `>` and all.
+        const close = html.indexOf(c === 0x22 ? '"' : "'", j + 1);
+        if (close === -1) return -1;
+        into?.push(html.slice(j + 1, close));
+        into = undefined;
+        j = close;
       } else {
         bare = true;
         valueStart = j;
@@ -255,10 +250,13 @@ function noteFor(html: string, start: number, end: number, notes: TagNotes): str
   return undefined;
 }
 
-const END_TAGS = new Map([...RAW_TEXT].map((name) => [name, new RegExp(`</${name}[\\s/>]`, 'gi')]));
-
+/** Index of the `</name` (any case) followed by white space, `/` or `>` that ends a raw text element, or -1. */
 function indexOfEndTag(html: string, name: string, from: number): number {
-  const pattern = END_TAGS.get(name) as RegExp;
-  pattern.lastIndex = from;
-  return pattern.exec(html)?.index ?? -1;
+  for (let at = html.indexOf('</', from); at !== -1; at = html.indexOf('</', at + 2)) {
+    const after = at + 2 + name.length;
+    if (after >= html.length) return -1;
+    const c = html.charCodeAt(after);
+    if ((c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c || c === 0x2f || c === 0x3e) && html.slice(at + 2, after).toLowerCase() === name) return at;
+  }
+  return -1;
 }
