@@ -102,7 +102,9 @@ const launchedSeconds = (performance.now() - launchedStarted) / 1000;
 // webContentProcessor.ts), step for step on the same Chromium: launch with its switches, a
 // context with its options, init script and media route, `goto` until load, a wait for
 // readyState "complete" and then 500 ms "for stability", title and content, close. Its
-// Readability + Turndown step is left out: the pool's figure is the render alone.
+// Readability + Turndown step is left out: the pool's figure is the render alone. Of its
+// extra headers, Accept-Encoding, Connection and the Sec-Fetch-* ones are left out: set on
+// every request, they make the page's own fetch fail here, and the page is never written.
 const { chromium } = await import('playwright-core');
 const FETCHER_MCP_ARGS = ['--disable-blink-features=AutomationControlled', '--disable-features=IsolateOrigins,site-per-process', '--no-sandbox', '--disable-setuid-sandbox', '--disable-dev-shm-usage', '--disable-webgl', '--disable-infobars', '--window-size=1366,768', '--disable-extensions'];
 async function fetcherMcpWay(url) {
@@ -121,7 +123,13 @@ async function fetcherMcpWay(url) {
       timezoneId: 'America/New_York',
       colorScheme: 'light',
       acceptDownloads: true,
-      extraHTTPHeaders: { 'Accept-Language': 'en-US,en;q=0.9', DNT: '1', 'Upgrade-Insecure-Requests': '1' },
+      extraHTTPHeaders: {
+        Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+        'Accept-Language': 'en-US,en;q=0.9',
+        DNT: '1',
+        'Upgrade-Insecure-Requests': '1',
+        'Cache-Control': 'max-age=0',
+      },
     });
     // Functions run in the page; given as source, as this file runs in node.
     await context.addInitScript({ content: "Object.defineProperty(navigator, 'webdriver', { get: () => false }); window.chrome = { runtime: {} };" });
