@@ -130,6 +130,9 @@ export function classAndId(element: DomElement): string {
   return cls === '' && id === '' ? '' : `${cls} ${id}`;
 }
 
+/** Roots of foreign content: their elements keep their names as the SVG and MathML specifications spell them. */
+export const FOREIGN_ROOTS: ReadonlySet<string> = new Set(['svg', 'math']);
+
 /**
  * Phrasing elements Turndown writes inline (as their content, with delimiters at most):
  * the text around them stays on one line; any other element is taken for a line break.

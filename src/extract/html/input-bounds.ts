@@ -6,6 +6,8 @@
  * passes do read, stay). docs/extraction.md, "Input bounds".
  */
 
+import { FOREIGN_ROOTS } from './dom.js';
+
 export interface HtmlBounds {
   /** Start tags (void elements included); the page is cut before the one past it. */
   maxElements: number;
@@ -115,7 +117,7 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
     const nameEnd = NAME_END.exec(html)?.index ?? html.length;
     const name = html.slice(nameStart, nameEnd).toLowerCase();
     // Foreign content keeps its names' case (viewBox): only HTML tags are looked at for capitals.
-    const capitals = !closing && !notes.capital && !FOREIGN.has(name) && !(open.get('svg')! > 0) && !(open.get('math')! > 0);
+    const capitals = !closing && !notes.capital && !FOREIGN_ROOTS.has(name) && !insideForeign(open);
     // An end tag's attributes are dropped by the parser.
     const tagEnd = endOfTag(html, nameEnd, closing ? undefined : notes, capitals);
     if (tagEnd === -1) break;
@@ -176,7 +178,11 @@ function isLetter(code: number): boolean {
   return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
-const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
+/** Whether an `<svg>` or `<math>` is open (`open`: open elements by name). */
+function insideForeign(open: ReadonlyMap<string, number>): boolean {
+  for (const root of FOREIGN_ROOTS) if ((open.get(root) ?? 0) > 0) return true;
+  return false;
+}
 
 /**
  * Index of the `>` that ends a tag whose name ends at `from`, read as the HTML tokenizer

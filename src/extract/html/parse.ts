@@ -6,7 +6,7 @@
 
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { COMMENT_NODE, TEXT_NODE, childElements, isElement, tagOf } from './dom.js';
+import { COMMENT_NODE, FOREIGN_ROOTS, TEXT_NODE, childElements, isElement, tagOf } from './dom.js';
 import { patchLinkedomClassName, patchLinkedomEventTargets } from './linkedom-patch.js';
 import { measureHtml } from './input-bounds.js';
 
@@ -100,9 +100,6 @@ function normalizeStructure(doc: DomDocument): void {
 }
 
 const CAPITAL = /[A-Z]/;
-
-/** Foreign content keeps its names as the SVG and MathML specifications spell them. */
-const FOREIGN_ROOTS: ReadonlySet<string> = new Set(['svg', 'math']);
 
 /**
  * Attribute names lowercased, as a browser's parser does (HTML 13.2.5.33): linkedom keeps
