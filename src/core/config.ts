@@ -25,7 +25,7 @@ const bool = z.preprocess((v) => {
 
 /** Schemas of on/off settings: their CLI flags take no value (`--robots`, `--no-robots`). */
 const BOOLEAN_SCHEMAS = new WeakSet<z.ZodType>();
-function flag(defaultValue: boolean): z.ZodType {
+function flag(defaultValue: boolean) {
   const schema = bool.default(defaultValue);
   BOOLEAN_SCHEMAS.add(schema);
   return schema;
@@ -35,12 +35,13 @@ function flag(defaultValue: boolean): z.ZodType {
  * WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: on/off for every private address, or a list of the
  * origins allowed (allowed-origins.ts). Still an on/off flag on the command line.
  */
-function privateAddresses(): z.ZodType {
+function privateAddresses() {
   const schema = z
     .unknown()
-    .transform((v, ctx): boolean | AllowedOrigin[] => {
+    // The return type is the setting's type in Config: true, false or the origins allowed.
+    .transform((v, ctx): boolean | readonly AllowedOrigin[] => {
       if (v === undefined) return false;
-      if (typeof v === 'boolean' || Array.isArray(v)) return v as boolean | AllowedOrigin[];
+      if (typeof v === 'boolean' || Array.isArray(v)) return v as boolean | readonly AllowedOrigin[];
       const parsed = bool.safeParse(v);
       if (parsed.success) return parsed.data;
       try {
@@ -70,7 +71,10 @@ const httpUrl = z
   }, 'must be an absolute http(s) URL')
   .transform((u) => u.replace(/\/+$/, ''));
 
-/** One row per setting: its path in the config object, env var and CLI flag. */
+/**
+ * One row per setting: its path in the config object, env var and CLI flag. The row's
+ * schema output is the setting's type in `Config` (see ParsedSettings below).
+ */
 interface SettingDef {
   path: string;
   env: string;
@@ -82,7 +86,7 @@ interface SettingDef {
 /** Where Debian and Ubuntu install Chromium; the first that exists is used by default. */
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
-const SETTINGS: SettingDef[] = [
+const SETTINGS = [
   { path: 'server.host', env: 'WEBSEARCH_HOST', flag: '--host', schema: z.string().trim().min(1).default('127.0.0.1'), help: 'address the HTTP server binds' },
   { path: 'server.port', env: 'WEBSEARCH_PORT', flag: '--port', schema: int(0, 65535).default(8787), help: 'port of the HTTP server (0 = any free port)' },
   { path: 'server.bodyLimitBytes', env: 'WEBSEARCH_BODY_LIMIT_BYTES', flag: '--body-limit-bytes', schema: int(1024, 16 * MiB).default(64 * 1024), help: 'largest accepted request body' },
@@ -152,67 +156,86 @@ const SETTINGS: SettingDef[] = [
   { path: 'mcp.maxSessionsPerKey', env: 'WEBSEARCH_MCP_MAX_SESSIONS_PER_KEY', flag: '--mcp-max-sessions-per-key', schema: int(1, 1_000_000).default(100), help: 'MCP sessions one API key (or the open-mode user) may hold (past it: 429 too_many_sessions)' },
   { path: 'mcp.sessionIdleMs', env: 'WEBSEARCH_MCP_SESSION_IDLE_MS', flag: '--mcp-session-idle-ms', schema: int(100, 7 * 24 * 3600_000).default(30 * 60_000), help: 'an MCP session or /sse stream with no request for this long is closed' },
   { path: 'server.shutdownGraceMs', env: 'WEBSEARCH_SHUTDOWN_GRACE_MS', flag: '--shutdown-grace-ms', schema: int(0, 600_000).default(10_000), help: 'on SIGTERM/SIGINT, how long in-flight requests may finish' },
-];
+] as const satisfies readonly SettingDef[];
 
-export interface Config {
-  server: {
-    host: string;
-    port: number;
-    bodyLimitBytes: number;
-    shutdownGraceMs: number;
-    headersTimeoutMs: number;
-    requestTimeoutMs: number;
-    keepAliveTimeoutMs: number;
-    maxConnections: number;
+type Setting = (typeof SETTINGS)[number];
+/** A setting's place in the config object, e.g. `'fetch.timeoutMs'`. */
+type SettingPath = Setting['path'];
+type SectionOf<P> = P extends `${infer S}.${string}` ? S : never;
+type Value<R extends Setting> = z.output<R['schema']>;
+/** The key of row R in section S when the row's value may be unset (Optional) or may not. */
+type KeyIn<S extends string, R extends Setting, Optional extends boolean> = R['path'] extends `${S}.${infer K}`
+  ? (undefined extends Value<R> ? true : false) extends Optional
+    ? K
+    : never
+  : never;
+// Shows a section as one object in editors rather than as an intersection.
+type Flatten<T> = { [K in keyof T]: T[K] };
+type Section<S extends string> = Flatten<{ [R in Setting as KeyIn<S, R, false>]: Value<R> } & { [R in Setting as KeyIn<S, R, true>]?: Value<R> }>;
+
+/** Every setting as its row's schema outputs it, nested by the rows' paths. */
+type ParsedSettings = { [S in SectionOf<SettingPath>]: Section<S> };
+
+/**
+ * The settings whose final value is more than their own text: a default drawn from another
+ * setting or from the machine, a list split from one string. `Config` is what this returns,
+ * so the type follows the table and these few steps instead of restating them.
+ */
+function complete(settings: ParsedSettings, env: Env, exists: (path: string) => boolean) {
+  const { fetch, store, auth } = settings;
+  const render = { ...settings.render };
+  const chromiumPath = render.chromiumPath ?? CHROMIUM_CANDIDATES.find((path) => exists(path));
+  // No browser found: no key, so a chromiumPath that is there always names a file.
+  if (chromiumPath === undefined) delete render.chromiumPath;
+  else render.chromiumPath = chromiumPath;
+  return {
+    ...settings,
+    fetch: { ...fetch, userAgent: fetch.userAgent ?? `Mozilla/5.0 (compatible; ${fetch.productToken}/${VERSION}; +${PROJECT_URL})` },
+    render,
+    store: { ...store, path: store.path ?? defaultStorePath(env) },
+    auth: { ...auth, allowedHosts: splitList(auth.allowedHosts) },
   };
-  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
-  fetch: {
-    timeoutMs: number;
-    maxTimeoutMs: number;
-    idleTimeoutMs: number;
-    connectTimeoutMs: number;
-    maxBytes: number;
-    maxRedirects: number;
-    perHostConcurrency: number;
-    /** true: every private address; false: none; a list: only those origins. */
-    allowPrivateAddresses: boolean | readonly AllowedOrigin[];
-    productToken: string;
-    userAgent: string;
-    stealthProxy?: string;
-  };
-  /** Headless rendering; `chromiumPath` is undefined when no browser exists. */
-  render: { mode: 'auto' | 'always' | 'never'; chromiumPath?: string; pages: number };
-  robots: { enabled: boolean; cacheTtlMs: number; cacheEntries: number; maxBytes: number; timeoutMs: number };
-  search: {
-    engines?: string;
-    engineTimeoutMs: number;
-    contentTimeoutMs: number;
-    suspendBlockedMs: number;
-    suspendRateLimitedMs: number;
-    duckduckgoIntervalMs: number;
-    braveRatePerSecond: number;
-    cacheTtlMs: number;
-    weights?: string;
-  };
-  engines: {
-    duckduckgoUrl: string;
-    duckduckgoLiteUrl: string;
-    wikipediaUrl: string;
-    mojeekUrl: string;
-    braveUrl: string;
-    braveApiKey?: string;
-    searxngUrl?: string;
-    googleUrl: string;
-    googleApiKey?: string;
-    googleCseId?: string;
-  };
-  mcp: { stateless: boolean; outputBudgetChars: number; maxSessions: number; maxSessionsPerKey: number; sessionIdleMs: number };
-  crawl: { maxUrls: number };
-  convert: { threads: number; maxQueue: number; memoryMb: number };
-  cache: { ttlMs: number };
-  store: { kind: 'sqlite' | 'redis'; path: string; redisUrl?: string; redisPrefix: string };
-  auth: { allowedHosts: string[]; rateLimitRequests: number; rateLimitWindowMs: number; metricsToken?: string };
 }
+
+/** The validated, frozen configuration: derived from SETTINGS, never written out by hand. */
+export type Config = ReturnType<typeof complete>;
+
+/**
+ * Rules beyond one value's own schema: between settings, or against the machine. Each names
+ * the settings it reads and runs only when all of them parsed, so that a wrong value is
+ * reported once, by its own setting, and the rules' problems join the settings' ones.
+ */
+interface CrossCheck {
+  reads: readonly SettingPath[];
+  problem(settings: ParsedSettings, fileExists: (path: string) => boolean): string | undefined;
+}
+
+const CROSS_CHECKS: readonly CrossCheck[] = [
+  {
+    reads: ['render.chromiumPath'],
+    problem: ({ render }, fileExists) =>
+      render.chromiumPath !== undefined && !fileExists(render.chromiumPath)
+        ? `CHROMIUM_PATH: no file at ${render.chromiumPath} (install Debian's chromium, or unset it to render nothing)`
+        : undefined,
+  },
+  {
+    reads: ['store.kind', 'store.redisUrl'],
+    problem: ({ store }) => (store.kind === 'redis' && store.redisUrl === undefined ? 'WEBSEARCH_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)' : undefined),
+  },
+  {
+    reads: ['fetch.timeoutMs', 'fetch.maxTimeoutMs'],
+    problem: ({ fetch }) =>
+      fetch.timeoutMs > fetch.maxTimeoutMs ? `WEBSEARCH_FETCH_TIMEOUT_MS (${fetch.timeoutMs}) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (${fetch.maxTimeoutMs})` : undefined,
+  },
+  {
+    reads: ['server.headersTimeoutMs', 'server.requestTimeoutMs'],
+    // Node refuses a headers timeout longer than the whole request's.
+    problem: ({ server }) =>
+      server.headersTimeoutMs > server.requestTimeoutMs
+        ? `WEBSEARCH_HEADERS_TIMEOUT_MS (${server.headersTimeoutMs}) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS (${server.requestTimeoutMs})`
+        : undefined,
+  },
+];
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -260,7 +283,7 @@ function isBooleanSetting(def: SettingDef): boolean {
 
 /** Splits CLI arguments into setting values and the arguments that are not settings. */
 export function parseSettingFlags(argv: string[]): { values: Map<string, string>; rest: string[]; problems: string[] } {
-  const byFlag = new Map(SETTINGS.map((s) => [s.flag, s]));
+  const byFlag = new Map<string, SettingDef>(SETTINGS.map((s) => [s.flag, s]));
   const values = new Map<string, string>();
   const rest: string[] = [];
   const problems: string[] = [];
@@ -316,15 +339,20 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+type Env = Record<string, string | undefined>;
+
 /**
  * Builds the configuration from env vars, CLI flags and code overrides (highest wins),
- * validating every setting and throwing one ConfigError that lists every problem.
+ * validating every setting and every rule between settings, and throwing one ConfigError
+ * that lists every problem.
  */
 export function loadConfig(sources: ConfigSources = {}): Config {
   const env = sources.env ?? process.env;
+  const exists = sources.fileExists ?? existsSync;
   const flags = parseSettingFlags(sources.argv ?? []);
   const problems = [...flags.problems];
-  const out: Record<string, unknown> = {};
+  const values = new Map<string, unknown>();
+  const failed = new Set<string>();
   // A setting the command never reads (its section, or the setting itself) takes its default.
   const unused = (def: SettingDef) => sources.unused?.some((u) => u === def.path || u === def.path.split('.')[0]) ?? false;
   for (const def of SETTINGS) {
@@ -340,33 +368,32 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     let problem: string | undefined;
     if (!parsed.success) problem = `${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`;
     else if (blank && defaultValue !== undefined) problem = `${where} is set but empty: unset it for the default (${String(defaultValue)}) or give a value`;
-    if (unused(def)) setPath(out, def.path, defaultValue);
-    else if (problem === undefined) setPath(out, def.path, parsed.success ? parsed.data : undefined);
-    else problems.push(problem);
+    if (unused(def)) values.set(def.path, defaultValue);
+    else if (problem === undefined) values.set(def.path, parsed.success ? parsed.data : undefined);
+    else {
+      problems.push(problem);
+      failed.add(def.path);
+      // Its default keeps the settings whole for the rules below; none of them reads it.
+      values.set(def.path, defaultValue);
+    }
+  }
+  const settings = nest(values);
+  for (const check of CROSS_CHECKS) {
+    if (check.reads.some((path) => failed.has(path))) continue;
+    const problem = check.problem(settings, exists);
+    if (problem !== undefined) problems.push(problem);
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  const config = out as unknown as Config;
-  config.fetch.userAgent ??= `Mozilla/5.0 (compatible; ${config.fetch.productToken}/${VERSION}; +${PROJECT_URL})`;
-  const raw = config as unknown as { store: { path?: string }; auth: { allowedHosts?: string | string[] }; render: { chromiumPath?: string } };
-  raw.store.path ??= defaultStorePath(env);
-  raw.auth.allowedHosts = splitList(raw.auth.allowedHosts as string | undefined);
-  const exists = sources.fileExists ?? existsSync;
-  if (config.render.chromiumPath !== undefined && !exists(config.render.chromiumPath)) {
-    throw new ConfigError([`CHROMIUM_PATH: no file at ${config.render.chromiumPath} (install Debian's chromium, or unset it to render nothing)`]);
-  }
-  raw.render.chromiumPath ??= CHROMIUM_CANDIDATES.find((path) => exists(path));
-  if (raw.render.chromiumPath === undefined) delete raw.render.chromiumPath;
-  if (config.store.kind === 'redis' && config.store.redisUrl === undefined) {
-    throw new ConfigError(['WEBSEARCH_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)']);
-  }
-  if (config.fetch.timeoutMs > config.fetch.maxTimeoutMs) {
-    throw new ConfigError([`WEBSEARCH_FETCH_TIMEOUT_MS (${config.fetch.timeoutMs}) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (${config.fetch.maxTimeoutMs})`]);
-  }
-  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
-    // Node refuses a headers timeout longer than the whole request's.
-    throw new ConfigError([`WEBSEARCH_HEADERS_TIMEOUT_MS (${config.server.headersTimeoutMs}) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS (${config.server.requestTimeoutMs})`]);
-  }
-  return deepFreeze(config);
+  return deepFreeze(complete(settings, env, exists));
+}
+
+/** The value of every row, placed at its path. */
+function nest(values: ReadonlyMap<string, unknown>): ParsedSettings {
+  const out: Record<string, unknown> = {};
+  for (const [path, value] of values) setPath(out, path, value);
+  // The one assertion left: each value is its row's schema output (or default) at the
+  // row's path, which is exactly how ParsedSettings is computed from the same table.
+  return out as ParsedSettings;
 }
 
 /**
@@ -374,7 +401,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
  * ($XDG_STATE_HOME, else ~/.local/state), for data that persists between runs but is not
  * worth backing up like a document.
  */
-function defaultStorePath(env: Record<string, string | undefined>): string {
+function defaultStorePath(env: Env): string {
   const xdg = env.XDG_STATE_HOME?.trim();
   // The spec says a relative XDG path is invalid and must be ignored.
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME?.trim() || homedir(), '.local', 'state');

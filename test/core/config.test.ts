@@ -37,6 +37,46 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/WEBSEARCH_PORT[\s\S]*WEBSEARCH_FETCH_MAX_BYTES[\s\S]*--log-level|--log-level/);
   });
 
+  it('reports bad settings and a conflict between settings together, each once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        env: { WEBSEARCH_PORT: 'eighty', WEBSEARCH_ROBOTS: 'maybe', WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_FETCH_MAX_TIMEOUT_MS: '60000', WEBSEARCH_STORE: 'redis', REDIS_URL: 'http://cache:6379' },
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    // A rule between settings runs only when the settings it reads parsed: the bad REDIS_URL
+    // is reported by itself, not a second time as "needs REDIS_URL".
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^WEBSEARCH_PORT: .* \(got "eighty"\)$/),
+      expect.stringMatching(/^WEBSEARCH_ROBOTS: .* \(got "maybe"\)$/),
+      expect.stringMatching(/^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL \(got "http:\/\/cache:6379"\)$/),
+      'WEBSEARCH_FETCH_TIMEOUT_MS (90000) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (60000)',
+    ]);
+  });
+
+  it('reports every conflict between settings, not only the first', () => {
+    const problems = (() => {
+      try {
+        loadConfig({
+          env: { CHROMIUM_PATH: '/nowhere/chromium', WEBSEARCH_STORE: 'redis', WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_HEADERS_TIMEOUT_MS: '40000' },
+          fileExists: () => false,
+        });
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+      return [];
+    })();
+    expect(problems).toEqual([
+      expect.stringMatching(/^CHROMIUM_PATH: no file at \/nowhere\/chromium/),
+      'WEBSEARCH_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)',
+      'WEBSEARCH_FETCH_TIMEOUT_MS (90000) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (60000)',
+      'WEBSEARCH_HEADERS_TIMEOUT_MS (40000) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS (30000)',
+    ]);
+  });
+
   it('caps the robots.txt cache lifetime at 24 hours (RFC 9309 2.4)', () => {
     expect(() => loadConfig({ env: { WEBSEARCH_ROBOTS_CACHE_TTL_MS: String(25 * 3600_000) } })).toThrow(ConfigError);
   });
