@@ -1,11 +1,14 @@
-// The benchmark dev pages (../shared/bench/extraction, or BENCH_DATA): the two dev splits
+// The benchmark dev pages (../shared/bench/extraction, or BENCH_DATA): the three dev splits
 // of the main-content benchmarks, listed without their HTML and read one at a time, so a
 // script's heap holds one page at a time. Shared by the extraction and pool benchmarks.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-export const DATASETS = ['scrapinghub-dev', 'wcxb-dev'];
+export const DATASETS = ['scrapinghub-dev', 'wcxb-dev', 'dragnet-dev'];
+
+/** Each dataset's own metric (its `_dataset.json`): bag of words per page, or token shingles. */
+export const METRICS = { 'scrapinghub-dev': 'scrapinghub', 'wcxb-dev': 'wcxb', 'dragnet-dev': 'wcxb' };
 
 export class UsageError extends Error {}
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UsageError, listPages } from './dev-pages.mjs';
+import { DATASETS, METRICS, UsageError, listPages } from './dev-pages.mjs';
 
 /** The 32-bit FNV-1a hash of a page id: a fixed order, unrelated to the datasets' own split rule. */
 export function idHash(id) {
@@ -57,12 +57,13 @@ export function loadTruths(data) {
 
 /**
  * One page's figures for a Markdown output, as score.mjs computes them with `--text md`
- * (Markdown syntax stripped first): scrapinghub rows carry tp/fp/fn, WCXB rows f1 and the
- * boilerplate snippet rates.
+ * (Markdown syntax stripped first), by the dataset's metric (METRICS): scrapinghub rows
+ * carry tp/fp/fn, wcxb-metric rows (WCXB, dragnet) f1 and the boilerplate snippet rates
+ * (1 where a page has no snippets, as on dragnet).
  */
 export function scorePage(scorer, page, markdown) {
   const text = scorer.markdownToText(markdown);
-  if (page.dataset === 'wcxb-dev') return scorer.scorePageWcxb(page.truth, text, page);
+  if (METRICS[page.dataset] === 'wcxb') return scorer.scorePageWcxb(page.truth, text, page);
   const row = scorer.scorePageScrapinghub(page.truth, text);
   const f1 = row.precision + row.recall > 0 ? (2 * row.precision * row.recall) / (row.precision + row.recall) : 0;
   return { ...row, f1 };
@@ -71,7 +72,7 @@ export function scorePage(scorer, page, markdown) {
 /** The dataset's F1 over rows, the way the scorer aggregates it. */
 export function aggregateF1(scorer, dataset, rows) {
   if (rows.length === 0) return NaN;
-  return dataset === 'wcxb-dev' ? scorer.wcxbAggregate(rows).f1 : scorer.scrapinghubAggregate(rows).f1;
+  return METRICS[dataset] === 'wcxb' ? scorer.wcxbAggregate(rows).f1 : scorer.scrapinghubAggregate(rows).f1;
 }
 
 /**
@@ -84,7 +85,7 @@ export function summarise(scorer, scored) {
     const rows = scored.filter(filter);
     if (rows.length > 0) out[key] = aggregateF1(scorer, rows[0].page.dataset, rows.map((s) => s.row));
   };
-  for (const dataset of ['scrapinghub-dev', 'wcxb-dev']) {
+  for (const dataset of DATASETS) {
     group(dataset, (s) => s.page.dataset === dataset);
     for (const half of ['A', 'B']) group(`${dataset}:${half}`, (s) => s.page.dataset === dataset && s.page.half === half);
   }

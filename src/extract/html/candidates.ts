@@ -16,7 +16,8 @@ import type { Candidate, PageContext } from './page-context.js';
 import { attempt, measure, statsOf } from './page-context.js';
 import { productDescription } from './product-page.js';
 import { lightenReadability } from './readability-tests.js';
-import { THRESHOLDS } from './thresholds.js';
+import { stageFeatures } from './stage-features.js';
+import { guessPageType, readabilityFirst } from './stage-selector.js';
 
 /** Whether `root` has more than `limit` elements or nests them deeper than `depthLimit`. */
 export function tooBigForReadability(root: DomElement, limit: number, depthLimit: number): boolean {
@@ -92,24 +93,16 @@ function besideArticle(page: PageContext, cleaned: Candidate, readability: Candi
 }
 
 /**
- * Stages 1 and 2 in order of preference (each rule switchable by name, thresholds in
- * thresholds.ts):
- *   - `listing-run`: Readability's pick smaller than a run of items holding MIN_ITEM_SHARE
- *     of the cleaned body is one card;
- *   - `recall-rescue`, `product-share`: else the pick is accepted with MIN_READABILITY_SHARE
- *     (on a product page MIN_PRODUCT_READABILITY_SHARE) of the cleaned body's non-link
- *     text, or (`beside-article-share`) of it less the comment threads and teasers that
- *     follow the article (beside-article.ts);
- *   - else the cleaned body first.
+ * What the stage selector reads of the page and its two candidates (stage-features.ts),
+ * the page's type it guesses, and stages 1 and 2 in the order it prefers; with the
+ * `stage-selector` rule off, Readability's pick first.
  */
 export function rankStages(page: PageContext, readability: Candidate | null, cleaned: Candidate | null): Candidate[] {
+  const beside = readability !== null && cleaned !== null ? besideArticle(page, cleaned, readability) : 0;
+  page.features = stageFeatures(page, readability, cleaned, beside);
+  if (readability !== null || cleaned !== null) page.pageType = guessPageType(page.features.values);
   if (readability === null) return cleaned === null ? [] : [cleaned];
   if (cleaned === null) return [readability];
-  const items = cleaned.itemChars ?? 0;
-  const listing = page.on('listing-run') && items >= THRESHOLDS.MIN_ITEM_SHARE * cleaned.chars && readability.chars < items;
-  const share = page.hints.product && page.on('product-share') ? THRESHOLDS.MIN_PRODUCT_READABILITY_SHARE : THRESHOLDS.MIN_READABILITY_SHARE;
-  const accepted =
-    !listing &&
-    (!page.on('recall-rescue') || readability.chars >= share * cleaned.nonLinkChars || readability.chars >= share * (cleaned.nonLinkChars - besideArticle(page, cleaned, readability)));
-  return accepted ? [readability, cleaned] : [cleaned, readability];
+  const first = page.prefer ?? (!page.on('stage-selector') || readabilityFirst(page.features.values) ? 'readability' : 'cleaned-body');
+  return first === 'readability' ? [readability, cleaned] : [cleaned, readability];
 }

@@ -6,17 +6,20 @@
 
 import type { PageMetadata } from './metadata.js';
 import type { Stage } from './page-context.js';
+import type { PageType } from './page-type.js';
 import { runPipeline } from './pipeline.js';
 
 export interface HtmlExtraction extends PageMetadata {
   markdown: string;
   /** Which stage produced the Markdown: product-description, readability, cleaned-body, plain-text or empty. */
   stage: Stage;
+  /** The page's kind as the stage selector guesses it (page-type.ts). */
+  pageType: PageType;
 }
 
-export type { Stage };
+export type { Stage, PageType };
 
 export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
-  const { markdown, stage, metadata } = runPipeline(html, url);
-  return { markdown, ...metadata, stage };
+  const { markdown, stage, metadata, pageType } = runPipeline(html, url);
+  return { markdown, ...metadata, stage, pageType };
 }

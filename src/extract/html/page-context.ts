@@ -6,10 +6,12 @@
 
 import type { DomDocument, DomElement } from './dom.js';
 import type { PageMetadata } from './metadata.js';
+import type { PageType } from './page-type.js';
 import type { Offer } from './product-offer.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
 import type { SourceWords } from './source-words.js';
+import type { StageFeatures } from './stage-features.js';
 
 export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'plain-text' | 'empty';
 
@@ -51,6 +53,8 @@ export interface PageContext {
   /** The base that relative URLs resolve against (urls.ts). */
   base: string | null;
   metadata: PageMetadata;
+  /** The types the page declares: og:type, JSON-LD @type, microdata (declared-types.ts). */
+  declaredTypes: Set<string>;
   hints: PageHints;
   offer: Offer | null;
 
@@ -68,6 +72,12 @@ export interface PageContext {
   description: Candidate | null;
   /** Candidates in order of preference, the plain-text stage last. */
   ranked: Candidate[];
+  /** The page's kind as the stage selector guesses it ('other' until it has run). */
+  pageType: PageType;
+  /** What the stage selector read (stage-features.ts); null before the rank pass. */
+  features: StageFeatures | null;
+  /** A stage to put first whatever the selector says (the training script's two runs). */
+  readonly prefer: 'readability' | 'cleaned-body' | null;
 
   /** The candidate being cleaned and written, and its Markdown so far. */
   current: Candidate | null;

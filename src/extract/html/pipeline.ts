@@ -28,8 +28,11 @@ import { dropEmptyInlines, emptyBlankBlocks, writeMarkdown } from './markdown.js
 import { MARK_PREFIX, dropOwnMarks } from './marks.js';
 import { normalizeMath } from './math.js';
 import { metaMap, readMetadata } from './metadata.js';
+import { readDeclaredTypes } from './declared-types.js';
 import { removeNoise } from './noise.js';
 import type { Candidate, PageContext, PageHints, Stage } from './page-context.js';
+import type { PageType } from './page-type.js';
+import type { StageFeatures } from './stage-features.js';
 import { attempt, statsCache, statsOf } from './page-context.js';
 import { bodyOf, parseDocument } from './parse.js';
 import { dropPlaceholderText } from './placeholder-text.js';
@@ -104,6 +107,7 @@ export const PIPELINE: readonly Pass[] = [
       const metas = attempt(() => metaMap(p.doc));
       if (metas === null) return;
       p.metadata = attempt(() => readMetadata(p.doc, metas)) ?? {};
+      p.declaredTypes = attempt(() => readDeclaredTypes(p.doc, p.words, metas, p.source)) ?? new Set();
       const product = attempt(() => readProductPage(p.doc, p.words, metas));
       if (product === null) return;
       p.hints = { product: true, declaredDescription: product.description ?? null };
@@ -252,9 +256,8 @@ export const RULES: readonly string[] = [
   'comment-threads',
   'before-title',
   'listing-run',
-  'recall-rescue',
   'beside-article-share',
-  'product-share',
+  'stage-selector',
   'plain-text-links',
 ];
 
@@ -264,12 +267,18 @@ export const SWITCHES: readonly string[] = [...PIPELINE.filter((pass) => pass.es
 export interface PipelineOptions {
   /** Passes and rules to switch off, by name (PIPELINE, RULES). */
   off?: Iterable<string>;
+  /** Put this stage first whatever the selector says (bench/train-selector.mjs). */
+  prefer?: 'readability' | 'cleaned-body';
 }
 
 export interface PipelineResult {
   markdown: string;
   stage: Stage;
+  /** The page's kind as the stage selector guesses it. */
+  pageType: PageType;
   metadata: PageContext['metadata'];
+  /** What the stage selector read; null when the page never reached the rank pass. */
+  features: StageFeatures | null;
 }
 
 function runPhase(page: PageContext, phase: Phase): void {
@@ -280,7 +289,7 @@ function runPhase(page: PageContext, phase: Phase): void {
   }
 }
 
-function newContext(html: string, url: string, off: ReadonlySet<string>): PageContext {
+function newContext(html: string, url: string, off: ReadonlySet<string>, prefer: PageContext['prefer'] = null): PageContext {
   const hints: PageHints = { product: false, declaredDescription: null };
   const page: PageContext = {
     url,
@@ -294,6 +303,7 @@ function newContext(html: string, url: string, off: ReadonlySet<string>): PageCo
     body: undefined as unknown as DomElement,
     base: null,
     metadata: {},
+    declaredTypes: new Set(),
     hints,
     offer: null,
     readabilityAllowed: true,
@@ -304,6 +314,9 @@ function newContext(html: string, url: string, off: ReadonlySet<string>): PageCo
     cleaned: null,
     description: null,
     ranked: [],
+    pageType: 'other',
+    features: null,
+    prefer,
     current: null,
     markdown: '',
     stage: 'empty',
@@ -322,7 +335,7 @@ function newContext(html: string, url: string, off: ReadonlySet<string>): PageCo
 
 /** Runs the pipeline on one page: `html` decoded, `url` the page's (for relative links). */
 export function runPipeline(html: string, url: string, options: PipelineOptions = {}): PipelineResult {
-  const page = newContext(typeof html === 'string' ? html : String(html ?? ''), url, new Set(options.off ?? []));
+  const page = newContext(typeof html === 'string' ? html : String(html ?? ''), url, new Set(options.off ?? []), options.prefer ?? null);
   try {
     for (const phase of ['read', 'prepare', 'choose'] as const) runPhase(page, phase);
     for (const candidate of page.ranked) {
@@ -341,9 +354,11 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
       }
     }
     runPhase(page, 'finish');
-    return { markdown: page.markdown, stage: page.markdown === '' ? 'empty' : page.stage, metadata: page.metadata };
+    // A page that gave no text is of no kind the selector could tell.
+    const empty = page.markdown === '';
+    return { markdown: page.markdown, stage: empty ? 'empty' : page.stage, metadata: page.metadata, pageType: empty ? 'other' : page.pageType, features: page.features };
   } catch {
-    return { markdown: '', stage: 'empty', metadata: page.metadata };
+    return { markdown: '', stage: 'empty', metadata: page.metadata, pageType: 'other', features: page.features };
   }
 }
 

@@ -120,14 +120,6 @@ export const THRESHOLDS = {
   /** ... and holds this share of it (a teaser quoting them does not). */
   MIN_DECLARED_SHARE: 0.6,
 
-  // rank: rules listing-run, recall-rescue, product-share (candidates.ts)
-  /** A run of alike items holding this share of the cleaned body is a listing. */
-  MIN_ITEM_SHARE: 0.35,
-  /** Readability's pick holds this share of the cleaned body's non-link text ... */
-  MIN_READABILITY_SHARE: 0.5,
-  /** ... on a product page this share: its facts sit beside the prose it keeps. */
-  MIN_PRODUCT_READABILITY_SHARE: 0.8,
-
   // control-labels
   /** Longer text is never just a control's label. */
   MAX_CONTROL_LABEL_CHARS: 40,

@@ -1,0 +1,256 @@
+/**
+ * What the stage selector (stage-selector.ts) knows of a page and of its two main
+ * candidates, Readability's pick and the cleaned body: the types the page declares, the
+ * shape of its URL, the markup of comments, forms, prices and runs of items, and each
+ * candidate's size, links, paragraphs and headings. Numbers only, in the order of
+ * STAGE_FEATURES, counts on a log scale; the model's weights are learned over exactly
+ * these (bench/train-selector.mjs), so a change here needs a retrained model.
+ */
+
+import type { DomElement } from './dom.js';
+import { normalizeSpace } from './dom.js';
+import { HEADING_LEVEL_MARK } from './marks.js';
+import type { Candidate, PageContext } from './page-context.js';
+import { statsOf } from './page-context.js';
+import type { TextStats } from './text-stats.js';
+
+export const STAGE_FEATURES = [
+  // what the page declares (declared-types.ts)
+  'declares-article',
+  'declares-product',
+  'declares-forum',
+  'declares-listing',
+  'declares-docs',
+  'declares-service',
+  'declares-website',
+  // its URL
+  'url-depth',
+  'url-date',
+  'url-numeric-id',
+  'url-slug-words',
+  'url-article-words',
+  'url-forum-words',
+  'url-product-words',
+  'url-listing-words',
+  'url-docs-words',
+  'url-root',
+  // its markup
+  'article-tags',
+  'comment-marks',
+  'forms',
+  'prices',
+  'item-share',
+  'beside-share',
+  // the cleaned body
+  'body-chars',
+  'body-link-density',
+  'body-paragraphs',
+  'body-headings',
+  'body-paragraph-share',
+  'body-titles',
+  // Readability's pick, and how it sits in the cleaned body
+  'has-pick',
+  'pick-chars',
+  'pick-link-density',
+  'pick-paragraphs',
+  'pick-headings',
+  'pick-paragraph-share',
+  'pick-share',
+  'pick-share-beside',
+  'pick-vs-items',
+  'pick-position',
+  'pick-not-found',
+  'pick-text-share',
+  'pick-paragraph-count-share',
+  'pick-after',
+  'pick-has-title',
+  'product-pick-share',
+] as const;
+
+export type StageFeature = (typeof STAGE_FEATURES)[number];
+
+/** The raw quantities behind the features, for the training script's fixed policies. */
+export interface StageQuantities {
+  pickChars: number;
+  bodyChars: number;
+  bodyNonLinkChars: number;
+  itemChars: number;
+  besideChars: number;
+  product: boolean;
+}
+
+export interface StageFeatures {
+  values: Float64Array;
+  quantities: StageQuantities;
+}
+
+// Schema.org and Open Graph names (lower-cased, declared-types.ts) by the kind they declare.
+const ARTICLE_TYPES = /^(?:og-article|og-blog|.*article|blogposting|blog|liveblogposting|report|review)$/;
+const FORUM_TYPES = /^(?:discussionforumposting|qapage|question|answer|socialmediaposting|comment)$/;
+const LISTING_TYPES = /^(?:collectionpage|itemlist|searchresultspage|offercatalog|og-product\.group)$/;
+const DOCS_TYPES = /^(?:techarticle|apireference|softwaresourcecode|howto|course)$/;
+const SERVICE_TYPES = /^(?:service|localbusiness|professionalservice|faqpage|contactpage|aboutpage|medicalbusiness|financialservice|legalservice|homeandconstructionbusiness)$/;
+
+const URL_WORDS = {
+  article: /(?:^|[/_.-])(?:news|blogs?|articles?|stor(?:y|ies)|posts?|opinion|columns?|editorial|features?)(?=$|[/_.-])/,
+  forum: /(?:^|[/_.-])(?:forums?|threads?|topics?|community|discussions?|questions|answers|viewtopic|showthread|boards?|comments)(?=$|[/_.-])/,
+  product: /(?:^|[/_.-])(?:products?|items?|dp|shop|store|buy|sku)(?=$|[/_.-])/,
+  listing: /(?:^|[/_.-])(?:categor(?:y|ies)|tags?|search|collections?|lists?|archives?|browse|catalog(?:ue)?)(?=$|[/_.-])/,
+  docs: /(?:^|[/_.-])(?:docs?|documentation|reference|api|guides?|manual|tutorials?|wiki|learn|help|kb|faq)(?=$|[/_.-])/,
+};
+
+const COMMENT_WORDS = /comment|reply|respond|disqus/gi;
+const PRICE = /[$€£¥]\s?\d|\d\s?(?:€|EUR|USD)\b/g;
+const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** The words of the pick looked for in the cleaned body to place it. */
+const PLACE_CHARS = 60;
+
+const log = (n: number): number => Math.log1p(Math.max(0, n));
+const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
+/** Shares are capped: a pick many times the body's non-link text says no more than twice. */
+const share = (a: number, b: number): number => Math.min(2, ratio(a, b));
+
+function count(pattern: RegExp, text: string): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (pattern.exec(text) !== null) n++;
+  return n;
+}
+
+function countTag(source: string, open: string): number {
+  let n = 0;
+  const lower = open.toLowerCase();
+  const upper = open.toUpperCase();
+  for (const needle of lower === upper ? [lower] : [lower, upper]) {
+    for (let at = source.indexOf(needle); at !== -1; at = source.indexOf(needle, at + needle.length)) n++;
+  }
+  return n;
+}
+
+/** Paragraphs with text, headings, and the characters inside the paragraphs, of `root`. */
+function shape(root: DomElement, stats: Map<DomElement, TextStats>): { paragraphs: number; headings: number; paragraphChars: number } {
+  let paragraphs = 0;
+  let paragraphChars = 0;
+  for (const p of Array.from(root.getElementsByTagName('p'))) {
+    const chars = stats.get(p as DomElement)?.chars ?? 0;
+    if (chars === 0) continue;
+    // A paragraph inside another counts once (linkedom keeps such invalid nesting).
+    if ((p as DomElement).parentElement?.closest('p') != null) continue;
+    paragraphs++;
+    paragraphChars += chars;
+  }
+  let headings = 0;
+  for (const tag of HEADINGS) headings += root.getElementsByTagName(tag).length;
+  return { paragraphs, headings, paragraphChars };
+}
+
+/**
+ * Where the pick's opening words sit in the cleaned body's text, and what share of that
+ * text follows its closing words, 0 to 1; -1 when they are not there.
+ */
+function place(pick: DomElement, bodyText: string): { start: number; after: number } {
+  const text = normalizeSpace(pick.textContent);
+  const opening = text.slice(0, PLACE_CHARS);
+  if (opening.length === 0 || bodyText.length === 0) return { start: -1, after: -1 };
+  const at = bodyText.indexOf(opening);
+  if (at === -1) return { start: -1, after: -1 };
+  const closing = text.slice(-PLACE_CHARS);
+  const end = bodyText.lastIndexOf(closing);
+  return { start: at / bodyText.length, after: end === -1 ? -1 : (bodyText.length - end - closing.length) / bodyText.length };
+}
+
+function urlFeatures(url: string): number[] {
+  let path = '';
+  try {
+    const parsed = new URL(url);
+    path = decodeURIComponent(parsed.pathname).toLowerCase();
+  } catch {
+    path = '';
+  }
+  const segments = path.split('/').filter((s) => s !== '');
+  const last = segments.at(-1)?.replace(/\.[a-z0-9]{2,5}$/, '') ?? '';
+  const date = /(?:^|\/)(?:19|20)\d\d\/(?:0?[1-9]|1[0-2])(?:\/|$)|(?:19|20)\d\d-[01]\d-[0-3]\d/.test(path) ? 1 : 0;
+  const numericId = segments.some((s) => /\d{4,}/.test(s) && !/^(?:19|20)\d\d$/.test(s)) ? 1 : 0;
+  return [
+    log(segments.length),
+    date,
+    numericId,
+    log(last.split(/[-_]+/).filter((w) => w !== '').length - 1),
+    URL_WORDS.article.test(path) ? 1 : 0,
+    URL_WORDS.forum.test(path) ? 1 : 0,
+    URL_WORDS.product.test(path) ? 1 : 0,
+    URL_WORDS.listing.test(path) ? 1 : 0,
+    URL_WORDS.docs.test(path) ? 1 : 0,
+    segments.length === 0 ? 1 : 0,
+  ];
+}
+
+/**
+ * The features of the page and of its candidates: `pick` Readability's (or null),
+ * `cleaned` the cleaned body's, `besideChars` the cleaned body's non-link text that follows
+ * the pick (beside-article.ts).
+ */
+export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned: Candidate | null, besideChars: number): StageFeatures {
+  const types = page.declaredTypes;
+  const declares = (pattern: RegExp): number => ([...types].some((t) => pattern.test(t)) ? 1 : 0);
+  const body = cleaned?.root ?? null;
+  const bodyStats = body === null ? null : page.stats(body);
+  const bodyAll = body === null ? null : statsOf(page, body);
+  const bodyChars = bodyAll?.chars ?? 0;
+  const bodyNonLink = bodyChars - (bodyAll?.linkChars ?? 0);
+  const bodyShape = body === null ? { paragraphs: 0, headings: 0, paragraphChars: 0 } : shape(body, bodyStats!);
+  const bodyText = body === null ? '' : normalizeSpace(body.textContent);
+  const items = cleaned?.itemChars ?? 0;
+
+  const pickRoot = pick?.root ?? null;
+  const pickStats = pickRoot === null ? null : page.stats(pickRoot);
+  const pickAll = pickRoot === null ? null : statsOf(page, pickRoot);
+  const pickChars = pickAll?.chars ?? 0;
+  const pickShape = pickRoot === null ? { paragraphs: 0, headings: 0, paragraphChars: 0 } : shape(pickRoot, pickStats!);
+  const where = pickRoot === null ? { start: -1, after: -1 } : place(pickRoot, bodyText);
+  const product = page.hints.product;
+
+  const values = [
+    declares(ARTICLE_TYPES),
+    product ? 1 : 0,
+    declares(FORUM_TYPES),
+    declares(LISTING_TYPES),
+    declares(DOCS_TYPES),
+    declares(SERVICE_TYPES),
+    types.has('og-website') || types.has('website') ? 1 : 0,
+    ...urlFeatures(page.url),
+    body === null ? 0 : log(body.getElementsByTagName('article').length),
+    log(count(COMMENT_WORDS, page.classes) + count(COMMENT_WORDS, page.ids)),
+    log(countTag(page.source, '<form')),
+    log(count(PRICE, bodyText)),
+    share(items, bodyChars),
+    share(besideChars, bodyNonLink),
+    log(bodyChars),
+    ratio(bodyAll?.linkChars ?? 0, bodyChars),
+    log(bodyShape.paragraphs),
+    log(bodyShape.headings),
+    ratio(bodyShape.paragraphChars, bodyChars),
+    body === null ? 0 : log(body.getElementsByTagName('h1').length),
+    pickRoot === null ? 0 : 1,
+    log(pickChars),
+    ratio(pickAll?.linkChars ?? 0, pickChars),
+    log(pickShape.paragraphs),
+    log(pickShape.headings),
+    ratio(pickShape.paragraphChars, pickChars),
+    share(pickChars, bodyNonLink),
+    share(pickChars, bodyNonLink - besideChars),
+    items > 0 ? share(pickChars, items) : 2,
+    Math.max(0, where.start),
+    pickRoot !== null && where.start === -1 ? 1 : 0,
+    share(pickChars, bodyChars),
+    share(pickShape.paragraphs, bodyShape.paragraphs),
+    Math.max(0, where.after),
+    // Readability renames the article's <h1>, and the level stays on as a mark (candidates.ts).
+    pickRoot !== null && pickRoot.querySelector(`[${HEADING_LEVEL_MARK}]`) !== null ? 1 : 0,
+    product ? share(pickChars, bodyNonLink) : 0,
+  ];
+  return {
+    values: Float64Array.from(values),
+    quantities: { pickChars, bodyChars, bodyNonLinkChars: bodyNonLink, itemChars: items, besideChars, product },
+  };
+}
