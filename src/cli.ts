@@ -189,8 +189,9 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
           return;
         }
         // A page starts with what it is and where it came from; its Markdown follows as the API returns it.
-        const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`].join('\n');
-        process.stdout.write(`${i > 0 ? '\n---\n\n' : ''}${header}\n\n${result.html ?? result.markdown}\n`);
+        const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
+        if (result.page_type) header.push(`Page type: ${result.page_type}`);
+        process.stdout.write(`${i > 0 ? '\n---\n\n' : ''}${header.join('\n')}\n\n${result.html ?? result.markdown}\n`);
         if (result.next_start_char !== undefined) {
           process.stderr.write(`${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`);
         }

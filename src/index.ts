@@ -30,6 +30,7 @@ export type { Config, DeepPartial } from './core/config.js';
 export type { Logger } from './core/logger.js';
 export { crawlRequestSchema, crawlResponseSchema, searchRequestSchema, searchResponseSchema } from './core/schemas.js';
 export type { CrawlResponse, CrawlResult, SearchResponse, SearchResult } from './core/schemas.js';
+export type { PageType } from './core/page-types.js';
 
 /** What `search` takes: the body of `POST /api/search` (defaults may be left out). */
 export type SearchRequest = z.input<typeof searchRequestSchema>;

@@ -4,6 +4,7 @@
  * so both faces speak exactly the same shapes.
  */
 import { z } from 'zod';
+import { PAGE_TYPES } from './page-types.js';
 
 /** Longest URL string accepted in a request (browsers and CDNs cap near 8 KiB too). */
 export const MAX_URL_LENGTH = 8192;
@@ -67,6 +68,9 @@ export const extractionErrorTypeSchema = z.enum([
   'busy',
 ]);
 
+/** What kind of page the HTML extractor takes a page for (page-types.ts). */
+export const pageTypeSchema = z.enum(PAGE_TYPES);
+
 export const crawlResultSchema = z.object({
   url: z.string().describe('The submitted URL.'),
   success: z.boolean(),
@@ -80,6 +84,7 @@ export const crawlResultSchema = z.object({
   description: z.string().optional(),
   language: z.string().optional(),
   published_at: z.string().optional(),
+  page_type: pageTypeSchema.optional().describe("The extractor's guess of what kind of page it is; only on pages converted from HTML to Markdown."),
   content_type: z.string().optional(),
   final_url: z.string().optional().describe('URL after redirects.'),
   total_chars: z.number().int().optional().describe('Length of the whole content when max_chars or start_char was given.'),

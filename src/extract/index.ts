@@ -92,6 +92,7 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
         description: extraction.description ?? head.description,
         language: extraction.language ?? head.language,
         published_at: extraction.published_at ?? head.published_at,
+        page_type: extraction.pageType,
         content_type: essence,
       });
     }

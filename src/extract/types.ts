@@ -3,6 +3,8 @@
  * plus metadata out. No I/O anywhere under extract/.
  */
 
+import type { PageType } from '../core/page-types.js';
+
 export type ContentKind = 'html' | 'text' | 'markdown' | 'csv' | 'json' | 'xml';
 
 export interface ConvertInput {
@@ -26,6 +28,8 @@ export interface ConvertOutput {
   description?: string;
   language?: string;
   published_at?: string;
+  /** The HTML extractor's guess of the page's kind: set only where it ran (HTML to Markdown). */
+  page_type?: PageType;
   /** Essence of the content type that was converted, e.g. `text/html`. */
   content_type: string;
 }

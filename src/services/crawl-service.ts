@@ -101,6 +101,7 @@ function toResult(url: string, outcome: PageOutcome, request: CrawlRequest): Cra
   if (output.description) result.description = output.description;
   if (output.language) result.language = output.language;
   if (output.published_at) result.published_at = output.published_at;
+  if (output.page_type) result.page_type = output.page_type;
   result.content_type = output.content_type;
   result.final_url = outcome.finalUrl;
   if (page.totalChars !== undefined) result.total_chars = page.totalChars;

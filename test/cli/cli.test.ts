@@ -105,6 +105,19 @@ describe('settings', () => {
     expect(oneLine(out.stderr)).toBe(true);
   });
 
+  it('reports several bad settings and a conflict together, one line each, with exit 2', async () => {
+    const out = await run(['serve'], { WEBSEARCH_PORT: '70000', WEBSEARCH_ROBOTS: 'maybe', WEBSEARCH_HEADERS_TIMEOUT_MS: '40000', WEBSEARCH_REQUEST_TIMEOUT_MS: '30000' });
+    expect(out.code).toBe(2);
+    const lines = out.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([
+      'websearch-mcp: 3 settings are wrong:',
+      expect.stringMatching(/^ {2}- WEBSEARCH_PORT: .*\(got "70000"\)$/),
+      expect.stringMatching(/^ {2}- WEBSEARCH_ROBOTS: .*\(got "maybe"\)$/),
+      '  - WEBSEARCH_HEADERS_TIMEOUT_MS (40000) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS (30000)',
+    ]);
+    expect(out.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('says which port is in use and what to do, in one line', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -121,12 +134,14 @@ describe('settings', () => {
 });
 
 describe('extract in human mode', () => {
-  it("starts each page with its title and source URL, the Markdown following as the API's", async () => {
+  it("starts each page with its title, source URL and (HTML) page type, the Markdown following as the API's", async () => {
     const out = await run(['extract', `${site.origin}/html`, `${site.origin}/text`]);
     expect(out.code).toBe(0);
     const json = JSON.parse((await run(['extract', `${site.origin}/html`, '--json'])).stdout);
-    expect(out.stdout.startsWith(`Title: ${json.results[0].title}\nURL: ${site.origin}/html\n\n${json.results[0].markdown}\n`)).toBe(true);
+    expect(json.results[0].page_type).toBeDefined();
+    expect(out.stdout.startsWith(`Title: ${json.results[0].title}\nURL: ${site.origin}/html\nPage type: ${json.results[0].page_type}\n\n${json.results[0].markdown}\n`)).toBe(true);
     expect(out.stdout).toContain(`\n---\n\nTitle: `);
-    expect(out.stdout).toContain(`URL: ${site.origin}/text\n`);
+    // A text page has no page type, so no such line.
+    expect(out.stdout).toContain(`URL: ${site.origin}/text\n\n`);
   });
 });

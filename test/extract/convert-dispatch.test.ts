@@ -9,6 +9,7 @@ const { htmlToMarkdown } = vi.hoisted(() => ({
     markdown: `converted ${html.length} chars from ${url}`,
     title: 'Cascade title',
     stage: 'stub',
+    pageType: 'product',
   })),
 }));
 vi.mock('../../src/extract/html/html-to-markdown.js', () => ({ htmlToMarkdown }));
@@ -49,6 +50,7 @@ describe('convert: kinds by Content-Type', () => {
       description: 'Alles über Brot',
       language: 'de',
       published_at: '2024-03-05T10:00:00+01:00',
+      page_type: 'product',
       content_type: 'text/html',
     });
   });

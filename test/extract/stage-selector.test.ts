@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readDeclaredTypes } from '../../src/extract/html/declared-types.js';
 import type { DomDocument } from '../../src/extract/html/dom.js';
 import { metaMap } from '../../src/extract/html/metadata.js';
-import { PAGE_TYPES } from '../../src/extract/html/page-type.js';
+import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { runPipeline } from '../../src/extract/html/pipeline.js';
 import { sourceWords } from '../../src/extract/html/source-words.js';
 import { STAGE_FEATURES } from '../../src/extract/html/stage-features.js';

@@ -1,9 +1,11 @@
 /**
  * POST /api/crawl end to end: real HTTP requests to the real server, which fetches from the
- * local fixture site. Every gate, every error_type, credits, duplicates, cache, paging.
+ * local fixture site. Every gate, every error_type, page_type, credits, duplicates, cache, paging.
  */
 import { request as httpRequest } from 'node:http';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { PRODUCT_DESCRIPTION_TEXT } from '../helpers/fixture-pages.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
@@ -117,6 +119,37 @@ describe('supported content types', () => {
     expect(result.markdown).toBe('');
     expect(result.html).toMatch(/<html/i);
     expect(result.html).toMatch(/€/);
+  });
+});
+
+describe('page_type', () => {
+  it("comes with every page converted from HTML to Markdown, one of the extractor's types", async () => {
+    for (const path of ['/html', '/product', '/xhtml', '/no-content-type']) {
+      const { result } = await crawlOne(path);
+      expect(result.success, path).toBe(true);
+      expect(PAGE_TYPES, path).toContain(result.page_type);
+    }
+  });
+
+  it('is absent for other kinds and for format html', async () => {
+    for (const path of ['/text', '/markdown', '/csv', '/json', '/rss']) {
+      const { result } = await crawlOne(path);
+      expect(result.success, path).toBe(true);
+      expect(result, path).not.toHaveProperty('page_type');
+    }
+    const { result } = await crawlOne('/html', { format: 'html' });
+    expect(result).toMatchObject({ success: true, content_type: 'text/html' });
+    expect(result).not.toHaveProperty('page_type');
+  });
+
+  it('is declared in the OpenAPI document, and a real response validates against it', async () => {
+    const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as any;
+    const pageType = doc.components.schemas.CrawlResponse.properties.results.items.properties.page_type;
+    expect(pageType.enum).toEqual([...PAGE_TYPES]);
+    const { json } = await api.crawl({ urls: [u('/html'), u('/json')] });
+    const validate = new Ajv2020({ strict: false }).compile(doc.components.schemas.CrawlResponse);
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...json, results: [{ ...json.results[0], page_type: 'blog' }] })).toBe(false);
   });
 });
 

@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlResponseSchema } from '../../src/core/schemas.js';
+import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
 import { inMemoryMcpClient, startTestApi } from '../helpers/test-server.js';
@@ -62,6 +63,31 @@ describe('extract_urls over MCP', () => {
     const { client, close } = await inMemoryMcpClient(api.core);
     try {
       await exercise(client);
+    } finally {
+      await close();
+    }
+  });
+
+  it('carries page_type for an HTML page only, and names it in the text block', async () => {
+    const { client, close } = await inMemoryMcpClient(api.core);
+    try {
+      const call = async (args: Record<string, unknown>) => {
+        const result = await client.callTool({ name: 'extract_urls', arguments: args });
+        expect(result.isError).toBeFalsy();
+        return { structured: result.structuredContent as any, text: (result.content as { text: string }[])[0]!.text };
+      };
+      const { structured, text } = await call({ urls: [`${site.origin}/html`, `${site.origin}/json`] });
+      const [html, json] = structured.results;
+      expect(PAGE_TYPES).toContain(html.page_type);
+      expect(json.success).toBe(true);
+      expect(json).not.toHaveProperty('page_type');
+      expect(text).toContain(`_status 200 · text/html · page type ${html.page_type}`);
+      expect(text.match(/page type/g)).toHaveLength(1);
+
+      const raw = await call({ urls: [`${site.origin}/html`], format: 'html' });
+      expect(raw.structured.results[0]).toMatchObject({ success: true, content_type: 'text/html' });
+      expect(raw.structured.results[0]).not.toHaveProperty('page_type');
+      expect(raw.text).not.toContain('page type');
     } finally {
       await close();
     }

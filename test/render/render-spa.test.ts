@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { crawlResponseSchema } from '../../src/core/schemas.js';
+import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
@@ -48,6 +49,8 @@ describeWithChromium('rendering a single-page app', () => {
     expect(json.results[0]).toMatchObject({ success: true, rendered: true, status_code: 200, title: 'Tide app' });
     expect(json.results[0].markdown).toContain(SPA_TEXT);
     expect(json.results[0].markdown).toMatch(/^# Harbour timetable/m);
+    // The rendered HTML goes through the same conversion: it has a page type too.
+    expect(PAGE_TYPES).toContain(json.results[0].page_type);
     expect(json.metadata.credits_used).toBe(1);
     expect(browserProcesses().filter((p) => p.main)).toHaveLength(1);
 
@@ -55,6 +58,7 @@ describeWithChromium('rendering a single-page app', () => {
     expect(html.json.results[0]).toMatchObject({ success: true, rendered: true });
     expect(html.json.results[0].html).toContain(SPA_TEXT);
     expect(html.json.results[0].html).toMatch(/<article><h1>Harbour timetable<\/h1>/);
+    expect(html.json.results[0]).not.toHaveProperty('page_type');
     expect(html.json.metadata.credits_used).toBe(1);
     // The main document came from the static fetch: the site served it once per call.
     expect(site.hits('/spa')).toBe(2);

@@ -6,7 +6,7 @@
 
 import type { PageMetadata } from './metadata.js';
 import type { Stage } from './page-context.js';
-import type { PageType } from './page-type.js';
+import type { PageType } from '../../core/page-types.js';
 import { runPipeline } from './pipeline.js';
 
 export interface HtmlExtraction extends PageMetadata {

@@ -6,7 +6,7 @@
 
 import type { DomDocument, DomElement } from './dom.js';
 import type { PageMetadata } from './metadata.js';
-import type { PageType } from './page-type.js';
+import type { PageType } from '../../core/page-types.js';
 import type { Offer } from './product-offer.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';

@@ -31,7 +31,7 @@ import { metaMap, readMetadata } from './metadata.js';
 import { readDeclaredTypes } from './declared-types.js';
 import { removeNoise } from './noise.js';
 import type { Candidate, PageContext, PageHints, Stage } from './page-context.js';
-import type { PageType } from './page-type.js';
+import type { PageType } from '../../core/page-types.js';
 import type { StageFeatures } from './stage-features.js';
 import { attempt, statsCache, statsOf } from './page-context.js';
 import { bodyOf, parseDocument } from './parse.js';

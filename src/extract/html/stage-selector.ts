@@ -7,7 +7,7 @@
  * validated: docs/extraction.md, "4. Choosing a stage").
  */
 
-import type { PageType } from './page-type.js';
+import type { PageType } from '../../core/page-types.js';
 import model from './stage-model.json' with { type: 'json' };
 
 /** A tree's node: [feature, threshold, left, right] (feature <= threshold goes left), or [-1, value] for a leaf. */

@@ -14,6 +14,7 @@ function renderResult(result: CrawlResult, index: number): string {
   const lines = [heading, ''];
   const facts = [`status ${result.status_code}`];
   if (result.content_type) facts.push(result.content_type);
+  if (result.page_type) facts.push(`page type ${result.page_type}`);
   if (result.final_url && result.final_url !== result.url) facts.push(`final URL ${result.final_url}`);
   if (result.published_at) facts.push(`published ${result.published_at}`);
   lines.push(`_${facts.join(' · ')}_`, '');
