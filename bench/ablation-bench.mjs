@@ -1,10 +1,16 @@
 #!/usr/bin/env node
 // Ablation of the HTML pipeline on the benchmark dev pages: for each pass of PIPELINE and
 // each rule of RULES (dist/extract/html/pipeline.js), F1 with it switched off beside F1
-// with everything on, per dataset, per fixed half of each split (bench/dev-scores.mjs:
-// halves by a hash of the page id, within each page type) and per WCXB page type; how
-// many pages' Markdown it changes; and the time per page with it off. The verdict column
-// applies the project's rule for keeping a pass (docs/extraction.md, "Ablation").
+// with everything on, per dataset (DATASETS in bench/dev-pages.mjs: scrapinghub-dev,
+// wcxb-dev, dragnet-dev), per fixed half of each split (bench/dev-scores.mjs: halves by a
+// hash of the page id, within each page type) and per WCXB page type; how many pages'
+// Markdown it changes; and the time per page with it off. The verdict column applies the
+// project's rule for keeping a pass (docs/extraction.md, "Ablation"), over every split:
+//   helps both halves               both halves of some split gain, no half of any loses
+//   helps one half                  something gains, nothing loses, no split gains on both
+//   helps one split, costs another  both halves of some split gain, a half of another loses
+//   costs                           a half loses, no split gains on both
+//   no effect                       no half moves by more than 0.00005
 //
 //   npm run build && node bench/ablation-bench.mjs [options]
 //
@@ -12,8 +18,8 @@
 //                        BENCH_DATA, else ../shared/bench/extraction beside the project)
 //   --only A,B           switch off only these names (default: every pass and rule)
 //   --baseline-only      everything on: the figures and the halves' gap, no ablation
-//   --max-half-gap X     exit 1 when, with everything on, the F1 of a split's two halves
-//                        differ by more than X (the CI gate)
+//   --max-half-gap X     exit 1 when, with everything on, the F1 of any split's two
+//                        halves differ by more than X (the CI gate)
 //   --workers N          worker threads, each taking a share of the pages (default: cores)
 //   --markdown FILE      also write the table as Markdown (for docs/extraction.md)
 //   --json FILE          write every figure to FILE
@@ -24,13 +30,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { UsageError, commandLine, helpText, readHtml } from './dev-pages.mjs';
+import { DATASETS, UsageError, commandLine, helpText, readHtml } from './dev-pages.mjs';
 import { loadScorer, loadTruths, scorePage, summarise } from './dev-scores.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PIPELINE_JS = path.join(ROOT, 'dist/extract/html/pipeline.js');
 /** An F1 change smaller than this is no change (the scorer prints four decimals). */
 const EPSILON = 0.00005;
+/** The fixed halves of each split (bench/dev-scores.mjs). */
+const HALVES = ['A', 'B'];
+/** Each dataset's name in the summary line and in the table's column heads. */
+const LABELS = {
+  'scrapinghub-dev': { name: 'scrapinghub', column: 'SH' },
+  'wcxb-dev': { name: 'WCXB', column: 'WCXB' },
+  'dragnet-dev': { name: 'dragnet', column: 'DN' },
+};
+const labelOf = (dataset) => LABELS[dataset] ?? { name: dataset, column: dataset };
 
 if (!isMainThread) {
   // A worker: every configuration on each of its pages, one page read at a time.
@@ -113,20 +128,16 @@ function runWorkers(opts, pages, configs) {
   });
 }
 
-/** The keep rule, read from the deltas (everything on minus this switched off). */
+/** The keep rule over every split, read from the deltas (everything on minus this switched off). */
 function verdict(delta) {
-  const halves = ['scrapinghub-dev:A', 'scrapinghub-dev:B', 'wcxb-dev:A', 'wcxb-dev:B'].map((k) => delta[k]);
+  const splits = DATASETS.map((d) => HALVES.map((h) => delta[`${d}:${h}`]));
+  const halves = splits.flat();
   const helps = (d) => d > EPSILON;
   const hurts = (d) => d < -EPSILON;
-  if (halves.every((d) => !helps(d) && !hurts(d))) return 'no effect';
-  const sh = halves.slice(0, 2);
-  const wc = halves.slice(2);
-  if (halves.some(hurts)) {
-    const both = (pair) => pair.every(helps);
-    return both(sh) || both(wc) ? 'helps one split, costs the other' : 'costs';
-  }
-  if (sh.every(helps) || wc.every(helps)) return 'helps both halves';
-  return 'helps one half';
+  const gainsOnBoth = splits.some((split) => split.every(helps));
+  if (halves.some(hurts)) return gainsOnBoth ? 'helps one split, costs another' : 'costs';
+  if (gainsOnBoth) return 'helps both halves';
+  return halves.some(helps) ? 'helps one half' : 'no effect';
 }
 
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(4) : '—');
@@ -155,20 +166,27 @@ async function main() {
 
   const gap = (d) => Math.abs(base[`${d}:A`] - base[`${d}:B`]);
   const lines = [];
-  lines.push(`Everything on: scrapinghub ${fmt(base['scrapinghub-dev'])} (A ${fmt(base['scrapinghub-dev:A'])}, B ${fmt(base['scrapinghub-dev:B'])}, gap ${fmt(gap('scrapinghub-dev'))}); ` +
-    `WCXB ${fmt(base['wcxb-dev'])} (A ${fmt(base['wcxb-dev:A'])}, B ${fmt(base['wcxb-dev:B'])}, gap ${fmt(gap('wcxb-dev'))}); ${base.ms.toFixed(1)} ms/page.`);
+  const splits = DATASETS.map((d) => `${labelOf(d).name} ${fmt(base[d])} (${HALVES.map((h) => `${h} ${fmt(base[`${d}:${h}`])}`).join(', ')}, gap ${fmt(gap(d))})`);
+  lines.push(`Everything on: ${splits.join('; ')}; ${base.ms.toFixed(1)} ms/page.`);
   lines.push(`Per type: ${keys.filter((k) => k.startsWith('type:')).map((k) => `${k.slice(5)} ${fmt(base[k])}`).join(', ')}.`);
   if (rows.length > 0) {
     const types = keys.filter((k) => k.startsWith('type:'));
     lines.push('');
     lines.push('F1 gained by each pass or rule (F1 with everything on minus F1 with it off; positive: it helps).');
     lines.push('');
-    lines.push(`| name | phase | SH | SH A | SH B | WCXB | WCXB A | WCXB B | ${types.map((t) => t.slice(5)).join(' | ')} | pages changed | ms/page it costs | verdict |`);
-    lines.push(`|${' --- |'.repeat(10 + types.length)}`);
-    for (const r of rows) {
-      const d = r.delta;
-      lines.push(`| ${r.name} | ${r.phase} | ${signed(d['scrapinghub-dev'])} | ${signed(d['scrapinghub-dev:A'])} | ${signed(d['scrapinghub-dev:B'])} | ${signed(d['wcxb-dev'])} | ${signed(d['wcxb-dev:A'])} | ${signed(d['wcxb-dev:B'])} | ${types.map((t) => signed(d[t])).join(' | ')} | ${r.changed} | ${r.msCost.toFixed(1)} | ${r.verdict} |`);
-    }
+    // Per dataset its F1 and its halves' (SH, SH A, SH B, WCXB ..., DN ...), then the WCXB types.
+    const columns = [
+      ...DATASETS.flatMap((d) => [
+        { key: d, head: labelOf(d).column },
+        ...HALVES.map((h) => ({ key: `${d}:${h}`, head: `${labelOf(d).column} ${h}` })),
+      ]),
+      ...types.map((t) => ({ key: t, head: t.slice(5) })),
+    ];
+    const row = (cells) => `| ${cells.join(' | ')} |`;
+    const header = ['name', 'phase', ...columns.map((c) => c.head), 'pages changed', 'ms/page it costs', 'verdict'];
+    lines.push(row(header));
+    lines.push(row(header.map(() => '---')));
+    for (const r of rows) lines.push(row([r.name, r.phase, ...columns.map((c) => signed(r.delta[c.key])), r.changed, r.msCost.toFixed(1), r.verdict]));
   }
   lines.push('');
   lines.push(`${pages.length} pages, ${configs.length} configurations, ${opts.workers} workers, ${((Date.now() - started) / 1000).toFixed(0)} s; Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}.`);
@@ -178,7 +196,8 @@ async function main() {
   if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify({ base, rows }, null, 1)}\n`);
 
   if (opts.maxHalfGap !== null) {
-    const over = ['scrapinghub-dev', 'wcxb-dev'].filter((d) => gap(d) > opts.maxHalfGap);
+    // A split whose gap is not a number (no pages in a half) fails too.
+    const over = DATASETS.filter((d) => !(gap(d) <= opts.maxHalfGap));
     for (const d of over) console.error(`ablation-bench: ${d} halves differ by ${fmt(gap(d))} (bound ${opts.maxHalfGap})`);
     if (over.length > 0) process.exit(1);
     console.log(`halves' gap within ${opts.maxHalfGap}: yes`);

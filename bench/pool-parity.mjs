@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Pool parity: every benchmark dev page converted through the worker pool (the path of the
+// Pool parity: every benchmark dev page (the dev splits of DATASETS in bench/dev-pages.mjs:
+// scrapinghub-dev, wcxb-dev, dragnet-dev) converted through the worker pool (the path of the
 // servers) and through `convert` on this thread (the built code in dist/), with the
 // default settings of the pool (threads, memory bound). Fails on any difference, on any
 // page the pool refuses, and on any page the input bounds would cut; prints the largest
@@ -7,23 +8,26 @@
 //
 //   npm run build && node bench/pool-parity.mjs [--data DIR]
 //
-//   --data DIR   folder holding scrapinghub-dev/ and wcxb-dev/ (default: env BENCH_DATA,
-//                else ../shared/bench/extraction beside the project)
+//   --data DIR   folder holding scrapinghub-dev/, wcxb-dev/ and dragnet-dev/ (default:
+//                env BENCH_DATA, else ../shared/bench/extraction beside the project)
 //
 // Exit codes: 0 identical, 1 a difference (listed), 2 setup or usage error.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { UsageError, listPages, readBytes } from './dev-pages.mjs';
+import { DATASETS, UsageError, commandLine, helpText, listPages, readBytes } from './dev-pages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = (file) => pathToFileURL(path.join(ROOT, 'dist', file)).href;
 
 function parseArgs(argv) {
   let data = process.env.BENCH_DATA || path.resolve(ROOT, '../shared/bench/extraction');
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--data' && argv[i + 1] !== undefined) data = path.resolve(argv[++i]);
-    else throw new UsageError(`unknown option ${argv[i]} (--data DIR)`);
+  for (const { name, value } of commandLine(argv)) {
+    if (name === '--data') data = path.resolve(value());
+    else if (name === '-h' || name === '--help') {
+      console.log(helpText(import.meta.url));
+      process.exit(0);
+    } else throw new UsageError(`unknown option ${name} (--help lists them)`);
   }
   return { data };
 }
@@ -69,7 +73,8 @@ async function main() {
   process.stderr.write('\n');
   await pool.close();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`pool parity: ${pages.length} pages, ${differences.length} differences (${config.convert.threads} threads, ${config.convert.memoryMb} MB each, ${seconds} s)`);
+  const perDataset = DATASETS.map((d) => `${d} ${pages.filter((p) => p.dataset === d).length}`).join(', ');
+  console.log(`pool parity: ${pages.length} pages (${perDataset}), ${differences.length} differences (${config.convert.threads} threads, ${config.convert.memoryMb} MB each, ${seconds} s)`);
   console.log(`largest shapes: ${largest.elements.n} elements (${largest.elements.page}), depth ${largest.depth.n} (${largest.depth.page}); bounds ${HTML_BOUNDS.maxElements} elements, depth ${HTML_BOUNDS.maxDepth}`);
   for (const name of differences) console.log(`  differs: ${name}`);
   for (const name of cut) console.log(`  cut by the input bounds: ${name}`);
