@@ -1,9 +1,9 @@
 /**
- * The learners behind the stage selector (bench/logistic.mjs): on data whose answer is
- * known, each finds it, weights count, and the same rows give the same model.
+ * The learner behind the stage selector (bench/boosted-trees.mjs): on data whose answer is
+ * known it finds it, weights count, and the same rows give the same trees.
  */
 import { describe, expect, it } from 'vitest';
-import { boostedScore, fitBoostedTrees, fitLogistic, fitSoftmax, logisticScore, softmaxClass, standardiser, treeValue } from '../../bench/logistic.mjs';
+import { boostedScore, fitBoostedTrees, treeValue } from '../../bench/boosted-trees.mjs';
 
 /** A fixed pseudo-random sequence (a linear congruential generator): the same data every run. */
 function sequence(seed: number): () => number {
@@ -19,43 +19,6 @@ function points(n: number, seed = 1): number[][] {
   return Array.from({ length: n }, () => [next() * 2 - 1, next() * 2 - 1, next() * 2 - 1]);
 }
 
-describe('standardiser', () => {
-  it('centres and scales each column, leaving a constant column at scale 1', () => {
-    const std = standardiser([
-      [1, 5, 7],
-      [3, 5, 9],
-    ]);
-    expect(std.mean).toEqual([2, 5, 8]);
-    expect(std.scale).toEqual([1, 1, 1]);
-    expect(std.apply([3, 5, 7])).toEqual([1, 0, -1]);
-  });
-});
-
-describe('fitLogistic', () => {
-  it('separates classes along the feature that decides them, and ignores rows of weight 0', () => {
-    const X = points(300);
-    const y = X.map((x) => (x[0]! + 0.5 * x[1]! > 0 ? 1 : 0));
-    // Rows of weight 0 carry the opposite answer: they must not count.
-    const noisy = [...X, ...X.slice(0, 50)];
-    const labels = [...y, ...y.slice(0, 50).map((v) => 1 - v)];
-    const weights = [...X.map(() => 1), ...X.slice(0, 50).map(() => 0)];
-    const model = fitLogistic(noisy, labels, weights, { lambda: 0.001 });
-    const right = X.filter((x, i) => (logisticScore(model, x) > 0 ? 1 : 0) === y[i]).length;
-    expect(right / X.length).toBeGreaterThan(0.97);
-    expect(model.weights[0]!).toBeGreaterThan(Math.abs(model.weights[2]!) * 5);
-  });
-});
-
-describe('fitSoftmax', () => {
-  it('tells three classes apart by the sign of two features', () => {
-    const X = points(300, 7);
-    const y = X.map((x) => (x[0]! < -0.3 ? 0 : x[1]! < 0 ? 1 : 2));
-    const model = fitSoftmax(X, y, X.map(() => 1), 3, { iterations: 400 });
-    const right = X.filter((x, i) => softmaxClass(model, x) === y[i]).length;
-    expect(right / X.length).toBeGreaterThan(0.85);
-  });
-});
-
 describe('fitBoostedTrees', () => {
   it('learns an interaction no linear model can (x0 and x1 of the same sign)', () => {
     const X = points(400, 3);
@@ -63,9 +26,10 @@ describe('fitBoostedTrees', () => {
     const model = fitBoostedTrees(X, y, X.map(() => 1), { depth: 2, rounds: 60, rate: 0.3, minLeaf: 5 });
     const right = X.filter((x, i) => (boostedScore(model, x) > 0 ? 1 : 0) === y[i]).length;
     expect(right / X.length).toBeGreaterThan(0.9);
-    const linear = fitLogistic(X, y, X.map(() => 1));
-    const linearRight = X.filter((x, i) => (logisticScore(linear, x) > 0 ? 1 : 0) === y[i]).length;
-    expect(linearRight / X.length).toBeLessThan(0.7);
+    // One level cannot: a single split of x0 or x1 is right about half the time.
+    const stumps = fitBoostedTrees(X, y, X.map(() => 1), { depth: 1, rounds: 60, rate: 0.3, minLeaf: 5 });
+    const stumpsRight = X.filter((x, i) => (boostedScore(stumps, x) > 0 ? 1 : 0) === y[i]).length;
+    expect(stumpsRight / X.length).toBeLessThan(0.75);
   });
 
   it('follows the weights: rows that matter more win a split', () => {

@@ -8,7 +8,7 @@
  */
 
 import type { DomElement } from './dom.js';
-import { normalizeSpace } from './dom.js';
+import { descendants, normalizeSpace, tagOf } from './dom.js';
 import { HEADING_LEVEL_MARK } from './marks.js';
 import type { Candidate, PageContext } from './page-context.js';
 import { statsOf } from './page-context.js';
@@ -101,7 +101,8 @@ const URL_WORDS = {
 
 const COMMENT_WORDS = /comment|reply|respond|disqus/gi;
 const PRICE = /[$€£¥]\s?\d|\d\s?(?:€|EUR|USD)\b/g;
-const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const SHAPE_TAGS: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'article']);
+const PARAGRAPH: ReadonlySet<string> = new Set(['p']);
 /** The words of the pick looked for in the cleaned body to place it. */
 const PLACE_CHARS = 60;
 
@@ -127,21 +128,37 @@ function countTag(source: string, open: string): number {
   return n;
 }
 
-/** Paragraphs with text, headings, and the characters inside the paragraphs, of `root`. */
-function shape(root: DomElement, stats: Map<DomElement, TextStats>): { paragraphs: number; headings: number; paragraphChars: number } {
-  let paragraphs = 0;
-  let paragraphChars = 0;
-  for (const p of Array.from(root.getElementsByTagName('p'))) {
-    const chars = stats.get(p as DomElement)?.chars ?? 0;
-    if (chars === 0) continue;
-    // A paragraph inside another counts once (linkedom keeps such invalid nesting).
-    if ((p as DomElement).parentElement?.closest('p') != null) continue;
-    paragraphs++;
-    paragraphChars += chars;
+interface Shape {
+  paragraphs: number;
+  paragraphChars: number;
+  headings: number;
+  titles: number;
+  articles: number;
+}
+
+const NO_SHAPE: Shape = { paragraphs: 0, paragraphChars: 0, headings: 0, titles: 0, articles: 0 };
+
+/**
+ * The paragraphs with text of `root` and the characters inside them, its headings, `<h1>`s
+ * and `<article>`s, in one walk; a paragraph inside another (linkedom keeps such invalid
+ * nesting) counts once.
+ */
+function shape(root: DomElement, stats: Map<DomElement, TextStats>): Shape {
+  const out = { ...NO_SHAPE };
+  for (const element of descendants(root, SHAPE_TAGS, PARAGRAPH)) {
+    const tag = tagOf(element);
+    if (tag === 'p') {
+      const chars = stats.get(element)?.chars ?? 0;
+      if (chars === 0) continue;
+      out.paragraphs++;
+      out.paragraphChars += chars;
+    } else if (tag === 'article') out.articles++;
+    else {
+      out.headings++;
+      if (tag === 'h1') out.titles++;
+    }
   }
-  let headings = 0;
-  for (const tag of HEADINGS) headings += root.getElementsByTagName(tag).length;
-  return { paragraphs, headings, paragraphChars };
+  return out;
 }
 
 /**
@@ -198,7 +215,7 @@ export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned
   const bodyAll = body === null ? null : statsOf(page, body);
   const bodyChars = bodyAll?.chars ?? 0;
   const bodyNonLink = bodyChars - (bodyAll?.linkChars ?? 0);
-  const bodyShape = body === null ? { paragraphs: 0, headings: 0, paragraphChars: 0 } : shape(body, bodyStats!);
+  const bodyShape = body === null ? NO_SHAPE : shape(body, bodyStats!);
   const bodyText = body === null ? '' : normalizeSpace(body.textContent);
   const items = cleaned?.itemChars ?? 0;
 
@@ -206,7 +223,7 @@ export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned
   const pickStats = pickRoot === null ? null : page.stats(pickRoot);
   const pickAll = pickRoot === null ? null : statsOf(page, pickRoot);
   const pickChars = pickAll?.chars ?? 0;
-  const pickShape = pickRoot === null ? { paragraphs: 0, headings: 0, paragraphChars: 0 } : shape(pickRoot, pickStats!);
+  const pickShape = pickRoot === null ? NO_SHAPE : shape(pickRoot, pickStats!);
   const where = pickRoot === null ? { start: -1, after: -1 } : place(pickRoot, bodyText);
   const product = page.hints.product;
 
@@ -219,7 +236,7 @@ export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned
     declares(SERVICE_TYPES),
     types.has('og-website') || types.has('website') ? 1 : 0,
     ...urlFeatures(page.url),
-    body === null ? 0 : log(body.getElementsByTagName('article').length),
+    log(bodyShape.articles),
     log(count(COMMENT_WORDS, page.classes) + count(COMMENT_WORDS, page.ids)),
     log(countTag(page.source, '<form')),
     log(count(PRICE, bodyText)),
@@ -230,7 +247,7 @@ export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned
     log(bodyShape.paragraphs),
     log(bodyShape.headings),
     ratio(bodyShape.paragraphChars, bodyChars),
-    body === null ? 0 : log(body.getElementsByTagName('h1').length),
+    log(bodyShape.titles),
     pickRoot === null ? 0 : 1,
     log(pickChars),
     ratio(pickAll?.linkChars ?? 0, pickChars),

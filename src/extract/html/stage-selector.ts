@@ -1,8 +1,8 @@
 /**
  * The stage choice, learned: which of Readability's pick and the cleaned body to write
- * first, and what kind of page this is, from the features of stage-features.ts. The stage
- * is chosen by boosted shallow trees, the page type by a softmax regression over the
- * standardised features; both ship as data (stage-model.json), written by
+ * first, and what kind of page this is, from the features of stage-features.ts. Both are
+ * boosted shallow trees (for the page type, one set per type, the highest score winning);
+ * they ship as data (stage-model.json), written by
  * `node bench/train-selector.mjs --write` from the three dev splits (how they were
  * validated: docs/extraction.md, "4. Choosing a stage").
  */
@@ -13,12 +13,18 @@ import model from './stage-model.json' with { type: 'json' };
 /** A tree's node: [feature, threshold, left, right] (feature <= threshold goes left), or [-1, value] for a leaf. */
 type TreeNode = readonly number[];
 
+/** Boosted trees: their score is base + the trees' values. */
+interface Trees {
+  base: number;
+  trees: readonly (readonly TreeNode[])[];
+}
+
 export interface StageModel {
   features: readonly string[];
-  /** Readability's pick first when base + the trees' values > 0. */
-  stage: { base: number; trees: readonly (readonly TreeNode[])[] };
-  /** Softmax over `classes` of the features centred by `mean` and divided by `scale`. */
-  pageType: { classes: readonly string[]; mean: readonly number[]; scale: readonly number[]; bias: readonly number[]; weights: readonly (readonly number[])[] };
+  /** Readability's pick first when the score is above 0. */
+  stage: Trees;
+  /** One set of trees per class: the highest score names the page's type. */
+  pageType: { classes: readonly string[]; models: readonly Trees[] };
 }
 
 export const STAGE_MODEL: StageModel = model;
@@ -29,23 +35,25 @@ function treeValue(nodes: readonly TreeNode[], values: Float64Array): number {
   return node[1]!;
 }
 
+function score(model: Trees, values: Float64Array): number {
+  let sum = model.base;
+  for (const tree of model.trees) sum += treeValue(tree, values);
+  return sum;
+}
+
 /** Whether Readability's pick should be written before the cleaned body. */
 export function readabilityFirst(values: Float64Array): boolean {
-  let score = STAGE_MODEL.stage.base;
-  for (const tree of STAGE_MODEL.stage.trees) score += treeValue(tree, values);
-  return score > 0;
+  return score(STAGE_MODEL.stage, values) > 0;
 }
 
 /** The most likely of the model's page types. */
 export function guessPageType(values: Float64Array): PageType {
-  const { classes, mean, scale, bias, weights } = STAGE_MODEL.pageType;
+  const { classes, models } = STAGE_MODEL.pageType;
   let best = 0;
   let bestScore = -Infinity;
-  classes.forEach((_, k) => {
-    let score = bias[k]!;
-    const w = weights[k]!;
-    for (let i = 0; i < values.length; i++) score += (w[i]! * (values[i]! - mean[i]!)) / scale[i]!;
-    if (score > bestScore) [best, bestScore] = [k, score];
+  models.forEach((model, k) => {
+    const s = score(model, values);
+    if (s > bestScore) [best, bestScore] = [k, s];
   });
   return classes[best] as PageType;
 }
