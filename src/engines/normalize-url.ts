@@ -14,55 +14,20 @@
  *  - trailing slashes removed from a non-root path (`/docs/` ≡ `/docs`); the root stays `/`.
  *    Chosen because sites almost always serve one page under both spellings and engines
  *    disagree on which one they list;
- *  - tracking parameters removed (utm_* and the names in TRACKING_PARAMS, case-insensitive);
+ *  - tracking parameters removed (isTrackingParam, and KEY_ONLY_PARAMS; case-insensitive);
  *  - remaining parameters sorted by name with a stable sort (repeated names keep their
  *    order) and re-serialised form-style (`%20` and `+` both become `+`).
  */
 
-/** Query parameters that only track the click (case-insensitive names; `utm_*` too). */
-export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
-  'gclid',
-  'gclsrc',
-  'dclid',
-  'gbraid',
-  'wbraid',
-  'fbclid',
-  'msclkid',
-  'mc_cid',
-  'mc_eid',
-  'yclid',
-  'ysclid',
-  'igshid',
-  'twclid',
-  'ttclid',
-  'li_fat_id',
-  'epik',
-  '_hsenc',
-  '_hsmi',
-  '__hstc',
-  '__hssc',
-  '__hsfp',
-  'hsctatracking',
-  'mkt_tok',
-  'ref_src',
-  'ref_url',
-  'spm',
-  'srsltid',
-  '_ga',
-  '_gl',
-  'oly_anon_id',
-  'oly_enc_id',
-  'vero_id',
-  'vero_conv',
-  'wickedid',
-  'rb_clickid',
-  's_kwcid',
-]);
+import { isTrackingParam } from '../core/drop-tracking-params.js';
 
-export function isTrackingParam(name: string): boolean {
-  const n = name.toLowerCase();
-  return n.startsWith('utm_') || TRACKING_PARAMS.has(n);
-}
+/**
+ * Names merged into one key besides the tracking ones (core/drop-tracking-params.ts): they
+ * mostly track (`ref_src` of any value, `ref_url`, Alibaba's `spm`), but a site may need
+ * them (a sign-in page's return address), so links in the Markdown keep them. Two results
+ * merged wrongly cost less than a link that no longer works.
+ */
+const KEY_ONLY_PARAMS: ReadonlySet<string> = new Set(['ref_src', 'ref_url', 'spm']);
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
@@ -100,7 +65,7 @@ export function normalizeUrlKey(url: string): string | null {
 
   const params = new URLSearchParams(parsed.search);
   const kept = new URLSearchParams();
-  for (const [name, value] of params) if (!isTrackingParam(name)) kept.append(name, value);
+  for (const [name, value] of params) if (!isTrackingParam(name, value) && !KEY_ONLY_PARAMS.has(name.toLowerCase())) kept.append(name, value);
   kept.sort();
   const query = kept.toString();
 

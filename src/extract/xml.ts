@@ -12,6 +12,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { toIsoDate } from '../core/dates.js';
 import { decodeEntities } from '../core/entities.js';
+import { dropTrackingParams } from '../core/drop-tracking-params.js';
 import { htmlToPlainText } from './html-to-plain-text.js';
 import { fencedBlock } from './text.js';
 import { escapeBareAmpersands, readProlog, stripDoctype } from './xml-prolog.js';
@@ -248,13 +249,16 @@ function escapeText(text: string): string {
   return text.replace(/([\\[\]*_`<>])/g, '\\$1');
 }
 
-/** An absolute http(s) URL, resolved against the feed's URL; anything else (javascript:) is dropped. */
+/**
+ * An absolute http(s) URL, resolved against the feed's URL, without tracking parameters
+ * (feed services tag every item link); anything else (javascript:) is dropped.
+ */
 function safeUrl(link: string, baseUrl: string): string | null {
   const trimmed = link.trim();
   if (trimmed === '') return null;
   try {
     const url = new URL(trimmed, baseUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? dropTrackingParams(url.href) : null;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hostMatches, hostMatchesAny, isTrackingParam, normalizeUrlKey, toAsciiHost } from '../../src/engines/normalize-url.js';
+import { isTrackingParam } from '../../src/core/drop-tracking-params.js';
+import { hostMatches, hostMatchesAny, normalizeUrlKey, toAsciiHost } from '../../src/engines/normalize-url.js';
 
 describe('normalizeUrlKey', () => {
   it('accepts only http and https', () => {

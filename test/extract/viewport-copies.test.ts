@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/extract/html/parse.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import { dropMobileCopies } from '../../src/extract/html/viewport-copies.js';
+import { runPipeline } from '../../src/extract/html/pipeline.js';
 import { measureHtml } from '../../src/extract/html/input-bounds.js';
 
 const SPECS = '<h3>Specifications</h3><p>Material: anodised aluminium</p><p>Weight: 2 oz</p><p>Holds 1 to 12 cards</p>';
@@ -32,6 +33,7 @@ describe('copies for narrow screens', () => {
     'sm:hidden', 'd-sm-none', 'visible-md', 'is-hidden-widescreen', 'md:hidden', 'lg:hidden', 'min-[1200px]:hidden', 'md:hidden 2xl:block', 'd-md-none', 'd-lg-none', 'hidden-lg', 'hidden-md-up', 'vc_hidden-lg',
     'visible-xs', 'visible-sm-block', 'hide-for-large', 'hide-for-medium-up', 'show-for-small-only', 'is-hidden-desktop', 'is-hidden-tablet',
     'mobile', 'mobile-only', 'mobile_view', 'show-mobile', 'visible_on_mobile', 'hide-desktop', 'hidden-on-desktop', 'hidden_desktop', 'tablet',
+    'visible-phone',
   ])('drops a copy under %s', (name) => {
     expect(after(`<div class="box ${name}">${SPECS}</div><section>${SPECS}</section>`).match(/Weight/g)).toHaveLength(1);
   });
@@ -91,11 +93,56 @@ describe('copies for narrow screens', () => {
     expect(result.match(/Weight/g)).toHaveLength(1);
   });
 
-  it('reads a page of deeply nested phone blocks in linear time', () => {
+  describe("a phone's copy of a section heading", () => {
+    const features = '<p>Forty colours, each mixed by hand in small batches and tested on three kinds of paper before it ships.</p>';
+
+    it('goes when its twin beside it is marked up otherwise, the one a desktop shows staying', () => {
+      const html = `<h2 class="title d-none d-md-block"><span>Our</span> <span>features</span></h2><h2 class="title d-md-none">Our features</h2>${features}`;
+      const doc = parseDocument(`<html><body>${html}</body></html>`);
+      dropMobileCopies(doc.body!, measureHtml(html).classes);
+      const headings = Array.from(doc.body!.querySelectorAll('h2'));
+      expect(headings).toHaveLength(1);
+      expect(headings[0]!.getAttribute('class')).toContain('d-md-block');
+    });
+
+    it('goes from a phone-only wrapper after the section, and when the twins sit in a section header', () => {
+      expect(after(`<h3 class="hidden-xs">Our features<a href="#features">#</a></h3>${features}<div class="visible-xs"><h3><i class="icon"></i>Our features:</h3></div>`).match(/Our features/g)).toHaveLength(1);
+      const header = `<section><header><h2 class="d-none d-lg-block">Our features</h2><h2 class="d-lg-none">Our features</h2></header>${features}</section>`;
+      expect(after(header).match(/Our features/g)).toHaveLength(1);
+    });
+
+    it('stays when the nearest heading a desktop shows says something else', () => {
+      const far = `<h2><span>Reader</span> <span>comments</span></h2><p>First comment on the colours.</p><h2>Related posts</h2><p>More about paper.</p><div class="mobile-only"><h2>Reader comments</h2></div>`;
+      expect(after(far).match(/Reader comments/g)).toHaveLength(2);
+    });
+
+    it('stays when its twin is in chrome it does not share, or is a phone copy too', () => {
+      expect(after(`<main><h2 class="md:hidden">Opening hours</h2>${features}</main><aside><h2>Opening hours</h2></aside>`).match(/Opening hours/g)).toHaveLength(2);
+      expect(after(`<h2 class="mobile"><b>Opening</b> hours</h2><h2 class="tablet">Opening hours</h2>${features}`).match(/Opening hours/g)).toHaveLength(2);
+    });
+
+    it('leaves headings a desktop shows alone, however often they repeat', () => {
+      const twice = `<h2 class="hidden-sm">Comments</h2><p>${'Nice colours. '.repeat(5)}</p><h2 class="d-none d-md-block">Comments</h2><p>${'Great paper. '.repeat(5)}</p>`;
+      expect(after(twice).match(/Comments/g)).toHaveLength(2);
+    });
+
+    it('is written once from the cleaned body, which keeps section headers (twice without the pass)', () => {
+      const page = `<!doctype html><html><head><title>Paints</title></head><body><main><article><h1>Hand-mixed paints</h1>
+        <p>${'Our studio mixes every colour by hand from pigments we grind ourselves in the workshop. '.repeat(5)}</p>
+        <section><header><h2 class="d-none d-md-block"><span>Why</span> <span>painters</span> <span>choose</span> <span>us</span></h2><h2 class="d-md-none">Why painters choose us</h2></header>
+        <p>${'Each batch is tested on three papers and kept for a year to see how it ages in the light. '.repeat(5)}</p></section></article></main></body></html>`;
+      const twins = (off: string[]) => runPipeline(page, 'https://paints.example/', { off }).markdown.match(/Why painters choose us/g);
+      expect(twins(['readability'])).toHaveLength(1);
+      expect(twins(['readability', 'viewport-copies'])).toHaveLength(2);
+    });
+  });
+
+  it('reads a page of deeply nested phone blocks and headings in linear time', () => {
     const depth = 20_000;
     const nested = '<div class="mobile">x '.repeat(depth) + '</div>'.repeat(depth);
     const wide = Array.from({ length: 300 }, (_, i) => `<div class="mobile"><p>copy ${i} of the desktop text</p></div><p>copy ${i} of the desktop text</p>`).join('');
-    for (const page of [nested + wide, '<div class="mobile"><i></i>'.repeat(depth) + '</div>'.repeat(depth)]) {
+    const headings = '<div class="mobile"><h2>Features</h2><h2 class="d-none d-md-block">Features</h2>'.repeat(depth) + '</div>'.repeat(depth);
+    for (const page of [nested + wide, '<div class="mobile"><i></i>'.repeat(depth) + '</div>'.repeat(depth), headings]) {
       const started = Date.now();
       after(page);
       expect(Date.now() - started).toBeLessThan(5_000);

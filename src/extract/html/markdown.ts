@@ -5,6 +5,7 @@
  */
 
 import TurndownService from 'turndown';
+import { addBrListRule } from './br-lists.js';
 import { fenceFor } from './code-blocks.js';
 import { CAPTION_MARK, HEADING_LEVEL_MARK, LANGUAGE_MARK, MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK, TASK_MARK } from './marks.js';
 import { enclosedBy, insideEmphasis, unmark, withoutMarks } from './line-starts.js';
@@ -178,6 +179,8 @@ function buildService(base: string | null, root: DomElement): TurndownService {
     linkStyle: 'inlined',
   });
   addTableRules(service);
+  // Before the other rules, which take precedence over it (a display formula's `<p>`).
+  addBrListRule(service);
   // An intraword `_` cannot open or close emphasis (CommonMark 6.2): `search_label` stays
   // as it reads.
   const escape = service.escape.bind(service);

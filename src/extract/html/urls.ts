@@ -1,8 +1,9 @@
 /**
  * Absolute URLs for links and images, against the document base URL: `<base href>`, else
- * the page URL (HTML Standard).
+ * the page URL (HTML Standard); without the parameters that only track the click.
  */
 
+import { dropTrackingParams } from '../../core/drop-tracking-params.js';
 import type { DomDocument } from './dom.js';
 
 /** Schemes a link in the Markdown may keep; anything else (javascript:, data:, ...) is dropped. */
@@ -34,7 +35,7 @@ function resolve(reference: string | null | undefined, base: string | null, sche
   if (cleaned === '') return null;
   const url = parseUrl(cleaned, base ?? undefined);
   if (url === null) return null;
-  return schemes.has(url.protocol) ? url.href : null;
+  return schemes.has(url.protocol) ? dropTrackingParams(url.href) : null;
 }
 
 /** Absolute URL of a link target, or null when it cannot or should not be followed. */

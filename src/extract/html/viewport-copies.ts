@@ -1,7 +1,8 @@
 /**
  * Copies made for phones: an element a class hides on a desktop goes when
- * MIN_PHONE_COPY_SHARE of its word pairs are said again outside it and the chrome.
- * docs/extraction.md, "Copies made for phones".
+ * MIN_PHONE_COPY_SHARE of its word pairs are said again outside it and the chrome, and so
+ * does a phone's heading whose twin a desktop shows beside it. docs/extraction.md, "Copies
+ * made for phones".
  */
 
 import type { DomElement, DomNode } from './dom.js';
@@ -11,9 +12,9 @@ import { THRESHOLDS } from './thresholds.js';
 
 /**
  * Classes that hide an element at a desktop's width (1,200 to 1,535 px): Tailwind (a
- * breakpoint alone), Bootstrap, WPBakery, Foundation, Bulma, pages' own `mobile`,
- * `hide-desktop`. Not `category-mobile` (WordPress), `hide-mobile`, `hidden-xs` or
- * `hidden-md`.
+ * breakpoint alone), Bootstrap (2's `visible-phone` too), WPBakery, Foundation, Bulma,
+ * pages' own `mobile`, `hide-desktop`. Not `category-mobile` (WordPress), `hide-mobile`,
+ * `hidden-xs` or `hidden-md`.
  */
 const MOBILE_ONLY_NAMES = [
   '(?:sm|md|lg|xl|min-\\[[^\\]\\s"\']+\\]):hidden',
@@ -24,7 +25,7 @@ const MOBILE_ONLY_NAMES = [
   'show-for-(?:small|medium)-only',
   'is-hidden-(?:tablet|desktop|widescreen)',
   '(?:mobile|tablet)(?:[-_](?:only|view|version))?',
-  '(?:show|visible|only)[-_](?:on[-_])?(?:mobile|tablet|small)',
+  '(?:show|visible|only)[-_](?:on[-_])?(?:mobile|tablet|small|phone)',
   '(?:hide|hidden|is-hidden)[-_](?:on[-_])?(?:desktop|large)(?:[-_](?:up|only))?',
 ].join('|');
 /** Case-sensitive, as selectors match classes (outside quirks mode). */
@@ -93,11 +94,17 @@ function insideAny(element: DomElement, set: ReadonlySet<DomElement>, root: DomE
 
 /**
  * Removes the mobile-only copies under `root`, outermost first (what is inside one that
- * stays is judged too); `classes`, the class values of the page's tags (input-bounds.ts),
- * without such a class skip the walk.
+ * stays is judged too), then the twin headings left; `classes`, the class values of the
+ * page's tags (input-bounds.ts), without such a class skip the walk.
  */
 export function dropMobileCopies(root: DomElement, classes?: string): void {
   if (classes !== undefined && !CLASSES_TEST.test(classes)) return;
+  dropCopiedBlocks(root);
+  dropTwinHeadings(root);
+}
+
+/** The mobile-only elements whose word pairs are said again outside them and the chrome. */
+function dropCopiedBlocks(root: DomElement): void {
   // Chrome is neither a candidate nor a copy.
   const candidates: DomElement[] = [];
   eachOutsideChrome(root, (node) => {
@@ -132,4 +139,60 @@ export function dropMobileCopies(root: DomElement, classes?: string): void {
     removed.add(element);
   }
   for (const element of removed) element.remove();
+}
+
+const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+interface Heading {
+  element: DomElement;
+  /** It or what holds it is hidden on a desktop. */
+  phone: boolean;
+  /** The innermost chrome holding it (null outside chrome): what goes with it later. */
+  chrome: DomElement | null;
+}
+
+/** The headings under `root` in document order, in one walk. */
+function headingsOf(root: DomElement): Heading[] {
+  const out: Heading[] = [];
+  const stack: Heading[] = [];
+  const pushChildren = (parent: DomElement, phone: boolean, chrome: DomElement | null): void => {
+    for (let node = parent.lastChild; node !== null; node = node.previousSibling) {
+      if (isElement(node)) stack.push({ element: node, phone: phone || isMobileOnly(node), chrome });
+    }
+  };
+  pushChildren(root, false, null);
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (HEADING_TAGS.has(tagOf(frame.element))) out.push(frame);
+    else pushChildren(frame.element, frame.phone, isChrome(frame.element) ? frame.element : frame.chrome);
+  }
+  return out;
+}
+
+const headingWords = (heading: DomElement): string => (heading.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+
+/**
+ * A heading shown on phones only goes when the nearest heading a desktop shows, before or
+ * after it, says the same words and shares its chrome (or none): the phone's copy of a
+ * section heading, which the word pairs miss when the twins' markup differs
+ * (`<span>Our</span> <span>features</span>`) or they sit in a section's `<header>`, which
+ * stage 2 keeps. A heading said again further on, past another heading, is no twin.
+ */
+function dropTwinHeadings(root: DomElement): void {
+  const headings = headingsOf(root);
+  if (!headings.some((h) => h.phone)) return;
+  const desktop = headings.filter((h) => !h.phone);
+  const twins: DomElement[] = [];
+  let next = 0;
+  for (const heading of headings) {
+    if (!heading.phone) {
+      next++;
+      continue;
+    }
+    const words = headingWords(heading.element);
+    if (words === '') continue;
+    const near = [desktop[next - 1], desktop[next]];
+    if (near.some((h) => h !== undefined && h.chrome === heading.chrome && headingWords(h.element) === words)) twins.push(heading.element);
+  }
+  for (const twin of twins) twin.remove();
 }
