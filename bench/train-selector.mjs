@@ -39,14 +39,15 @@ const MODEL_JSON = path.join(ROOT, 'src/extract/html/stage-model.json');
 /** The page types the guess chooses from: WCXB's seven (scrapinghub and dragnet pages are articles). */
 const CLASSES = ['article', 'collection', 'documentation', 'forum', 'listing', 'product', 'service'];
 /**
- * The stage model: two runs of boosted trees, two and three levels deep, 100 trees each at
- * a rate of 0.1, leaves of at least 10 pages, their scores added (a sum of boosted models
- * is one with both sets of trees). Either alone moved WCXB by ±0.002 between feature sets
- * and settings; the sum varied least (docs/extraction.md, "4. Choosing a stage").
+ * The stage model: two runs of boosted trees, two and three levels deep, 200 trees each at
+ * a rate of 0.05, leaves of at least 10 pages, their scores added (a sum of boosted models
+ * is one with both sets of trees). Either run alone, or at a rate of 0.1, moved WCXB and
+ * dragnet by ±0.003 between feature sets; this varied least (docs/extraction.md, "4.
+ * Choosing a stage").
  */
 const STAGE_TREES = [
-  { depth: 2, rounds: 100, rate: 0.1, minLeaf: 10 },
-  { depth: 3, rounds: 100, rate: 0.1, minLeaf: 10 },
+  { depth: 2, rounds: 200, rate: 0.05, minLeaf: 10 },
+  { depth: 3, rounds: 200, rate: 0.05, minLeaf: 10 },
 ];
 /**
  * The page-type model: one run of boosted trees per type (that type against the others),
@@ -295,7 +296,9 @@ async function main() {
     const model = fit(usable);
     const trees = (m) => ({ base: round(m.base), trees: m.trees.map((nodes) => nodes.map((node) => (node[0] === -1 ? [-1, round(node[1])] : node))) });
     const json = { features: STAGE_FEATURES, stage: trees(model.stage), pageType: { classes: CLASSES, models: model.types.map(trees) } };
-    fs.writeFileSync(MODEL_JSON, `${JSON.stringify(json, null, 1)}\n`);
+    // One tree a line: a diff of a retrained model reads tree by tree.
+    const text = JSON.stringify(json, null, 1).replace(/\[\s*(\[[^[\]]*\](?:,\s*\[[^[\]]*\])*)\s*\]/g, (_, nodes) => `[${nodes.replace(/\s+/g, '')}]`);
+    fs.writeFileSync(MODEL_JSON, `${text}\n`);
     console.log(`wrote ${path.relative(ROOT, MODEL_JSON)} (fitted on ${usable.length} pages)`);
   }
 }
