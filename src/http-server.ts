@@ -31,8 +31,9 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
   const { config, logger } = core;
   const loopback = isLoopbackHost(config.server.host);
   const proxied = config.auth.allowedHosts.length > 0;
-  // decisions.md: with no API keys the server only listens on loopback, and a loopback
-  // server that a reverse proxy publishes (WEBSEARCH_ALLOWED_HOSTS) is not a private one.
+  // docs/decisions.md, "Credits and keys": with no API keys the server only listens on
+  // loopback, and a loopback server that a reverse proxy publishes
+  // (WEBSEARCH_ALLOWED_HOSTS) is not a private one.
   if ((!loopback || proxied) && (await core.keys.count()) === 0) {
     throw new ConfigError([
       loopback

@@ -1,8 +1,9 @@
 /**
  * The one validated configuration. Every limit of the service is a setting here with the
- * spec's default; each setting can come from an environment variable or a CLI flag (the
- * flag wins). All problems are reported at once; the result is frozen and passed down as
- * an argument. This is the only module that reads `process.env`.
+ * contract's default (docs/interface.md 8.1; docs/decisions.md, "Limits and politeness");
+ * each setting can come from an environment variable or a CLI flag (the flag wins). All
+ * problems are reported at once; the result is frozen and passed down as an argument.
+ * This is the only module that reads `process.env`.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';

@@ -98,7 +98,10 @@ export function toAppError(value: unknown): AppError {
   return new AppError('internal_error', message, { cause: value });
 }
 
-/** HTTP status of each request-level code (decisions.md, part 7). */
+/**
+ * HTTP status of each request-level code
+ * (docs/decisions.md, "Gaps in part 7 (request-level errors)").
+ */
 export const HTTP_STATUS: Record<RequestErrorCode, number> = {
   invalid_request: 400,
   unauthorized: 401,
@@ -128,7 +131,10 @@ export function httpStatusOf(code: ErrorCode): number {
   return (HTTP_STATUS as Record<string, number>)[code] ?? 500;
 }
 
-/** Extraction result `error_type` values (spec 7.1 plus decisions.md extensions). */
+/**
+ * Extraction result `error_type` values (docs/interface.md 7.1 plus the extensions of
+ * docs/decisions.md, "Gaps in part 2 (fields)").
+ */
 export type ExtractionErrorType =
   | 'http'
   | 'unsupported_content_type'
@@ -166,7 +172,7 @@ export function extractionErrorTypeOf(code: ErrorCode): ExtractionErrorType {
   return (EXTRACTION_ERROR_TYPE as Record<string, ExtractionErrorType>)[code] ?? 'network';
 }
 
-/** Search result `content_error` values (decisions.md). */
+/** Search result `content_error` values (docs/decisions.md, "Gaps in part 2 (fields)"). */
 export type ContentErrorValue =
   | 'blocked'
   | 'robots_disallowed'
@@ -196,7 +202,8 @@ const CONTENT_ERROR: Record<UrlErrorCode, ContentErrorValue> = {
 };
 
 export function contentErrorOf(code: ErrorCode, statusCode?: number): ContentErrorValue {
-  // decisions.md: 401/403/429/451 from the page count as `blocked`, not a plain HTTP error.
+  // docs/decisions.md, "Gaps in part 2 (fields)": 401/403/429/451 from the page count as
+  // `blocked`, not a plain HTTP error.
   if (code === 'http' && statusCode !== undefined && BLOCKING_STATUSES.has(statusCode)) return 'blocked';
   return (CONTENT_ERROR as Record<string, ContentErrorValue>)[code] ?? 'network_error';
 }

@@ -1,6 +1,7 @@
 /**
  * Identifiers of responses. A ULID sorts by creation time and is unique without any
- * coordination, so ids can be generated in any process of a cluster (decisions.md).
+ * coordination, so ids can be generated in any process of a cluster (docs/decisions.md,
+ * "Gaps in part 2 (fields)").
  */
 import { ulid } from 'ulid';
 

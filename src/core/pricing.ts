@@ -1,5 +1,5 @@
 /**
- * Credit charges, exactly as spec 8.2 (search) and 8.3 (extract). Pure functions.
+ * Credit charges, exactly as docs/interface.md 8.2 (search) and 8.3 (extract). Pure functions.
  */
 
 export const CRAWL_CREDITS_PER_URL = 1;
@@ -8,9 +8,9 @@ export const CRAWL_CREDITS_PER_URL_STEALTH = 5;
 export const MAX_SEARCH_CREDITS = 4;
 
 /**
- * Spec 8.3: 1 credit per successfully extracted URL (5 with stealth), 0 for a URL served
- * from cache, 0 for a failure. `fetched` counts successful URLs that were not cache hits;
- * duplicates in one request were fetched once and count once.
+ * docs/interface.md 8.3: 1 credit per successfully extracted URL (5 with stealth), 0 for
+ * a URL served from cache, 0 for a failure. `fetched` counts successful URLs that were
+ * not cache hits; duplicates in one request were fetched once and count once.
  */
 export function crawlCredits(fetched: number, stealth: boolean): number {
   return fetched * (stealth ? CRAWL_CREDITS_PER_URL_STEALTH : CRAWL_CREDITS_PER_URL);
@@ -24,8 +24,8 @@ export interface SearchChargeInput {
 }
 
 /**
- * Spec 8.2: cached 0; no results 0; plain search 1; with content 2 for 1-5 delivered,
- * 4 for 6-10 delivered, and the plain rate (1) when every content fetch failed.
+ * docs/interface.md 8.2: cached 0; no results 0; plain search 1; with content 2 for 1-5
+ * delivered, 4 for 6-10 delivered, and the plain rate (1) when every content fetch failed.
  */
 export function searchCredits({ fromCache, numberOfResults, contentDelivered }: SearchChargeInput): number {
   if (fromCache || numberOfResults === 0) return 0;

@@ -1,7 +1,7 @@
 /**
- * The spec as zod schemas: request bodies and response objects of both operations. The
- * HTTP API validates with them, the MCP tools advertise them as input/output schemas,
- * so both faces speak exactly the same shapes.
+ * The contract (docs/interface.md 2, 4) as zod schemas: request bodies and response
+ * objects of both operations. The HTTP API validates with them, the MCP tools advertise
+ * them as input/output schemas, so both faces speak exactly the same shapes.
  */
 import { z } from 'zod';
 import { PAGE_TYPES } from './page-types.js';
@@ -109,7 +109,7 @@ export const crawlResponseSchema = z.object({
 });
 export type CrawlResponse = z.infer<typeof crawlResponseSchema>;
 
-/** Request-level error body (decisions.md, part 7). */
+/** Request-level error body (docs/decisions.md, "Gaps in part 7 (request-level errors)"). */
 export const errorBodySchema = z.object({
   error: z.object({
     code: z.string(),
@@ -127,7 +127,7 @@ export function issuesToDetails(error: z.ZodError): { path: string; message: str
   }));
 }
 
-// ---------------------------------------------------------------- search (spec 2.1-2.3, 4.1)
+// ---------------------------------------------------------------- search (docs/interface.md 2.1-2.3, 4.1)
 
 export const SEARCH_ENGINE_IDS = ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const;
 export const MAX_QUERY_LENGTH = 400;

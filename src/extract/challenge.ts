@@ -1,7 +1,7 @@
 /**
  * Anti-bot challenge detection. A challenge page arrives with 200 and real-looking HTML;
  * returned as content it would hand the agent "Just a moment…" as the page's text, so the
- * caller turns it into error_type `blocked` (decisions.md).
+ * caller turns it into error_type `blocked` (docs/decisions.md, "Gaps in part 2 (fields)").
  *
  * Two tiers keep false positives down:
  *  - strong markers, specific to challenge and block pages (Cloudflare's `cf_chl_opt`,

@@ -1,7 +1,8 @@
 /**
- * Content-Type parsing and the allowlist of extractable types (spec 4.2: HTML and XHTML,
- * plain text, Markdown, CSV, JSON incl. +json, XML incl. RSS, Atom and sitemaps). Anything
- * not on the list is unsupported: an allowlist fails closed on the many binary types.
+ * Content-Type parsing and the allowlist of extractable types (docs/interface.md 4.2:
+ * HTML and XHTML, plain text, Markdown, CSV, JSON incl. +json, XML incl. RSS, Atom and
+ * sitemaps). Anything not on the list is unsupported: an allowlist fails closed on the
+ * many binary types.
  */
 
 import type { ContentKind } from './types.js';
@@ -94,7 +95,8 @@ const EXACT_KINDS: ReadonlyMap<string, ContentKind> = new Map<string, ContentKin
 /**
  * The kind of converter for a Content-Type header, or null when the type is missing or
  * unsupported. Structured-syntax suffixes count: `application/ld+json` is JSON,
- * `application/rss+xml` is XML; `image/svg+xml` stays an image (spec: SVG is refused).
+ * `application/rss+xml` is XML; `image/svg+xml` stays an image (docs/interface.md 4.2:
+ * SVG is refused).
  */
 export function classifyContentType(header: string | null): ContentKind | null {
   const parsed = parseContentType(header);

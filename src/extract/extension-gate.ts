@@ -1,16 +1,17 @@
 /**
- * Rejects a URL on its file extension before any network request is made (spec 4.2, rule 2):
- * a refused URL costs no fetch and is never charged. The set lists formats that cannot be
- * turned into text (spec: PDFs, images incl. SVG, video, audio, archives, office documents,
- * fonts, other binaries). Anything not listed goes on to the fetch, where the content type
- * and the first bytes decide; so the list errs on the side of well-known binary extensions
- * and never names a text format (html, php, txt, md, csv, json, xml, rss, atom, ts, …).
+ * Rejects a URL on its file extension before any network request is made
+ * (docs/interface.md 4.2, rule 2): a refused URL costs no fetch and is never charged. The
+ * set lists formats that cannot be turned into text (docs/interface.md 4.2: PDFs, images
+ * incl. SVG, video, audio, archives, office documents, fonts, other binaries). Anything
+ * not listed goes on to the fetch, where the content type and the first bytes decide; so
+ * the list errs on the side of well-known binary extensions and never names a text format
+ * (html, php, txt, md, csv, json, xml, rss, atom, ts, …).
  */
 
 const REFUSED_EXTENSIONS: ReadonlySet<string> = new Set([
   // Documents that need a layout engine.
   'pdf', 'ps', 'eps', 'ai',
-  // Images (SVG too: spec 4.2 lists it as unsupported even though it is XML).
+  // Images (SVG too: docs/interface.md 4.2 lists it as unsupported even though it is XML).
   'svg', 'svgz', 'png', 'apng', 'jpg', 'jpeg', 'jfif', 'pjpeg', 'gif', 'webp', 'avif', 'bmp', 'ico',
   'tif', 'tiff', 'heic', 'heif', 'jxl', 'psd',
   // Video.

@@ -2,7 +2,7 @@
  * The public API of extract/: `convert` turns a fetched body into Markdown (or decoded HTML)
  * plus metadata. Pure: bytes in, text out, no I/O. Order of the checks:
  *   1. the declared Content-Type must be on the allowlist (unsupported → error);
- *   2. the bytes must not be binary, whatever was declared (spec 4.2 rule 3);
+ *   2. the bytes must not be binary, whatever was declared (docs/interface.md 4.2, rule 3);
  *   3. with no Content-Type, the kind is sniffed from the first bytes (then the URL);
  *   4. the charset is decoded (charset.ts); an HTML challenge page is `blocked`;
  *   5. format `html` returns the decoded document; `markdown` runs the kind's converter.

@@ -1,11 +1,13 @@
 /**
- * Binary detection on the first bytes of a body (spec 4.2, rule 3: a binary served under a
- * text content type is still detected and rejected). Three layers, cheapest first:
+ * Binary detection on the first bytes of a body (docs/interface.md 4.2, rule 3: a binary
+ * served under a text content type is still detected and rejected). Three layers,
+ * cheapest first:
  *   1. `%PDF-` within the first 1024 bytes (PDF readers accept leading junk, so do servers);
  *   2. magic numbers via `file-type` (precise names: image/png, application/zip, …);
  *   3. the WHATWG "binary data byte" heuristic for anything without a known signature.
- * An SVG document (root element `<svg>`) is reported as `image/svg+xml`: the spec refuses SVG
- * as an image, whatever type the server claims. Plain XML and HTML (even with inline SVG) pass.
+ * An SVG document (root element `<svg>`) is reported as `image/svg+xml`:
+ * docs/interface.md 4.2 refuses SVG as an image, whatever type the server claims. Plain
+ * XML and HTML (even with inline SVG) pass.
  */
 
 /** Bytes examined: file-type's own sample size covers every signature it knows. */

@@ -1,9 +1,10 @@
 /**
- * Which IP addresses the fetcher may connect to (SSRF defence, decisions.md "Limits and
- * politeness"). The table is CIDR-based and evaluated with ipaddr.js — never with regexes
- * on dotted quads, because alternative notations (`0x7f.1`, `2130706433`, `::ffff:7f00:1`)
- * would slip past them. The fetcher applies this to the address actually connected to,
- * after DNS resolution (see connector.ts), so the notation in the URL does not matter.
+ * Which IP addresses the fetcher may connect to (SSRF defence,
+ * docs/decisions.md, "Limits and politeness"). The table is CIDR-based and evaluated with
+ * ipaddr.js — never with regexes on dotted quads, because alternative notations
+ * (`0x7f.1`, `2130706433`, `::ffff:7f00:1`) would slip past them. The fetcher applies
+ * this to the address actually connected to, after DNS resolution (see connector.ts), so
+ * the notation in the URL does not matter.
  */
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';

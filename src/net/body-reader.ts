@@ -1,8 +1,9 @@
 /**
  * Reads a response body through its Content-Encoding decoders while counting DECODED
- * bytes (decisions.md: the 10 MiB cap is on the decoded body). The whole chain is one
- * stream.pipeline, so any failure — cap crossed, hook thrown, decoder error, abort —
- * destroys every stage, including the socket-backed source: nothing is left half-read.
+ * bytes (docs/decisions.md, "Limits and politeness": the 10 MiB cap is on the decoded
+ * body). The whole chain is one stream.pipeline, so any failure — cap crossed, hook
+ * thrown, decoder error, abort — destroys every stage, including the socket-backed
+ * source: nothing is left half-read.
  */
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';

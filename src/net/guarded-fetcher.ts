@@ -1,7 +1,7 @@
 /**
  * The one HTTP client of the project (contract: fetch-types.ts). Every outbound page,
  * robots.txt and engine request goes through here so that the SSRF, size, time and
- * politeness rules of decisions.md ("Limits and politeness") hold everywhere.
+ * politeness rules of docs/decisions.md, "Limits and politeness", hold everywhere.
  *
  * Design notes for integrators:
  *  - Two undici Agents: "guarded" (address policy in the connector) and "open" (no policy,

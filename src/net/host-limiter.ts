@@ -1,6 +1,6 @@
 /**
  * Per-host concurrency cap: a FIFO semaphore per key (host:port). Politeness towards one
- * site (decisions.md "Limits and politeness") and protection against one slow host
+ * site (docs/decisions.md, "Limits and politeness") and protection against one slow host
  * monopolising the connection pool. Entries are removed as soon as a key is idle, so the
  * map never grows with the number of hosts ever seen.
  */

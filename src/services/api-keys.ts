@@ -1,7 +1,7 @@
 /**
- * API keys (spec part 5, decisions.md "Credits and keys"): created with a secret shown
- * once, stored as its SHA-256 only, looked up by that hash and compared in constant
- * time, revoked for good, topped up. No secret is ever logged or stored.
+ * API keys (docs/interface.md 5; docs/decisions.md, "Credits and keys"): created with a
+ * secret shown once, stored as its SHA-256 only, looked up by that hash and compared in
+ * constant time, revoked for good, topped up. No secret is ever logged or stored.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';

@@ -1,7 +1,7 @@
 /**
- * The extraction operation (spec 4.2, 2.4-2.6, 7.1, 8.3): 1-10 URLs, each extracted on its
- * own through every gate, concurrently (the client caps requests per host); duplicates
- * fetched and charged once; results in submission order.
+ * The extraction operation (docs/interface.md 4.2, 2.4-2.6, 7.1, 8.3): 1-10 URLs, each
+ * extracted on its own through every gate, concurrently (the client caps requests per
+ * host); duplicates fetched and charged once; results in submission order.
  */
 import { extractionErrorTypeOf } from '../core/errors.js';
 import { crawlCredits } from '../core/pricing.js';

@@ -1,10 +1,10 @@
 /**
- * Metering of the two operations for a caller with an API key (spec part 8, decisions.md
- * "Credits and keys"): the per-key rate limit, then admission (a hold of the request's
- * largest possible cost, so concurrent requests cannot overdraw a key by more than one
- * request), the work, and one atomic debit of exactly `credits_used` with its usage
- * record. A caller without a key (stdio, the CLI, loopback while no key exists) is not
- * metered.
+ * Metering of the two operations for a caller with an API key (docs/interface.md 8;
+ * docs/decisions.md, "Credits and keys"): the per-key rate limit, then admission (a hold
+ * of the request's largest possible cost, so concurrent requests cannot overdraw a key by
+ * more than one request), the work, and one atomic debit of exactly `credits_used` with
+ * its usage record. A caller without a key (stdio, the CLI, loopback while no key exists)
+ * is not metered.
  */
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';

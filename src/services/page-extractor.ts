@@ -1,10 +1,11 @@
 /**
- * Extracts one URL through every gate, in the order of the issue and spec 4.2: invalid URL,
- * extension (before any request), robots.txt, HTTP status, Content-Type allowlist,
- * magic-byte sniffing, size (counted while streaming), then conversion (which refuses
- * anti-bot challenge pages), rendering in the headless browser when the page needs it
- * (render-decision below), and the readable-text gate. Each gate fails this URL alone, with
- * a stable error code. Used by the crawl service and by search for result page content.
+ * Extracts one URL through every gate, in the order of the issue and
+ * docs/interface.md 4.2: invalid URL, extension (before any request), robots.txt, HTTP
+ * status, Content-Type allowlist, magic-byte sniffing, size (counted while streaming),
+ * then conversion (which refuses anti-bot challenge pages), rendering in the headless
+ * browser when the page needs it (render-decision below), and the readable-text gate.
+ * Each gate fails this URL alone, with a stable error code. Used by the crawl service and
+ * by search for result page content.
  */
 import type { Config } from '../core/config.js';
 import { AppError, contentErrorOf, extractionErrorTypeOf, toAppError } from '../core/errors.js';

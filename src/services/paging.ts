@@ -1,6 +1,7 @@
 /**
- * `max_chars` / `start_char` paging of long content (decisions.md, part 4). Offsets count
- * UTF-16 code units, as JavaScript strings do, but a cut never splits a surrogate pair.
+ * `max_chars` / `start_char` paging of long content
+ * (docs/decisions.md, "Gaps in part 4 (endpoints)"). Offsets count UTF-16 code units, as
+ * JavaScript strings do, but a cut never splits a surrogate pair.
  */
 
 export interface Page {

@@ -1,8 +1,8 @@
 /**
- * The search operation (spec 2.1-2.3, 4.1, 7.2, 8.2): runs the selected engines in
- * parallel, fuses their lists, optionally attaches page content, and prices the answer.
- * One broken engine makes the answer `partial`, never a failure; only when every selected
- * engine failed does the request fail (engines_unavailable, not charged).
+ * The search operation (docs/interface.md 2.1-2.3, 4.1, 7.2, 8.2): runs the selected
+ * engines in parallel, fuses their lists, optionally attaches page content, and prices
+ * the answer. One broken engine makes the answer `partial`, never a failure; only when
+ * every selected engine failed does the request fail (engines_unavailable, not charged).
  */
 import { createHash } from 'node:crypto';
 import type { CacheStore } from '../core/cache-port.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crawlCredits, searchCredits } from '../../src/core/pricing.js';
 
-describe('crawl credits (spec 8.3)', () => {
+describe('crawl credits (docs/interface.md 8.3)', () => {
   it.each([
     [0, false, 0],
     [1, false, 1],
@@ -14,7 +14,7 @@ describe('crawl credits (spec 8.3)', () => {
   });
 });
 
-describe('search credits (spec 8.2)', () => {
+describe('search credits (docs/interface.md 8.2)', () => {
   it.each([
     [{ fromCache: false, numberOfResults: 10 }, 1],
     [{ fromCache: true, numberOfResults: 10 }, 0],

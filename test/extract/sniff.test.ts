@@ -70,7 +70,7 @@ describe('sniffBinary', () => {
     expect(await sniffBinary(utf8('%!PS-Adobe-3.0\n%%Title: x'))).toBe('application/postscript');
   });
 
-  it('refuses SVG documents, which the spec treats as images', async () => {
+  it('refuses SVG documents, which docs/interface.md 4.2 treats as images', async () => {
     expect(await sniffBinary(utf8('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>'))).toBe('image/svg+xml');
     expect(
       await sniffBinary(

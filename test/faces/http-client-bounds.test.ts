@@ -211,7 +211,7 @@ describe('MCP sessions and /sse streams past the caps', () => {
 });
 
 describe('idle sessions and streams', () => {
-  it('closes an idle Streamable HTTP session: its id then gets the spec 404', async () => {
+  it('closes an idle Streamable HTTP session: its id then gets the 404 of the MCP spec', async () => {
     const { id } = await openSession(idle);
     expect(id).toBeTruthy();
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };

@@ -2,7 +2,7 @@
  * include_content through the real page extractor (guarded client, robots.txt, converters)
  * against the fixture web site: which results get `content`, which `content_error`, the
  * one shared deadline, progress, content_requested / content_delivered and every billing
- * tier of spec 8.2.
+ * tier of docs/interface.md 8.2.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse, SearchResult } from '../../src/core/schemas.js';
@@ -148,7 +148,7 @@ describe('include_content', () => {
   });
 });
 
-describe('billing tiers (spec 8.2)', () => {
+describe('billing tiers (docs/interface.md 8.2)', () => {
   const cases: [string, string[], number, number][] = [
     ['0 delivered → 1 credit (the plain rate)', ['/private/page', '/pdf', '/status/404'], 0, 1],
     ['1 delivered → 2 credits', ['/html', '/pdf'], 1, 2],

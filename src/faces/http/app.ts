@@ -1,8 +1,9 @@
 /**
  * The JSON API (hono): `POST|GET /api/search`, `POST /api/crawl`, the MCP Streamable HTTP
  * endpoint at `/mcp` and the legacy SSE one, each behind the API-key check; `/healthz`;
- * and the request-level errors of decisions.md (400 with paths, 401, 402, 404, 405, 413,
- * 415, 429, 500 without a stack trace).
+ * and the request-level errors of
+ * docs/decisions.md, "Gaps in part 7 (request-level errors)" (400 with paths, 401, 402,
+ * 404, 405, 413, 415, 429, 500 without a stack trace).
  */
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';

@@ -1,9 +1,9 @@
 /**
- * Authentication of the HTTP routes that do work (spec part 5, decisions.md): an API key
- * as `Authorization: Bearer <key>` or `x-api-key: <key>`, on both endpoints and on the
- * MCP transports. Open mode, where no key is needed, holds only while no key exists and
- * only on a server bound to loopback (a single user's machine); it ends as soon as a key
- * is created, without a restart.
+ * Authentication of the HTTP routes that do work (docs/interface.md 5;
+ * docs/decisions.md, "Credits and keys"): an API key as `Authorization: Bearer <key>` or
+ * `x-api-key: <key>`, on both endpoints and on the MCP transports. Open mode, where no
+ * key is needed, holds only while no key exists and only on a server bound to loopback (a
+ * single user's machine); it ends as soon as a key is created, without a restart.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';

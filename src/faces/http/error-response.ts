@@ -1,5 +1,6 @@
 /**
- * Request-level errors as HTTP responses (decisions.md, part 7): one body shape,
+ * Request-level errors as HTTP responses
+ * (docs/decisions.md, "Gaps in part 7 (request-level errors)"): one body shape,
  * `{"error": {"code", "message", "details"?}}`, and a status from the code table.
  */
 import type { Context } from 'hono';

@@ -1,8 +1,9 @@
 /**
  * `GET /api/search`: the query string turned into the same object a JSON body would be
- * (decisions.md: query-string booleans and integers are coerced), so one schema validates
- * both forms. Lists accept repeated parameters and comma-separated values. A value that
- * cannot be coerced is passed on as the string it is, so the schema reports it by path.
+ * (docs/decisions.md, "Gaps in part 4 (endpoints)": query-string booleans and integers
+ * are coerced), so one schema validates both forms. Lists accept repeated parameters and
+ * comma-separated values. A value that cannot be coerced is passed on as the string it
+ * is, so the schema reports it by path.
  */
 const BOOLEANS = new Set(['include_content']);
 const INTEGERS = new Set(['content_results', 'max_results']);
