@@ -11,7 +11,6 @@ import type { DomDocument } from '../../src/extract/html/dom.js';
 import { metaMap } from '../../src/extract/html/metadata.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { runPipeline } from '../../src/extract/html/pipeline.js';
-import { sourceWords } from '../../src/extract/html/source-words.js';
 import { STAGE_FEATURES } from '../../src/extract/html/stage-features.js';
 import { STAGE_MODEL, guessPageType, readabilityFirst } from '../../src/extract/html/stage-selector.js';
 
@@ -57,11 +56,7 @@ describe('the shipped model', () => {
 });
 
 describe('declared types', () => {
-  const read = (html: string): Set<string> => {
-    const { document } = parseHTML(html);
-    const doc = document as unknown as DomDocument;
-    return readDeclaredTypes(doc, sourceWords(html), metaMap(doc), html);
-  };
+  const read = (html: string): Set<string> => readDeclaredTypes(html, metaMap(parseHTML(html).document as unknown as DomDocument));
 
   it("reads og:type, JSON-LD @type (nested, @graph, lists) and microdata, schema.org's names only", () => {
     const types = read(`<html><head><meta property="og:type" content="article">
@@ -70,9 +65,10 @@ describe('declared types', () => {
     expect([...types].sort()).toEqual(['blogposting', 'newsarticle', 'og-article', 'person', 'thing', 'webpage']);
   });
 
-  it('skips a broken JSON-LD block and reads nothing from a page that declares nothing', () => {
-    expect(read('<html><head><script type="application/ld+json">{"@type": "Product",</script></head><body><p>x</p></body></html>').size).toBe(0);
-    expect(read('<html><body><p>Plain page.</p></body></html>').size).toBe(0);
+  it("reads a block cut short as far as it goes, microdata in any quoting, and nothing from a page that declares nothing", () => {
+    expect([...read('<html><head><script type="application/ld+json">{"@type": "Product",</script></head><body><p>x</p></body></html>')]).toEqual(['product']);
+    expect([...read("<div itemscope itemType='http://schema.org/Recipe'></div><div itemtype=http://schema.org/Review></div>")]).toEqual(['recipe', 'review']);
+    expect(read('<html><body><p>Plain page about @type and itemtype.</p></body></html>').size).toBe(0);
   });
 });
 

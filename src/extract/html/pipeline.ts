@@ -107,7 +107,7 @@ export const PIPELINE: readonly Pass[] = [
       const metas = attempt(() => metaMap(p.doc));
       if (metas === null) return;
       p.metadata = attempt(() => readMetadata(p.doc, metas)) ?? {};
-      p.declaredTypes = attempt(() => readDeclaredTypes(p.doc, p.words, metas, p.source)) ?? new Set();
+      p.declaredTypes = attempt(() => readDeclaredTypes(p.source, metas)) ?? new Set();
       const product = attempt(() => readProductPage(p.doc, p.words, metas));
       if (product === null) return;
       p.hints = { product: true, declaredDescription: product.description ?? null };

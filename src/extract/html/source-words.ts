@@ -20,6 +20,7 @@ const WORDS = [
   'avatar',
   'lorem',
   '<figcaption',
+  '<form',
 ] as const;
 
 export type SourceWord = (typeof WORDS)[number];

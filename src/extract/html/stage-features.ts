@@ -8,11 +8,10 @@
  */
 
 import type { DomElement } from './dom.js';
-import { descendants, normalizeSpace, tagOf } from './dom.js';
+import { descendants, tagOf } from './dom.js';
 import { HEADING_LEVEL_MARK } from './marks.js';
 import type { Candidate, PageContext } from './page-context.js';
-import { statsOf } from './page-context.js';
-import type { TextStats } from './text-stats.js';
+import { visibleChars } from './text-stats.js';
 
 export const STAGE_FEATURES = [
   // what the page declares (declared-types.ts)
@@ -103,8 +102,9 @@ const COMMENT_WORDS = /comment|reply|respond|disqus/gi;
 const PRICE = /[$€£¥]\s?\d|\d\s?(?:€|EUR|USD)\b/g;
 const SHAPE_TAGS: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'article']);
 const PARAGRAPH: ReadonlySet<string> = new Set(['p']);
-/** The words of the pick looked for in the cleaned body to place it. */
-const PLACE_CHARS = 60;
+/** The pick is placed in the cleaned body by its first and last words, read from this much of its text. */
+const PLACE_CHARS = 300;
+const PLACE_WORDS = 8;
 
 const log = (n: number): number => Math.log1p(Math.max(0, n));
 const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
@@ -115,16 +115,6 @@ function count(pattern: RegExp, text: string): number {
   pattern.lastIndex = 0;
   let n = 0;
   while (pattern.exec(text) !== null) n++;
-  return n;
-}
-
-function countTag(source: string, open: string): number {
-  let n = 0;
-  const lower = open.toLowerCase();
-  const upper = open.toUpperCase();
-  for (const needle of lower === upper ? [lower] : [lower, upper]) {
-    for (let at = source.indexOf(needle); at !== -1; at = source.indexOf(needle, at + needle.length)) n++;
-  }
   return n;
 }
 
@@ -143,12 +133,12 @@ const NO_SHAPE: Shape = { paragraphs: 0, paragraphChars: 0, headings: 0, titles:
  * and `<article>`s, in one walk; a paragraph inside another (linkedom keeps such invalid
  * nesting) counts once.
  */
-function shape(root: DomElement, stats: Map<DomElement, TextStats>): Shape {
+function shape(root: DomElement): Shape {
   const out = { ...NO_SHAPE };
   for (const element of descendants(root, SHAPE_TAGS, PARAGRAPH)) {
     const tag = tagOf(element);
     if (tag === 'p') {
-      const chars = stats.get(element)?.chars ?? 0;
+      const chars = visibleChars(element.textContent);
       if (chars === 0) continue;
       out.paragraphs++;
       out.paragraphChars += chars;
@@ -161,19 +151,30 @@ function shape(root: DomElement, stats: Map<DomElement, TextStats>): Shape {
   return out;
 }
 
+/** `words` as a pattern that matches them with any white space between. */
+function wordsPattern(words: string[]): RegExp {
+  return new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'g');
+}
+
 /**
  * Where the pick's opening words sit in the cleaned body's text, and what share of that
- * text follows its closing words, 0 to 1; -1 when they are not there.
+ * text follows its closing words, 0 to 1; -1 when they are not there. The words are
+ * matched across any white space, so neither text needs collapsing first.
  */
 function place(pick: DomElement, bodyText: string): { start: number; after: number } {
-  const text = normalizeSpace(pick.textContent);
-  const opening = text.slice(0, PLACE_CHARS);
-  if (opening.length === 0 || bodyText.length === 0) return { start: -1, after: -1 };
-  const at = bodyText.indexOf(opening);
-  if (at === -1) return { start: -1, after: -1 };
-  const closing = text.slice(-PLACE_CHARS);
-  const end = bodyText.lastIndexOf(closing);
-  return { start: at / bodyText.length, after: end === -1 ? -1 : (bodyText.length - end - closing.length) / bodyText.length };
+  const text = pick.textContent ?? '';
+  const opening = text.slice(0, PLACE_CHARS).trim().split(/\s+/).slice(0, PLACE_WORDS);
+  if (opening[0] === '' || bodyText.length === 0) return { start: -1, after: -1 };
+  const open = wordsPattern(opening).exec(bodyText);
+  if (open === null) return { start: -1, after: -1 };
+  const close = wordsPattern(text.slice(-PLACE_CHARS).trim().split(/\s+/).slice(-PLACE_WORDS));
+  close.lastIndex = open.index;
+  let end = -1;
+  for (let m = close.exec(bodyText); m !== null; m = close.exec(bodyText)) {
+    end = m.index + m[0].length;
+    if (m[0].length === 0) break;
+  }
+  return { start: open.index / bodyText.length, after: end === -1 ? -1 : (bodyText.length - end) / bodyText.length };
 }
 
 function urlFeatures(url: string): number[] {
@@ -210,20 +211,18 @@ function urlFeatures(url: string): number[] {
 export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned: Candidate | null, besideChars: number): StageFeatures {
   const types = page.declaredTypes;
   const declares = (pattern: RegExp): number => ([...types].some((t) => pattern.test(t)) ? 1 : 0);
+  // Sizes as the candidates were measured (candidates.ts); the trees have not changed since.
   const body = cleaned?.root ?? null;
-  const bodyStats = body === null ? null : page.stats(body);
-  const bodyAll = body === null ? null : statsOf(page, body);
-  const bodyChars = bodyAll?.chars ?? 0;
-  const bodyNonLink = bodyChars - (bodyAll?.linkChars ?? 0);
-  const bodyShape = body === null ? NO_SHAPE : shape(body, bodyStats!);
-  const bodyText = body === null ? '' : normalizeSpace(body.textContent);
+  const bodyChars = cleaned?.chars ?? 0;
+  const bodyNonLink = cleaned?.nonLinkChars ?? 0;
+  const bodyShape = body === null ? NO_SHAPE : shape(body);
+  const bodyText = body === null ? '' : (body.textContent ?? '');
   const items = cleaned?.itemChars ?? 0;
 
   const pickRoot = pick?.root ?? null;
-  const pickStats = pickRoot === null ? null : page.stats(pickRoot);
-  const pickAll = pickRoot === null ? null : statsOf(page, pickRoot);
-  const pickChars = pickAll?.chars ?? 0;
-  const pickShape = pickRoot === null ? NO_SHAPE : shape(pickRoot, pickStats!);
+  const pickChars = pick?.chars ?? 0;
+  const pickNonLink = pick?.nonLinkChars ?? 0;
+  const pickShape = pickRoot === null ? NO_SHAPE : shape(pickRoot);
   const where = pickRoot === null ? { start: -1, after: -1 } : place(pickRoot, bodyText);
   const product = page.hints.product;
 
@@ -238,19 +237,19 @@ export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned
     ...urlFeatures(page.url),
     log(bodyShape.articles),
     log(count(COMMENT_WORDS, page.classes) + count(COMMENT_WORDS, page.ids)),
-    log(countTag(page.source, '<form')),
+    page.words.has('<form') ? 1 : 0,
     log(count(PRICE, bodyText)),
     share(items, bodyChars),
     share(besideChars, bodyNonLink),
     log(bodyChars),
-    ratio(bodyAll?.linkChars ?? 0, bodyChars),
+    ratio(bodyChars - bodyNonLink, bodyChars),
     log(bodyShape.paragraphs),
     log(bodyShape.headings),
     ratio(bodyShape.paragraphChars, bodyChars),
     log(bodyShape.titles),
     pickRoot === null ? 0 : 1,
     log(pickChars),
-    ratio(pickAll?.linkChars ?? 0, pickChars),
+    ratio(pickChars - pickNonLink, pickChars),
     log(pickShape.paragraphs),
     log(pickShape.headings),
     ratio(pickShape.paragraphChars, pickChars),
