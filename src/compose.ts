@@ -91,7 +91,7 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
   const crawl = new CrawlService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
   const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, logger, ...observer });
-  const metering = new Metering({ store, config, logger, ...observer });
+  const metering = new Metering({ ledger: store, rateWindows: store, config, logger, ...observer });
   return {
     config,
     logger,

@@ -6,7 +6,8 @@
 import type { Config } from '../core/config.js';
 import { UsageError, closest, parseCommand, wholeNumber } from './args.js';
 import { isAppError } from '../core/errors.js';
-import type { ApiKeyRecord, UsageRecord } from '../core/store-port.js';
+import type { ApiKeyRecord } from '../core/key-store.js';
+import type { UsageRecord } from '../core/ledger-store.js';
 
 export const KEYS_USAGE = `Usage:
   websearch-mcp keys create [--name NAME] [--credits N] [--json]

@@ -1,34 +1,62 @@
 /**
- * Credit charges, exactly as docs/interface.md 8.2 (search) and 8.3 (extract). Pure functions.
+ * What requests cost, exactly as docs/interface.md 8.2 (search) and 8.3 (extract): the
+ * largest possible cost of a request, held at admission, and the cost of what was
+ * delivered, charged after it. Both are priced here from the same rates, so a hold always
+ * covers its charge; the services only report what they did. Pure functions.
  */
+import type { CrawlRequest, SearchRequest } from './schemas.js';
 
-export const CRAWL_CREDITS_PER_URL = 1;
-export const CRAWL_CREDITS_PER_URL_STEALTH = 5;
-/** The most one search can cost (6 to 10 pages delivered). */
-export const MAX_SEARCH_CREDITS = 4;
+const CRAWL_CREDITS_PER_URL = 1;
+const CRAWL_CREDITS_PER_URL_STEALTH = 5;
+const SEARCH_CREDITS = 1;
+/** With content: up to this many pages delivered cost the lower rate, more the higher. */
+const SEARCH_CONTENT_LOWER_TIER_PAGES = 5;
+const SEARCH_CREDITS_CONTENT_LOWER = 2;
+const SEARCH_CREDITS_CONTENT_HIGHER = 4;
 
-/**
- * docs/interface.md 8.3: 1 credit per successfully extracted URL (5 with stealth), 0 for
- * a URL served from cache, 0 for a failure. `fetched` counts successful URLs that were
- * not cache hits; duplicates in one request were fetched once and count once.
- */
-export function crawlCredits(fetched: number, stealth: boolean): number {
-  return fetched * (stealth ? CRAWL_CREDITS_PER_URL_STEALTH : CRAWL_CREDITS_PER_URL);
+/** What an extraction did, as far as its price goes. */
+export interface CrawlUsage {
+  /**
+   * Distinct URLs extracted successfully and not served from cache: duplicates in one
+   * request were fetched once and count once; cache hits and failures are free.
+   */
+  extracted: number;
+  stealth: boolean;
 }
 
-export interface SearchChargeInput {
+/** What a search did, as far as its price goes. */
+export interface SearchUsage {
   fromCache: boolean;
   numberOfResults: number;
-  /** Undefined when content was not requested. */
+  /** Pages whose content was delivered; undefined when content was not requested. */
   contentDelivered?: number | undefined;
+}
+
+/** docs/interface.md 8.3: 1 credit per URL extracted (5 with stealth), 0 from cache, 0 for a failure. */
+export function crawlCredits({ extracted, stealth }: CrawlUsage): number {
+  return extracted * (stealth ? CRAWL_CREDITS_PER_URL_STEALTH : CRAWL_CREDITS_PER_URL);
 }
 
 /**
  * docs/interface.md 8.2: cached 0; no results 0; plain search 1; with content 2 for 1-5
  * delivered, 4 for 6-10 delivered, and the plain rate (1) when every content fetch failed.
  */
-export function searchCredits({ fromCache, numberOfResults, contentDelivered }: SearchChargeInput): number {
+export function searchCredits({ fromCache, numberOfResults, contentDelivered }: SearchUsage): number {
   if (fromCache || numberOfResults === 0) return 0;
-  if (contentDelivered === undefined || contentDelivered === 0) return 1;
-  return contentDelivered <= 5 ? 2 : MAX_SEARCH_CREDITS;
+  if (contentDelivered === undefined || contentDelivered === 0) return SEARCH_CREDITS;
+  return contentDelivered <= SEARCH_CONTENT_LOWER_TIER_PAGES ? SEARCH_CREDITS_CONTENT_LOWER : SEARCH_CREDITS_CONTENT_HIGHER;
+}
+
+/**
+ * Admission: the most a crawl can cost, every distinct URL extracted fresh. URLs are told
+ * apart as written (the crawl also merges ones differing only in a fragment), so the
+ * bound is never below the charge.
+ */
+export function maxCrawlCredits(request: Pick<CrawlRequest, 'urls' | 'stealth'>): number {
+  return crawlCredits({ extracted: new Set(request.urls).size, stealth: request.stealth });
+}
+
+/** Admission: the most a search can cost, the plain rate, or the higher content tier with content. */
+export function maxSearchCredits(request: Pick<SearchRequest, 'include_content'>): number {
+  return request.include_content ? SEARCH_CREDITS_CONTENT_HIGHER : SEARCH_CREDITS;
 }

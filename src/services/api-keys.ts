@@ -6,7 +6,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 import { newKeyId } from '../core/ids.js';
-import type { ApiKeyRecord, Store, UsageRecord } from '../core/store-port.js';
+import type { ApiKeyRecord, KeyStore } from '../core/key-store.js';
+import type { LedgerStore, UsageRecord } from '../core/ledger-store.js';
+
+/** The keys, and the ledger's usage records read back; never a hold or a charge. */
+type ApiKeysStore = KeyStore & Pick<LedgerStore, 'usage'>;
 
 /** Every secret starts with this, so a leaked key is recognisable (and greppable in logs). */
 export const KEY_PREFIX = 'wsk_';
@@ -25,7 +29,7 @@ export interface CreatedKey {
 
 export class ApiKeys {
   constructor(
-    private readonly store: Store,
+    private readonly store: ApiKeysStore,
     private readonly now: () => number = Date.now,
   ) {}
 

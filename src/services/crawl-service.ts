@@ -56,7 +56,8 @@ export class CrawlService {
 
     const results = request.urls.map((raw, i) => toResult(raw, outcomes.get(keys[i] as string) as PageOutcome, request));
     const unique = [...outcomes.values()];
-    const fetched = unique.filter((o) => o.ok && !o.fromCache).length;
+    // What was done, priced in core/pricing.ts: fresh extractions are paid, cache hits free.
+    const extracted = unique.filter((o) => o.ok && !o.fromCache).length;
     const cachedFree = unique.filter((o) => o.ok && o.fromCache).length;
     const successful = results.filter((r) => r.success).length;
     return {
@@ -66,7 +67,7 @@ export class CrawlService {
         processed_urls: results.length,
         successful_crawls: successful,
         failed_crawls: results.length - successful,
-        credits_used: crawlCredits(fetched, request.stealth),
+        credits_used: crawlCredits({ extracted, stealth: request.stealth }),
         cached_free: cachedFree,
         response_time: elapsedSeconds(startedAt),
         timestamp,

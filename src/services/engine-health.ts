@@ -6,7 +6,7 @@
  * spares the store a query per call while it lasts. The clock is injectable for tests.
  */
 import type { AppError } from '../core/errors.js';
-import type { Store } from '../core/store-port.js';
+import type { SuspensionStore } from '../core/suspension-store.js';
 import type { EngineId } from '../engines/types.js';
 
 export type SuspensionReason = 'blocked' | 'rate_limited';
@@ -24,7 +24,7 @@ export interface EngineHealthOptions {
   suspendRateLimitedMs: number;
   now?: () => number;
   /** Shares suspensions between instances; without it they live in this process only. */
-  store?: Pick<Store, 'getSuspension' | 'putSuspension' | 'clearSuspensions'>;
+  store?: SuspensionStore;
 }
 
 /** A Retry-After beyond this is treated as this (a day, the longest configurable suspension). */

@@ -10,9 +10,9 @@ import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
-import { CRAWL_CREDITS_PER_URL, CRAWL_CREDITS_PER_URL_STEALTH, MAX_SEARCH_CREDITS } from '../core/pricing.js';
-import type { CrawlRequest, SearchRequest } from '../core/schemas.js';
-import type { ApiKeyRecord, Operation, Store } from '../core/store-port.js';
+import type { ApiKeyRecord } from '../core/key-store.js';
+import type { LedgerStore, Operation } from '../core/ledger-store.js';
+import type { RateWindowStore } from '../core/rate-window-store.js';
 
 /** Who is calling: a key, or nobody (unmetered local use). */
 export interface Caller {
@@ -28,7 +28,10 @@ export interface MeteringObserver {
 }
 
 export interface MeteringDeps {
-  store: Store;
+  /** Holds, debits and usage records. */
+  ledger: LedgerStore;
+  /** The per-key rate-limit windows. */
+  rateWindows: RateWindowStore;
   config: Config;
   logger: Logger;
   observer?: MeteringObserver;
@@ -41,15 +44,6 @@ export interface MeteringDeps {
  */
 const HOLD_MS = 10 * 60_000;
 
-/** The most a crawl request can cost: every distinct URL extracted fresh. */
-export function maxCrawlCredits(request: Pick<CrawlRequest, 'urls' | 'stealth'>): number {
-  return new Set(request.urls).size * (request.stealth ? CRAWL_CREDITS_PER_URL_STEALTH : CRAWL_CREDITS_PER_URL);
-}
-
-export function maxSearchCredits(request: Pick<SearchRequest, 'include_content'>): number {
-  return request.include_content ? MAX_SEARCH_CREDITS : 1;
-}
-
 export class Metering {
   readonly #deps: MeteringDeps;
   readonly #now: () => number;
@@ -61,13 +55,14 @@ export class Metering {
 
   /**
    * Runs `work` for `caller`: refuses with `rate_limited` (429), `unauthorized` (401) or
-   * `insufficient_credits` (402) before any work, and debits `creditsOf(result)` after it.
+   * `insufficient_credits` (402) before any work, holding `maxCredits` meanwhile, and
+   * debits `creditsOf(result)` after it (both priced by core/pricing.ts, not here).
    * A failed request is never charged.
    */
   async run<T>(caller: Caller, operation: Operation, maxCredits: number, work: () => Promise<T>, creditsOf: (result: T) => number): Promise<T> {
     const key = caller.key;
     if (key === undefined) return work();
-    const { store, observer } = this.#deps;
+    const { ledger, observer } = this.#deps;
     try {
       await this.#checkRate(key);
     } catch (err) {
@@ -75,7 +70,7 @@ export class Metering {
       throw err;
     }
     const requestId = newRequestId();
-    const admitted = await store.reserve(key.id, requestId, maxCredits, HOLD_MS, this.#now());
+    const admitted = await ledger.reserve(key.id, requestId, maxCredits, HOLD_MS, this.#now());
     if (!admitted.ok) {
       const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
       observer?.requestRefused(code);
@@ -87,17 +82,17 @@ export class Metering {
     try {
       result = await work();
     } catch (err) {
-      await store.release(key.id, requestId).catch((releaseErr: unknown) => this.#deps.logger.warn({ err: releaseErr, keyId: key.id }, 'releasing a credit hold failed'));
+      await ledger.release(key.id, requestId).catch((releaseErr: unknown) => this.#deps.logger.warn({ err: releaseErr, keyId: key.id }, 'releasing a credit hold failed'));
       throw err;
     }
     const credits = creditsOf(result);
     // The answer is returned only once its debit is recorded, so credits_used always
     // equals what was debited; a failed debit fails the request (uncharged).
     try {
-      await store.charge({ keyId: key.id, operation, credits, requestId, at: new Date(this.#now()).toISOString() });
+      await ledger.charge({ keyId: key.id, operation, credits, requestId, at: new Date(this.#now()).toISOString() });
     } catch (err) {
       // Uncharged, so the hold must not keep the credits away until it expires.
-      await store.release(key.id, requestId).catch(() => undefined);
+      await ledger.release(key.id, requestId).catch(() => undefined);
       throw err;
     }
     if (credits > 0) observer?.creditsCharged(operation, credits);
@@ -108,7 +103,7 @@ export class Metering {
     const { rateLimitRequests, rateLimitWindowMs } = this.#deps.config.auth;
     if (rateLimitRequests === 0) return;
     const now = this.#now();
-    const hit = await this.#deps.store.hitRateLimit(`key:${key.id}`, rateLimitWindowMs, now);
+    const hit = await this.#deps.rateWindows.hitRateLimit(`key:${key.id}`, rateLimitWindowMs, now);
     if (hit.count > rateLimitRequests) {
       const retryAfter = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
       throw new AppError('rate_limited', `Rate limit reached: ${rateLimitRequests} requests per ${rateLimitWindowMs / 1000} s for this key; retry in ${retryAfter} s.`, {

@@ -6,7 +6,7 @@
  * as a label would grow the series without end.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Operation } from '../core/store-port.js';
+import type { Operation } from '../core/ledger-store.js';
 import type { MeteringObserver } from './metering.js';
 
 /** Seconds, from a cache hit (about 1 ms) to a slow page (the 30 s class). */

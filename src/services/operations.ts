@@ -1,11 +1,13 @@
 /**
  * The two operations as the faces call them: for a caller, metered (rate limit, credit
- * hold, debit of exactly `credits_used`) around the crawl and search services.
+ * hold, debit of exactly `credits_used`) around the crawl and search services. Both
+ * amounts come from core/pricing.ts: the hold from the request, the debit from the
+ * services' priced answer.
  */
+import { maxCrawlCredits, maxSearchCredits } from '../core/pricing.js';
 import type { CrawlRequest, CrawlResponse, SearchRequest, SearchResponse } from '../core/schemas.js';
 import type { CrawlCallOptions, CrawlService } from './crawl-service.js';
 import type { Caller, Metering } from './metering.js';
-import { maxCrawlCredits, maxSearchCredits } from './metering.js';
 import type { SearchOptions, SearchService } from './search-service.js';
 
 export class Operations {

@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { CacheStore } from '../core/cache-port.js';
-import type { Store } from '../core/store-port.js';
 import type { ServiceObserver } from './metrics.js';
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
@@ -14,6 +13,7 @@ import { newSearchId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import { searchCredits } from '../core/pricing.js';
 import type { SearchRequest, SearchResponse, SearchResult } from '../core/schemas.js';
+import type { SuspensionStore } from '../core/suspension-store.js';
 import { fuseResults, type EngineResultList } from '../engines/fusion.js';
 import { ENGINE_IDS, type EngineId, type SearchParams } from '../engines/types.js';
 import type { HttpClient } from '../net/fetch-types.js';
@@ -34,7 +34,7 @@ export interface SearchServiceDeps {
   logger: Logger;
   observer?: ServiceObserver;
   /** Where engine suspensions are shared between instances (the store). */
-  suspensions?: Pick<Store, 'getSuspension' | 'putSuspension' | 'clearSuspensions'>;
+  suspensions?: SuspensionStore;
   /** Wall clock (epoch ms) for suspensions and timestamps; tests inject a fake one. */
   now?: () => number;
 }
@@ -228,7 +228,7 @@ export class SearchService {
       query: request.q,
       metadata: {
         ...copy.metadata,
-        credits_used: 0,
+        credits_used: searchCredits({ fromCache: true, numberOfResults: copy.metadata.number_of_results }),
         from_cache: true,
         response_time: seconds(started),
         timestamp: new Date(this.#now()).toISOString(),

@@ -1,21 +1,16 @@
 /**
- * The store in one process's memory: the reference semantics of the store port, for unit
+ * The store in one process's memory: the reference semantics of the store ports, for unit
  * tests and library use where nothing should touch the disk. Values are kept as JSON
  * text, as the durable adapters keep them, so a reader never shares an object with a
  * writer. Nothing survives the process.
  */
-import type { CacheStore } from '../core/cache-port.js';
+import type { CacheNamespace, CacheStore } from '../core/cache-port.js';
+import type { ApiKeyRecord } from '../core/key-store.js';
+import type { ChargeInput, ReserveResult, UsageRecord } from '../core/ledger-store.js';
 import { LruCache } from '../core/lru-cache.js';
-import type {
-  ApiKeyRecord,
-  CacheNamespace,
-  ChargeInput,
-  RateLimitHit,
-  ReserveResult,
-  Store,
-  StoredSuspension,
-  UsageRecord,
-} from '../core/store-port.js';
+import type { RateLimitHit } from '../core/rate-window-store.js';
+import type { Store } from '../core/store-port.js';
+import type { StoredSuspension } from '../core/suspension-store.js';
 
 export interface MemoryStoreOptions {
   /** Entries kept per cache namespace (least recently used evicted beyond). */

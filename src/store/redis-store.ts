@@ -6,17 +6,12 @@
  * without interleaving any other command.
  */
 import { Redis } from 'ioredis';
-import type { CacheStore } from '../core/cache-port.js';
-import type {
-  ApiKeyRecord,
-  CacheNamespace,
-  ChargeInput,
-  RateLimitHit,
-  ReserveResult,
-  Store,
-  StoredSuspension,
-  UsageRecord,
-} from '../core/store-port.js';
+import type { CacheNamespace, CacheStore } from '../core/cache-port.js';
+import type { ApiKeyRecord } from '../core/key-store.js';
+import type { ChargeInput, ReserveResult, UsageRecord } from '../core/ledger-store.js';
+import type { RateLimitHit } from '../core/rate-window-store.js';
+import type { Store } from '../core/store-port.js';
+import type { StoredSuspension } from '../core/suspension-store.js';
 
 /** KEYS: record, balance, holds (zset: request -> expiry), hold credits (hash). ARGV: request, credits, now, expires. */
 const RESERVE = `

@@ -8,17 +8,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CacheStore } from '../core/cache-port.js';
-import type {
-  ApiKeyRecord,
-  CacheNamespace,
-  ChargeInput,
-  RateLimitHit,
-  ReserveResult,
-  Store,
-  StoredSuspension,
-  UsageRecord,
-} from '../core/store-port.js';
+import type { CacheNamespace, CacheStore } from '../core/cache-port.js';
+import type { ApiKeyRecord } from '../core/key-store.js';
+import type { ChargeInput, ReserveResult, UsageRecord } from '../core/ledger-store.js';
+import type { RateLimitHit } from '../core/rate-window-store.js';
+import type { Store } from '../core/store-port.js';
+import type { StoredSuspension } from '../core/suspension-store.js';
 
 const SCHEMA_VERSION = 1;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawlCredits, searchCredits } from '../../src/core/pricing.js';
+import { crawlCredits, maxCrawlCredits, maxSearchCredits, searchCredits } from '../../src/core/pricing.js';
 
 describe('crawl credits (docs/interface.md 8.3)', () => {
   it.each([
@@ -9,8 +9,8 @@ describe('crawl credits (docs/interface.md 8.3)', () => {
     [1, true, 5],
     [3, true, 15],
     [0, true, 0],
-  ])('%i fresh successes, stealth %s -> %i', (fetched, stealth, credits) => {
-    expect(crawlCredits(fetched, stealth)).toBe(credits);
+  ])('%i fresh successes, stealth %s -> %i', (extracted, stealth, credits) => {
+    expect(crawlCredits({ extracted, stealth })).toBe(credits);
   });
 });
 
@@ -28,5 +28,32 @@ describe('search credits (docs/interface.md 8.2)', () => {
     [{ fromCache: false, numberOfResults: 0, contentDelivered: 0 }, 0],
   ])('%j -> %i', (input, credits) => {
     expect(searchCredits(input)).toBe(credits);
+  });
+});
+
+describe('the largest possible cost (admission)', () => {
+  it('bounds what a request can cost', () => {
+    expect(maxCrawlCredits({ urls: ['a', 'b', 'a'], stealth: false })).toBe(2);
+    expect(maxCrawlCredits({ urls: ['a', 'b'], stealth: true })).toBe(10);
+    expect(maxSearchCredits({ include_content: false })).toBe(1);
+    expect(maxSearchCredits({ include_content: true })).toBe(4);
+  });
+
+  it('is never below the charge of anything the request can deliver', () => {
+    for (const stealth of [false, true]) {
+      const urls = ['https://a.example/', 'https://b.example/', 'https://a.example/', 'https://a.example/#part'];
+      const max = maxCrawlCredits({ urls, stealth });
+      // At most the distinct URLs are extracted fresh (fragments merge them further).
+      for (let extracted = 0; extracted <= 3; extracted++) expect(crawlCredits({ extracted, stealth })).toBeLessThanOrEqual(max);
+    }
+    for (const include_content of [false, true]) {
+      const max = maxSearchCredits({ include_content });
+      for (let delivered = 0; delivered <= 10; delivered++) {
+        for (const fromCache of [false, true]) {
+          const usage = { fromCache, numberOfResults: 10, ...(include_content ? { contentDelivered: delivered } : {}) };
+          expect(searchCredits(usage)).toBeLessThanOrEqual(max);
+        }
+      }
+    }
   });
 });

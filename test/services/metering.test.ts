@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { AppError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { ApiKeys } from '../../src/services/api-keys.js';
-import { LOCAL_CALLER, Metering, maxCrawlCredits, maxSearchCredits } from '../../src/services/metering.js';
+import { LOCAL_CALLER, Metering } from '../../src/services/metering.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 
 function setup(auth: { rateLimitRequests?: number; rateLimitWindowMs?: number } = {}) {
@@ -17,7 +17,8 @@ function setup(auth: { rateLimitRequests?: number; rateLimitWindowMs?: number } 
   const refused: string[] = [];
   const charged: number[] = [];
   const metering = new Metering({
-    store,
+    ledger: store,
+    rateWindows: store,
     config,
     logger: silentLogger,
     now: () => now,
@@ -130,13 +131,6 @@ describe('Metering', () => {
     const { store, metering } = setup({ rateLimitRequests: 1 });
     for (let i = 0; i < 3; i++) await expect(metering.run(LOCAL_CALLER, 'crawl', 1, async () => i, () => 1)).resolves.toBe(i);
     expect(await store.usage()).toEqual([]);
-  });
-
-  it('bounds what a request can cost', () => {
-    expect(maxCrawlCredits({ urls: ['a', 'b', 'a'], stealth: false })).toBe(2);
-    expect(maxCrawlCredits({ urls: ['a', 'b'], stealth: true })).toBe(10);
-    expect(maxSearchCredits({ include_content: false })).toBe(1);
-    expect(maxSearchCredits({ include_content: true })).toBe(4);
   });
 });
 

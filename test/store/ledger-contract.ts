@@ -1,0 +1,127 @@
+/**
+ * The contract of LedgerStore (core/ledger-store.ts): holds, charges and usage records,
+ * exact under concurrency. The ledger moves the balances of keys (KeyStore) in the same
+ * atomic steps, so its tests set keys up through that port of the same store.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { KeyStore } from '../../src/core/key-store.js';
+import type { LedgerStore } from '../../src/core/ledger-store.js';
+import { keyRecord, sleep, type Closable } from './contract-helpers.js';
+
+export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Closable>): void {
+  describe('holds and charges (LedgerStore)', () => {
+    let store: LedgerStore & KeyStore & Closable;
+    beforeEach(async () => {
+      store = await make();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('refuse unknown and revoked keys', async () => {
+      const now = Date.now();
+      expect(await store.reserve('key_none', 'r1', 1, 60_000, now)).toMatchObject({ ok: false, reason: 'unknown_key' });
+      const k = keyRecord();
+      await store.createKey(k);
+      await store.revokeKey(k.id, new Date(now).toISOString());
+      expect(await store.reserve(k.id, 'r1', 1, 60_000, now)).toMatchObject({ ok: false, reason: 'revoked' });
+    });
+
+    it('admit while the balance minus live holds is above zero', async () => {
+      const now = Date.now();
+      const k = keyRecord({ balance: 5 });
+      await store.createKey(k);
+      expect(await store.reserve(k.id, 'r1', 4, 60_000, now)).toEqual({ ok: true, balance: 5 });
+      expect(await store.reserve(k.id, 'r2', 4, 60_000, now)).toEqual({ ok: true, balance: 5 });
+      expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toEqual({ ok: false, reason: 'insufficient_credits', balance: 5 });
+      await store.release(k.id, 'r2');
+      expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toMatchObject({ ok: true });
+      // Holds expire by themselves: a crashed instance's hold stops counting.
+      expect(await store.reserve(k.id, 'r4', 1, 60_000, now + 60_001)).toMatchObject({ ok: true });
+    });
+
+    it('charge: drop the hold, debit, and write exactly one usage record', async () => {
+      const now = Date.now();
+      const k = keyRecord({ balance: 5 });
+      await store.createKey(k);
+      await store.reserve(k.id, 'r1', 5, 60_000, now);
+      const at = new Date(now).toISOString();
+      expect(await store.charge({ keyId: k.id, operation: 'crawl', credits: 2, requestId: 'r1', at })).toEqual({ balance: 3 });
+      expect((await store.keyById(k.id))?.balance).toBe(3);
+      expect(await store.usage({ keyId: k.id })).toEqual([{ keyId: k.id, operation: 'crawl', credits: 2, requestId: 'r1', at }]);
+      // The hold is gone: 3 credits can be held again in full.
+      expect(await store.reserve(k.id, 'r2', 3, 60_000, now)).toMatchObject({ ok: true });
+      expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toMatchObject({ ok: false, reason: 'insufficient_credits' });
+    });
+
+    it('take a balance below zero by the crossing request only, and record 0-credit requests', async () => {
+      const now = Date.now();
+      const k = keyRecord({ balance: 1 });
+      const unlimited = keyRecord({ balance: null });
+      await store.createKey(k);
+      await store.createKey(unlimited);
+      await store.reserve(k.id, 'r1', 5, 60_000, now);
+      expect(await store.charge({ keyId: k.id, operation: 'crawl', credits: 5, requestId: 'r1', at: new Date(now).toISOString() })).toEqual({ balance: -4 });
+      expect(await store.reserve(k.id, 'r2', 1, 60_000, now)).toMatchObject({ ok: false, reason: 'insufficient_credits', balance: -4 });
+      await store.reserve(unlimited.id, 'u1', 4, 60_000, now);
+      expect(await store.charge({ keyId: unlimited.id, operation: 'search', credits: 0, requestId: 'u1', at: new Date(now).toISOString() })).toEqual({ balance: null });
+      expect(await store.usage({ keyId: unlimited.id })).toHaveLength(1);
+    });
+
+    it('filter usage by key and time, oldest first', async () => {
+      const a = keyRecord({ balance: null });
+      const b = keyRecord({ balance: null });
+      await store.createKey(a);
+      await store.createKey(b);
+      const times = ['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-03T00:00:00.000Z'];
+      for (const [i, at] of times.entries()) {
+        await store.charge({ keyId: i === 1 ? b.id : a.id, operation: i === 2 ? 'search' : 'crawl', credits: i + 1, requestId: `r${i}`, at });
+      }
+      expect((await store.usage()).map((u) => u.requestId)).toEqual(['r0', 'r1', 'r2']);
+      expect((await store.usage({ keyId: a.id })).map((u) => u.requestId)).toEqual(['r0', 'r2']);
+      expect((await store.usage({ since: times[1] })).map((u) => u.requestId)).toEqual(['r1', 'r2']);
+      expect((await store.usage({ keyId: a.id, since: times[1] })).map((u) => [u.operation, u.credits])).toEqual([['search', 3]]);
+    });
+
+    it('stay exact under 200 parallel reserve + charge pairs on one key', async () => {
+      const k = keyRecord({ balance: 1000 });
+      await store.createKey(k);
+      const now = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => {
+          const admitted = await store.reserve(k.id, `p${i}`, 3, 60_000, now);
+          if (!admitted.ok) return 0;
+          await store.charge({ keyId: k.id, operation: 'crawl', credits: 3, requestId: `p${i}`, at: new Date(now).toISOString() });
+          return 3;
+        }),
+      );
+      const charged = results.reduce<number>((s, n) => s + n, 0);
+      expect(charged).toBe(600);
+      expect((await store.keyById(k.id))?.balance).toBe(400);
+      const usage = await store.usage({ keyId: k.id });
+      expect(usage).toHaveLength(200);
+      expect(usage.reduce((s, u) => s + u.credits, 0)).toBe(600);
+    });
+
+    it('never overdraw by more than one request when demand exceeds the balance', async () => {
+      const k = keyRecord({ balance: 10 });
+      await store.createKey(k);
+      const now = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => {
+          const admitted = await store.reserve(k.id, `q${i}`, 4, 60_000, now);
+          if (!admitted.ok) return 0;
+          await sleep(2);
+          await store.charge({ keyId: k.id, operation: 'crawl', credits: 4, requestId: `q${i}`, at: new Date(now).toISOString() });
+          return 4;
+        }),
+      );
+      const charged = results.reduce<number>((s, n) => s + n, 0);
+      const balance = (await store.keyById(k.id))?.balance as number;
+      expect(balance).toBe(10 - charged);
+      expect(balance).toBeGreaterThanOrEqual(-4);
+      expect(balance).toBeLessThanOrEqual(0);
+      expect((await store.usage({ keyId: k.id })).reduce((s, u) => s + u.credits, 0)).toBe(charged);
+    });
+  });
+}
