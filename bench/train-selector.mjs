@@ -11,7 +11,7 @@
 //   - with --write, both models fitted on every page, to src/extract/html/stage-model.json.
 // Deterministic: the same pages give the same folds, figures and weights.
 //
-//   npm run build && node bench/train-selector.mjs [options]
+//   npm run bench:selector -- [options]     (or: npm run build && node bench/train-selector.mjs)
 //
 //   --data DIR        folder holding score.mjs and the dev splits (default: env BENCH_DATA,
 //                     else ../shared/bench/extraction beside the project)
