@@ -4,8 +4,9 @@
 // with everything on, per dataset (DATASETS in bench/dev-pages.mjs: scrapinghub-dev,
 // wcxb-dev, dragnet-dev), per fixed half of each split (bench/dev-scores.mjs: halves by a
 // hash of the page id, within each page type) and per WCXB page type; how many pages'
-// Markdown it changes; and the time per page with it off. The verdict column applies the
-// project's rule for keeping a pass (docs/extraction.md, "Ablation"), over every split:
+// Markdown it changes; the time per page with it off; and how many times passes failed
+// (the pipeline's `failures`, by pass). The verdict column applies the project's rule for
+// keeping a pass (docs/extraction.md, "Ablation"), over every split:
 //   helps both halves               both halves of some split gain, no half of any loses
 //   helps one half                  something gains, nothing loses, no split gains on both
 //   helps one split, costs another  both halves of some split gain, a half of another loses
@@ -55,20 +56,22 @@ if (!isMainThread) {
   const rows = configs.map(() => []);
   const ms = configs.map(() => 0);
   const changed = configs.map(() => 0);
+  const failures = configs.map(() => ({}));
   for (const page of pages) {
     const html = readHtml(page.file);
     let base = null;
     configs.forEach((off, i) => {
       const started = performance.now();
-      const { markdown } = runPipeline(html, page.url, { off });
+      const { markdown, failures: failed } = runPipeline(html, page.url, { off });
       ms[i] += performance.now() - started;
+      for (const { pass } of failed) failures[i][pass] = (failures[i][pass] ?? 0) + 1;
       if (i === 0) base = markdown;
       else if (markdown !== base) changed[i]++;
       rows[i].push({ page, row: scorePage(scorer, page, markdown) });
     });
     parentPort.postMessage({ progress: 1 });
   }
-  parentPort.postMessage({ rows, ms, changed });
+  parentPort.postMessage({ rows, ms, changed, failures });
 }
 
 function parseArgs(argv) {
@@ -124,8 +127,23 @@ function runWorkers(opts, pages, configs) {
       rows: results.flatMap((r) => r.rows[i]),
       ms: results.reduce((sum, r) => sum + r.ms[i], 0) / total,
       changed: results.reduce((sum, r) => sum + r.changed[i], 0),
+      failures: addCounts(results.map((r) => r.failures[i])),
     }));
   });
+}
+
+/** Counts by name, summed: the pass failures of one configuration over the workers. */
+function addCounts(counts) {
+  const total = {};
+  for (const count of counts) for (const [name, n] of Object.entries(count)) total[name] = (total[name] ?? 0) + n;
+  return total;
+}
+
+/** Pass failures as `n (pass n, ...)`, or 0. */
+function failureText(counts) {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  return total === 0 ? '0' : `${total} (${entries.map(([pass, n]) => `${pass} ${n}`).join(', ')})`;
 }
 
 /** The keep rule over every split, read from the deltas (everything on minus this switched off). */
@@ -157,17 +175,18 @@ async function main() {
   const figures = results.map((r) => ({ ...summarise(scorer, r.rows), ms: r.ms, changed: r.changed }));
   const base = figures[0];
   const keys = Object.keys(base).filter((k) => k !== 'ms' && k !== 'changed');
+  const failures = results.map((r) => r.failures);
   const rows = switched.map((name, i) => {
     const off = figures[i + 1];
     const delta = Object.fromEntries(keys.map((k) => [k, base[k] - off[k]]));
     const phase = PIPELINE.find((p) => p.name === name)?.phase ?? 'rule';
-    return { name, phase, delta, changed: off.changed, msCost: base.ms - off.ms, verdict: verdict(delta) };
+    return { name, phase, delta, changed: off.changed, msCost: base.ms - off.ms, verdict: verdict(delta), failures: failures[i + 1] };
   });
 
   const gap = (d) => Math.abs(base[`${d}:A`] - base[`${d}:B`]);
   const lines = [];
   const splits = DATASETS.map((d) => `${labelOf(d).name} ${fmt(base[d])} (${HALVES.map((h) => `${h} ${fmt(base[`${d}:${h}`])}`).join(', ')}, gap ${fmt(gap(d))})`);
-  lines.push(`Everything on: ${splits.join('; ')}; ${base.ms.toFixed(1)} ms/page.`);
+  lines.push(`Everything on: ${splits.join('; ')}; ${base.ms.toFixed(1)} ms/page; pass failures ${failureText(failures[0])}.`);
   lines.push(`Per type: ${keys.filter((k) => k.startsWith('type:')).map((k) => `${k.slice(5)} ${fmt(base[k])}`).join(', ')}.`);
   if (rows.length > 0) {
     const types = keys.filter((k) => k.startsWith('type:'));
@@ -187,13 +206,16 @@ async function main() {
     lines.push(row(header));
     lines.push(row(header.map(() => '---')));
     for (const r of rows) lines.push(row([r.name, r.phase, ...columns.map((c) => signed(r.delta[c.key])), r.changed, r.msCost.toFixed(1), r.verdict]));
+    const failing = rows.filter((r) => Object.keys(r.failures).length > 0);
+    lines.push('');
+    lines.push(`Pass failures with one switched off: ${failing.length === 0 ? 'none' : failing.map((r) => `${r.name} off ${failureText(r.failures)}`).join('; ')}.`);
   }
   lines.push('');
   lines.push(`${pages.length} pages, ${configs.length} configurations, ${opts.workers} workers, ${((Date.now() - started) / 1000).toFixed(0)} s; Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}.`);
   const text = lines.join('\n');
   console.log(text);
   if (opts.markdown) fs.writeFileSync(opts.markdown, `${text}\n`);
-  if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify({ base, rows }, null, 1)}\n`);
+  if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify({ base: { ...base, failures: failures[0] }, rows }, null, 1)}\n`);
 
   if (opts.maxHalfGap !== null) {
     // A split whose gap is not a number (no pages in a half) fails too.

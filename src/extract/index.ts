@@ -32,7 +32,7 @@ export { hasReadableText } from './readable-text.js';
 export { looksScriptDependent, nearEmpty } from './script-dependent.js';
 export { decodeText } from './charset.js';
 export type { DecodedText } from './charset.js';
-export type { ContentKind, ConvertInput, ConvertOutput } from './types.js';
+export type { ContentKind, ConvertInput, ConvertOutput, PassFailure } from './types.js';
 
 const SUPPORTED = 'only HTML, text, Markdown, CSV, JSON and XML can be extracted';
 
@@ -94,6 +94,7 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
         published_at: extraction.published_at ?? head.published_at,
         page_type: extraction.pageType,
         content_type: essence,
+        pass_failures: extraction.failures,
       });
     }
     case 'markdown': {

@@ -4,6 +4,7 @@
  */
 
 import type { PageType } from '../core/page-types.js';
+import type { PassFailure } from './html/page-context.js';
 
 export type ContentKind = 'html' | 'text' | 'markdown' | 'csv' | 'json' | 'xml';
 
@@ -32,4 +33,11 @@ export interface ConvertOutput {
   page_type?: PageType;
   /** Essence of the content type that was converted, e.g. `text/html`. */
   content_type: string;
+  /**
+   * Internal, never in an answer: the HTML pipeline's passes that failed on the page
+   * (absent when none did). The page extractor counts them (the metrics) and drops them.
+   */
+  pass_failures?: PassFailure[];
 }
+
+export type { PassFailure };

@@ -9,6 +9,7 @@ import type { DomElement } from './dom.js';
 import { childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from './dom.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats, linkDensity, visibleChars } from './text-stats.js';
+import type { RuleName } from './switches.js';
 import { THRESHOLDS } from './thresholds.js';
 
 /**
@@ -81,7 +82,8 @@ export interface ChromeOptions {
   stats?: Map<DomElement, TextStats>;
 }
 
-export type ChromeStep = 'chrome-tags' | 'chrome-words' | 'related-sections';
+/** The chrome removal's rules, by their names in switches.ts' RULES. */
+export type ChromeStep = Extract<RuleName, 'chrome-tags' | 'chrome-words' | 'related-sections'>;
 
 function chromeTagOrRole(element: DomElement, options: ChromeOptions): string | null {
   const tag = tagOf(element);

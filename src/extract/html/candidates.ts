@@ -12,8 +12,8 @@ import type { DomDocument, DomElement } from './dom.js';
 import { findDeclared, mentions } from './declared-description.js';
 import { largestItemRun } from './listing-items.js';
 import { HEADING_LEVEL_MARK } from './marks.js';
-import type { Candidate, PageContext } from './page-context.js';
-import { attempt, measure, statsOf } from './page-context.js';
+import type { Candidate, Choosing, PageContext } from './page-context.js';
+import { measure, statsOf } from './page-context.js';
 import { productDescription } from './product-page.js';
 import { lightenReadability } from './readability-tests.js';
 import { stageFeatures } from './stage-features.js';
@@ -62,8 +62,8 @@ export function cleanedBodyCandidate(page: PageContext): Candidate {
  * Stage 0: the product description inside the cleaned body, or (when the chrome removal
  * took it) the declared description found in the de-noised page again.
  */
-export function productDescriptionCandidate(page: PageContext, cleaned: Candidate): Candidate | null {
-  const root = cleaned.root!;
+export function productDescriptionCandidate(page: Choosing, cleaned: Candidate): Candidate | null {
+  const root = cleaned.root;
   const element = productDescription(root, page.stats(root));
   if (element !== null) return measure(page, 'product-description', cleaned.doc, withTitle(cleaned.doc, root, element));
   const declared = page.hints.declaredDescription;
@@ -89,15 +89,15 @@ function withTitle(doc: DomDocument, root: DomElement, description: DomElement):
 /** The cleaned body's non-link text that follows the article Readability picked (beside-article.ts). */
 function besideArticle(page: PageContext, cleaned: Candidate, readability: Candidate): number {
   if (!page.on('beside-article-share')) return 0;
-  return attempt(() => textBesideArticle(cleaned.root!, readability.root!, readability.chars, page.stats)) ?? 0;
+  return page.attempt(() => textBesideArticle(cleaned.root, readability.root, readability.chars, page.stats)) ?? 0;
 }
 
 /**
- * What the stage selector reads of the page and its two candidates (stage-features.ts),
- * the page's type it guesses, and stages 1 and 2 in the order it prefers; with the
- * `stage-selector` rule off, Readability's pick first.
+ * What the stage selector reads of the page and its two candidates (stage-features.ts)
+ * and the page's type it guesses, both kept in the choice; stages 1 and 2 in the order it
+ * prefers, with the `stage-selector` rule off Readability's pick first.
  */
-export function rankStages(page: PageContext, readability: Candidate | null, cleaned: Candidate | null): Candidate[] {
+export function rankStages(page: Choosing, readability: Candidate | null, cleaned: Candidate | null): Candidate[] {
   const beside = readability !== null && cleaned !== null ? besideArticle(page, cleaned, readability) : 0;
   page.features = stageFeatures(page, readability, cleaned, beside);
   if (readability !== null || cleaned !== null) page.pageType = guessPageType(page.features.values);

@@ -1,15 +1,16 @@
 /**
- * HTML -> main-content Markdown: one list of passes run in order over one page context
- * (page-context.ts), after trafilatura's `trafilatura_sequence`, in phases:
- *   read     bound, parse, read what the page declares;
+ * HTML -> main-content Markdown: one list of passes run in order, after trafilatura's
+ * `trafilatura_sequence`, in phases, each over its own typed state (page-context.ts):
+ *   read     bound, parse, read what the page declares: the parsed page;
  *   prepare  rid the body of noise, record what later stages would lose;
- *   choose   build each stage's candidate and rank them (candidates.ts);
+ *   choose   build each stage's candidate and rank them (candidates.ts): the choice;
  *   clean    ready the candidate being written for Turndown;
  *   write    its Markdown (the next candidate when this one is empty);
  *   finish   what the page declares that the Markdown should show.
- * Every pass and rule has a name; `off` switches any of them off (the ablation bench,
- * bench/ablation-bench.mjs). Pure: never throws (a page that defeats the parser comes back
- * empty, with its metadata). docs/extraction.md, "The pipeline".
+ * Every pass and rule has a name (switches.ts); `off` switches any of them off (the
+ * ablation bench, bench/ablation-bench.mjs). Pure: never throws (a page that defeats the
+ * parser comes back empty, with its metadata); what failed on the way comes back in
+ * `failures`, each under its pass. docs/extraction.md, "The pipeline".
  */
 
 import { removeBoilerplate, hasSectionHeader } from './boilerplate.js';
@@ -27,13 +28,14 @@ import { markMidLineStarts } from './line-starts.js';
 import { dropEmptyInlines, emptyBlankBlocks, writeMarkdown } from './markdown.js';
 import { MARK_PREFIX, dropOwnMarks } from './marks.js';
 import { normalizeMath } from './math.js';
+import type { PageMetadata } from './metadata.js';
 import { metaMap, readMetadata } from './metadata.js';
 import { readDeclaredTypes } from './declared-types.js';
 import { removeNoise } from './noise.js';
-import type { Candidate, PageContext, PageHints, Stage } from './page-context.js';
+import type { Candidate, Choosing, Finishing, PageContext, PassFailure, Phase, PhaseStates, PipelineRun, PlainTextCandidate, RankedCandidate, Reading, Stage, Writing } from './page-context.js';
 import type { PageType } from '../../core/page-types.js';
 import type { StageFeatures } from './stage-features.js';
-import { attempt, statsCache, statsOf } from './page-context.js';
+import { pipelineRun, statsCache, statsOf } from './page-context.js';
 import { bodyOf, parseDocument } from './parse.js';
 import { dropPlaceholderText } from './placeholder-text.js';
 import { plainText } from './plain-text.js';
@@ -42,6 +44,8 @@ import { readProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { dropRepeatedRuns } from './repeated-runs.js';
 import { sourceWords } from './source-words.js';
+import type { PassName, SwitchName } from './switches.js';
+import { RULES as RULE_NAMES } from './switches.js';
 import { normalizeTables } from './tables.js';
 import { markTaskItems } from './task-lists.js';
 import { linkDensity } from './text-stats.js';
@@ -51,32 +55,36 @@ import { documentBaseUrl } from './urls.js';
 import { dropMobileCopies } from './viewport-copies.js';
 import { boundWhiteSpaceRuns } from './white-space-runs.js';
 
-export type Phase = 'read' | 'prepare' | 'choose' | 'clean' | 'write' | 'finish';
+export type { Phase, PassFailure, PassName, SwitchName };
 
-export interface Pass {
-  name: string;
-  phase: Phase;
+/** One pass: a step of a phase, over that phase's state (page-context.ts). */
+export interface Pass<P extends Phase = Phase> {
+  readonly name: PassName;
+  readonly phase: P;
   /** Without it nothing comes out at all: not one of the SWITCHES the ablation measures. */
-  essential?: true;
+  readonly essential?: true;
   /** Whether the pass has anything to do on this page (always, when absent). */
-  applies?: (page: PageContext) => boolean;
+  applies?(state: PhaseStates[P]): boolean;
   /** It adds, moves and removes no node and changes no text: the cached statistics stay valid. */
-  keepsTree?: true;
-  run: (page: PageContext) => void;
+  readonly keepsTree?: true;
+  run(state: PhaseStates[P]): void;
 }
 
-/** The candidate being cleaned or written (set by the runner for those phases). */
-function current(page: PageContext): { doc: DomDocument; root: DomElement } {
-  const { doc, root } = page.current!;
-  return { doc, root: root! };
-}
+/** A pass of one phase or another: each written against its own phase's state. */
+type PhasePass = { [P in Phase]: Pass<P> }[Phase];
+
+const inPhase = <P extends Phase>(pass: Pass, phase: P): pass is Pass<P> => pass.phase === phase;
 
 /** A copy of the document as it is now, for Readability to change; null when linkedom cannot copy it. */
-const copyOf = (page: PageContext): DomDocument | null => attempt(() => page.doc.cloneNode(true) as DomDocument);
+const copyOf = (page: PageContext): DomDocument | null => page.attempt(() => page.doc.cloneNode(true) as DomDocument);
 
-const written = (page: PageContext): boolean => page.current !== null && page.current.stage !== 'plain-text';
+/** The candidate being written, unless it is the plain-text stage's, which writes its own way. */
+const picked = (p: Writing): Candidate | null => (p.candidate.stage === 'plain-text' ? null : p.candidate);
+const written = (p: Writing): boolean => picked(p) !== null;
 
-export const PIPELINE: readonly Pass[] = [
+const PLAIN_TEXT: PlainTextCandidate = { stage: 'plain-text' };
+
+const PASSES: readonly PhasePass[] = [
   // read
   {
     name: 'bounds',
@@ -94,8 +102,9 @@ export const PIPELINE: readonly Pass[] = [
     phase: 'read',
     essential: true,
     run: (p) => {
-      p.doc = parseDocument(p.source, p.capitalNames);
-      p.body = bodyOf(p.doc);
+      const doc = parseDocument(p.source, p.capitalNames);
+      p.doc = doc;
+      p.body = bodyOf(doc);
     },
   },
   {
@@ -104,22 +113,24 @@ export const PIPELINE: readonly Pass[] = [
     phase: 'read',
     keepsTree: true,
     run: (p) => {
-      const metas = attempt(() => metaMap(p.doc));
+      const doc = p.doc;
+      if (doc === null) return;
+      const metas = p.attempt(() => metaMap(doc));
       if (metas === null) return;
-      p.metadata = attempt(() => readMetadata(p.doc, metas)) ?? {};
-      p.declaredTypes = attempt(() => readDeclaredTypes(p.source, metas)) ?? new Set();
-      const product = attempt(() => readProductPage(p.doc, p.words, metas));
+      p.metadata = p.attempt(() => readMetadata(doc, metas)) ?? {};
+      p.declaredTypes = p.attempt(() => readDeclaredTypes(p.source, metas)) ?? new Set();
+      const product = p.attempt(() => readProductPage(doc, p.words, metas));
       if (product === null) return;
       p.hints = { product: true, declaredDescription: product.description ?? null };
       p.offer = product.offer ?? null;
     },
   },
 
-  // prepare (again for a fresh body: PageContext.freshBody)
+  // prepare (again for a fresh body: freshBody below)
   { name: 'own-marks', phase: 'prepare', applies: (p) => p.words.has(MARK_PREFIX), run: (p) => dropOwnMarks(p.body) },
   // Before the noise goes: it takes MathML and MathJax's scripts with it; a formula the
   // conversion cannot read is no reason to lose the page.
-  { name: 'math', phase: 'prepare', run: (p) => void attempt(() => normalizeMath(p.doc, p.body, p.words)) },
+  { name: 'math', phase: 'prepare', run: (p) => void p.attempt(() => normalizeMath(p.doc, p.body, p.words)) },
   // ... and takes the checkboxes of task lists with the form controls.
   { name: 'task-lists', phase: 'prepare', run: (p) => markTaskItems(p.doc, p.body, p.words) },
   { name: 'noise', phase: 'prepare', run: (p) => removeNoise(p.body, p.words) },
@@ -146,7 +157,7 @@ export const PIPELINE: readonly Pass[] = [
     phase: 'choose',
     // Marks only (attributes that no statistic reads).
     keepsTree: true,
-    run: (p) => void attempt(() => markBesideArticle(p.body, p.stats(p.body))),
+    run: (p) => void p.attempt(() => markBesideArticle(p.body, p.stats(p.body))),
   },
   {
     // Looked for before the chrome removal, so that a page without it is not read again.
@@ -154,7 +165,10 @@ export const PIPELINE: readonly Pass[] = [
     phase: 'choose',
     keepsTree: true,
     applies: (p) => p.hints.product && p.hints.declaredDescription !== null,
-    run: (p) => void (p.declaredInPage = attempt(() => mentions(p.body, p.hints.declaredDescription!)) === true),
+    run: (p) => {
+      const declared = p.hints.declaredDescription;
+      p.declaredInPage = declared !== null && p.attempt(() => mentions(p.body, declared)) === true;
+    },
   },
   {
     // Readability's copy and the body lose the same chrome but for section headers (the
@@ -164,13 +178,13 @@ export const PIPELINE: readonly Pass[] = [
     run: (p) => {
       const options = { productPage: p.hints.product, on: p.on };
       const wanted = p.readabilityAllowed && p.on('readability');
-      const separate = wanted && attempt(() => hasSectionHeader(p.body)) !== false;
+      const separate = wanted && p.attempt(() => hasSectionHeader(p.body)) !== false;
       if (separate) {
         const copy = copyOf(p);
         const body = copy?.body ?? null;
-        p.readabilityDoc = copy !== null && (body === null || attempt(() => removeBoilerplate(body, options)) !== null) ? copy : null;
+        p.readabilityDoc = copy !== null && (body === null || p.attempt(() => removeBoilerplate(body, options)) !== null) ? copy : null;
       }
-      p.cleanable = attempt(() => removeBoilerplate(p.body, { ...options, keepSectionHeaders: true, stats: p.stats(p.body) })) !== null;
+      p.cleanable = p.attempt(() => removeBoilerplate(p.body, { ...options, keepSectionHeaders: true, stats: p.stats(p.body) })) !== null;
       p.changed();
       if (!separate) p.readabilityDoc = wanted && p.cleanable ? copyOf(p) : null;
     },
@@ -182,46 +196,55 @@ export const PIPELINE: readonly Pass[] = [
     run: (p) => {
       // Without the chrome pass, Readability reads a copy of the de-noised document.
       const copy = p.readabilityDoc ?? copyOf(p);
-      p.readability = copy === null ? null : attempt(() => readabilityCandidate(p, copy));
+      p.readability = copy === null ? null : p.attempt(() => readabilityCandidate(p, copy));
     },
   },
-  { name: 'cleaned-body', phase: 'choose', applies: (p) => p.cleanable, run: (p) => void (p.cleaned = attempt(() => cleanedBodyCandidate(p))) },
+  { name: 'cleaned-body', phase: 'choose', applies: (p) => p.cleanable, run: (p) => void (p.cleaned = p.attempt(() => cleanedBodyCandidate(p))) },
   {
     name: 'product-description',
     phase: 'choose',
     applies: (p) => p.hints.product && p.cleaned !== null,
-    run: (p) => void (p.description = attempt(() => productDescriptionCandidate(p, p.cleaned!))),
+    run: (p) => {
+      const cleaned = p.cleaned;
+      if (cleaned !== null) p.description = p.attempt(() => productDescriptionCandidate(p, cleaned));
+    },
   },
   {
     // A product page's named description first; the plain text of the body last.
     name: 'rank',
     phase: 'choose',
     essential: true,
-    run: (p) => {
-      const plain: Candidate = { stage: 'plain-text', doc: p.doc, root: null, chars: 0, nonLinkChars: 0 };
-      p.ranked = [...(p.description ? [p.description] : []), ...rankStages(p, p.readability, p.cleaned), plain];
-    },
+    run: (p) => void (p.ranked = [...(p.description ? [p.description] : []), ...rankStages(p, p.readability, p.cleaned), PLAIN_TEXT]),
   },
 
   // clean (the candidate being written; the plain-text stage writes its own way)
-  { name: 'control-labels', phase: 'clean', applies: written, run: (p) => removeControlLabels(current(p).root) },
-  { name: 'repeated-blocks', phase: 'clean', applies: written, run: (p) => dropRepeatedBlocks(current(p).root) },
-  { name: 'inline-code', phase: 'clean', applies: written, run: (p) => normalizeInlineCode(current(p).doc, current(p).root) },
-  { name: 'empty-inlines', phase: 'clean', applies: written, run: (p) => dropEmptyInlines(current(p).root, p.base) },
-  { name: 'tables', phase: 'clean', applies: written, run: (p) => normalizeTables(current(p).doc, current(p).root) },
-  { name: 'white-space-runs', phase: 'clean', applies: written, run: (p) => boundWhiteSpaceRuns(current(p).root) },
-  { name: 'line-starts', phase: 'clean', applies: written, run: (p) => markMidLineStarts(current(p).root) },
+  { name: 'control-labels', phase: 'clean', run: (p) => removeControlLabels(p.candidate.root) },
+  { name: 'repeated-blocks', phase: 'clean', run: (p) => dropRepeatedBlocks(p.candidate.root) },
+  { name: 'inline-code', phase: 'clean', run: (p) => normalizeInlineCode(p.candidate.doc, p.candidate.root) },
+  { name: 'empty-inlines', phase: 'clean', run: (p) => dropEmptyInlines(p.candidate.root, p.base) },
+  { name: 'tables', phase: 'clean', run: (p) => normalizeTables(p.candidate.doc, p.candidate.root) },
+  { name: 'white-space-runs', phase: 'clean', run: (p) => boundWhiteSpaceRuns(p.candidate.root) },
+  { name: 'line-starts', phase: 'clean', run: (p) => markMidLineStarts(p.candidate.root) },
   // Output unchanged; Turndown's blank test is quadratic on chains of empty blocks (markdown.ts).
-  { name: 'blank-blocks', phase: 'clean', applies: written, run: (p) => emptyBlankBlocks(current(p).root) },
+  { name: 'blank-blocks', phase: 'clean', run: (p) => emptyBlankBlocks(p.candidate.root) },
 
   // write
-  { name: 'turndown', phase: 'write', essential: true, applies: written, run: (p) => void (p.markdown = writeMarkdown(current(p).root, p.base)) },
+  {
+    name: 'turndown',
+    phase: 'write',
+    essential: true,
+    applies: written,
+    run: (p) => {
+      const pick = picked(p);
+      if (pick !== null) p.markdown = writeMarkdown(pick.root, p.base);
+    },
+  },
   {
     // The whole de-noised body as text, unless it is mostly link text: an app shell's menus
     // and footer.
     name: 'plain-text',
     phase: 'write',
-    applies: (p) => p.current?.stage === 'plain-text',
+    applies: (p) => p.candidate.stage === 'plain-text',
     run: (p) => {
       const fresh = p.freshBody();
       const shell = p.on('plain-text-links') && linkDensity(statsOf(p, fresh)) > THRESHOLDS.MAX_PLAIN_TEXT_LINK_DENSITY;
@@ -233,8 +256,8 @@ export const PIPELINE: readonly Pass[] = [
     // Stages 2 and 0 keep the whole page, with the copies it holds of its own text.
     name: 'repeated-runs',
     phase: 'write',
-    applies: (p) => written(p) && p.current!.stage !== 'readability' && p.markdown !== '',
-    run: (p) => void (p.markdown = attempt(() => dropRepeatedRuns(p.markdown)) ?? p.markdown),
+    applies: (p) => written(p) && p.candidate.stage !== 'readability' && p.markdown !== '',
+    run: (p) => void (p.markdown = p.attempt(() => dropRepeatedRuns(p.markdown)) ?? p.markdown),
   },
 
   // finish
@@ -243,26 +266,18 @@ export const PIPELINE: readonly Pass[] = [
     name: 'offer',
     phase: 'finish',
     applies: (p) => p.offer !== null && p.markdown !== '',
-    run: (p) => void (p.markdown = attempt(() => withOffer(p.markdown, p.offer)) ?? p.markdown),
+    run: (p) => void (p.markdown = p.attempt(() => withOffer(p.markdown, p.offer)) ?? p.markdown),
   },
 ];
 
-/** Rules inside passes, switchable by name like the passes themselves. */
-export const RULES: readonly string[] = [
-  'chrome-tags',
-  'chrome-words',
-  'related-sections',
-  'readability-patches',
-  'comment-threads',
-  'before-title',
-  'listing-run',
-  'beside-article-share',
-  'stage-selector',
-  'plain-text-links',
-];
+/** The passes in order, as data: one under each name of switches.ts' PASSES. */
+export const PIPELINE: readonly Pass[] = PASSES;
+
+/** Rules inside passes, switchable by name like the passes themselves (switches.ts). */
+export const RULES: readonly SwitchName[] = RULE_NAMES;
 
 /** What the ablation switches off one at a time: every pass but the essential ones, and every rule. */
-export const SWITCHES: readonly string[] = [...PIPELINE.filter((pass) => pass.essential !== true).map((pass) => pass.name), ...RULES];
+export const SWITCHES: readonly SwitchName[] = [...PIPELINE.filter((pass) => pass.essential !== true).map((pass) => pass.name), ...RULES];
 
 export interface PipelineOptions {
   /** Passes and rules to switch off, by name (PIPELINE, RULES). */
@@ -276,36 +291,60 @@ export interface PipelineResult {
   stage: Stage;
   /** The page's kind as the stage selector guesses it. */
   pageType: PageType;
-  metadata: PageContext['metadata'];
+  metadata: PageMetadata;
   /** What the stage selector read; null when the page never reached the rank pass. */
   features: StageFeatures | null;
+  /** What failed on the way, each under its pass; empty on almost every page. */
+  failures: PassFailure[];
 }
 
-function runPhase(page: PageContext, phase: Phase): void {
+/** Runs the passes of `phase` that are on and apply to `state`, in order. */
+function runPhase<P extends Phase>(phase: P, state: PhaseStates[P]): void {
   for (const pass of PIPELINE) {
-    if (pass.phase !== phase || !page.on(pass.name) || (pass.applies !== undefined && !pass.applies(page))) continue;
-    pass.run(page);
-    if (pass.keepsTree !== true) page.changed();
+    if (!inPhase(pass, phase) || !state.on(pass.name) || (pass.applies !== undefined && !pass.applies(state))) continue;
+    state.log.during(pass.name, () => pass.run(state));
+    if (pass.keepsTree !== true) state.changed();
   }
 }
 
-function newContext(html: string, url: string, off: ReadonlySet<string>, prefer: PageContext['prefer'] = null): PageContext {
-  const hints: PageHints = { product: false, declaredDescription: null };
-  const page: PageContext = {
-    url,
-    off,
+/** The read phase's state before its first pass: the page as given, nothing read. */
+function newReading(html: string, run: PipelineRun): Reading {
+  return {
+    ...run,
+    ...statsCache(),
     source: html,
     words: sourceWords(''),
     capitalNames: false,
     classes: '',
     ids: '',
-    doc: undefined as unknown as DomDocument,
-    body: undefined as unknown as DomElement,
-    base: null,
+    doc: null,
+    body: null,
     metadata: {},
     declaredTypes: new Set(),
-    hints,
+    hints: { product: false, declaredDescription: null },
     offer: null,
+  };
+}
+
+/** The parsed page the read phase hands on; null when it parsed nothing (the parse pass off). */
+function parsedPage(reading: Reading): PageContext | null {
+  const { doc, body } = reading;
+  return doc === null || body === null ? null : { ...reading, doc, body, base: null };
+}
+
+/** The de-noised body again, from a fresh parse of the page (the prepare passes rerun on it). */
+function freshBody(page: PageContext): DomElement {
+  const doc = parseDocument(page.source, page.capitalNames);
+  const fresh: PageContext = { ...page, ...statsCache(), doc, body: bodyOf(doc) };
+  runPhase('prepare', fresh);
+  return fresh.body;
+}
+
+/** The choose phase's state before its first pass. */
+function newChoosing(page: PageContext, prefer: Choosing['prefer']): Choosing {
+  return {
+    ...page,
+    prefer,
     readabilityAllowed: true,
     declaredInPage: false,
     readabilityDoc: undefined,
@@ -314,51 +353,63 @@ function newContext(html: string, url: string, off: ReadonlySet<string>, prefer:
     cleaned: null,
     description: null,
     ranked: [],
-    pageType: 'other',
     features: null,
-    prefer,
-    current: null,
-    markdown: '',
-    stage: 'empty',
-    on: (name) => !off.has(name),
-    ...statsCache(),
-    freshBody: () => {
-      const fresh: PageContext = { ...page, ...statsCache() };
-      fresh.doc = parseDocument(page.source, page.capitalNames);
-      fresh.body = bodyOf(fresh.doc);
-      runPhase(fresh, 'prepare');
-      return fresh.body;
-    },
+    pageType: 'other',
+    freshBody: () => freshBody(page),
   };
-  return page;
+}
+
+/** The clean and write phases on one candidate: its Markdown. */
+function write(page: PageContext, candidate: RankedCandidate): string {
+  if (candidate.stage !== 'plain-text') runPhase('clean', { ...page, candidate });
+  const writing: Writing = { ...page, candidate, markdown: '', freshBody: () => freshBody(page) };
+  runPhase('write', writing);
+  return writing.markdown;
 }
 
 /** Runs the pipeline on one page: `html` decoded, `url` the page's (for relative links). */
 export function runPipeline(html: string, url: string, options: PipelineOptions = {}): PipelineResult {
-  const page = newContext(typeof html === 'string' ? html : String(html ?? ''), url, new Set(options.off ?? []), options.prefer ?? null);
+  const run = pipelineRun(url, new Set(options.off ?? []));
+  const reading = newReading(typeof html === 'string' ? html : String(html ?? ''), run);
+  let choice: Choosing | null = null;
+  const result = (markdown: string, stage: Stage, pageType: PageType): PipelineResult => ({
+    markdown,
+    stage,
+    metadata: reading.metadata,
+    pageType,
+    features: choice?.features ?? null,
+    failures: run.log.failures,
+  });
   try {
-    for (const phase of ['read', 'prepare', 'choose'] as const) runPhase(page, phase);
-    for (const candidate of page.ranked) {
-      if (candidate.root !== null && candidate.chars === 0) continue;
-      page.current = candidate;
-      page.markdown = '';
+    runPhase('read', reading);
+    const page = parsedPage(reading);
+    if (page === null) return result('', 'empty', 'other');
+    runPhase('prepare', page);
+    choice = newChoosing(page, options.prefer ?? null);
+    runPhase('choose', choice);
+    let markdown = '';
+    let stage: Stage = 'empty';
+    for (const candidate of choice.ranked) {
+      if (candidate.stage !== 'plain-text' && candidate.chars === 0) continue;
       try {
-        runPhase(page, 'clean');
-        runPhase(page, 'write');
-      } catch {
-        page.markdown = '';
+        markdown = write(page, candidate);
+      } catch (error) {
+        run.log.record(error);
+        markdown = '';
       }
-      if (page.markdown !== '') {
-        page.stage = candidate.stage;
+      if (markdown !== '') {
+        stage = candidate.stage;
         break;
       }
     }
-    runPhase(page, 'finish');
+    const finishing: Finishing = { ...page, markdown };
+    runPhase('finish', finishing);
     // A page that gave no text is of no kind the selector could tell.
-    const empty = page.markdown === '';
-    return { markdown: page.markdown, stage: empty ? 'empty' : page.stage, metadata: page.metadata, pageType: empty ? 'other' : page.pageType, features: page.features };
-  } catch {
-    return { markdown: '', stage: 'empty', metadata: page.metadata, pageType: 'other', features: page.features };
+    if (finishing.markdown === '') return result('', 'empty', 'other');
+    return result(finishing.markdown, stage, choice.pageType);
+  } catch (error) {
+    run.log.record(error);
+    return result('', 'empty', 'other');
   }
 }
 
@@ -367,12 +418,21 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
  * fragment tests' converter): no stage chosen, no repeated runs dropped.
  */
 export function writeCandidate(doc: DomDocument, root: DomElement, base: string | null): string {
-  const page = newContext('', base ?? '', new Set());
-  page.doc = doc;
-  page.body = root;
-  page.base = base;
-  page.current = { stage: 'readability', doc, root, chars: 1, nonLinkChars: 1 };
-  runPhase(page, 'clean');
-  runPhase(page, 'write');
-  return page.markdown;
+  const page: PageContext = {
+    ...pipelineRun(base ?? '', new Set()),
+    ...statsCache(),
+    source: '',
+    words: sourceWords(''),
+    capitalNames: false,
+    classes: '',
+    ids: '',
+    doc,
+    body: root,
+    metadata: {},
+    declaredTypes: new Set(),
+    hints: { product: false, declaredDescription: null },
+    offer: null,
+    base,
+  };
+  return write(page, { stage: 'readability', doc, root, chars: 1, nonLinkChars: 1 });
 }
