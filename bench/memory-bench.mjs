@@ -65,13 +65,14 @@ if (process.argv[2] === '--serve') {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 5);
   // Warm the modules first so that their code does not count as response memory.
-  await core.crawl.crawl({ urls: [`http://127.0.0.1:${port}/robots.txt`], format: 'markdown', stealth: false, start_char: 0 });
+  const local = { id: 'req_bench', caller: {}, log: silentLogger };
+  await core.operations.crawl(local, { urls: [`http://127.0.0.1:${port}/robots.txt`] });
   globalThis.gc?.();
   const before = rssMb();
   peak = before;
   const urls = Array.from({ length: 10 }, (_, i) => `http://127.0.0.${i + 1}:${port}/${i % 2 ? 'bomb' : 'stream'}/${i}`);
   const started = performance.now();
-  const response = await core.crawl.crawl({ urls, format: 'markdown', stealth: false, start_char: 0 });
+  const response = await core.operations.crawl(local, { urls });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, rssMb());

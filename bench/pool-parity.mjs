@@ -36,11 +36,12 @@ async function main() {
   const { data } = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(path.join(ROOT, 'dist/workers/convert-worker.js'))) throw new UsageError('dist/ is missing: run `npm run build` first');
   const pages = listPages(data);
-  const [{ ConvertPool }, { InThreadConverter }, { loadConfig }, { measureHtml, HTML_BOUNDS }] = await Promise.all([
+  const [{ ConvertPool }, { InThreadConverter }, { loadConfig }, { measureHtml, HTML_BOUNDS }, { deadlineIn }] = await Promise.all([
     import(built('workers/convert-pool.js')),
     import(built('workers/in-thread-converter.js')),
     import(built('core/config.js')),
     import(built('extract/html/input-bounds.js')),
+    import(built('core/request-context.js')),
   ]);
   const config = loadConfig({ env: {}, overrides: { store: { path: ':memory:' } } });
   const pool = new ConvertPool(config.convert);
@@ -62,8 +63,8 @@ async function main() {
       const shape = measureHtml(Buffer.from(input.bytes).toString('utf8'));
       if (shape.cutAt !== -1) cut.push(name);
       for (const key of ['elements', 'depth']) if (shape[key] > largest[key].n) largest[key] = { n: shape[key], page: name };
-      const pooled = outcome(pool.convert(input, { timeoutMs: 120_000 }));
-      const inThread = await outcome(local.convert(inputOf(page), { timeoutMs: 120_000 }));
+      const pooled = outcome(pool.convert(input, deadlineIn(120_000)));
+      const inThread = await outcome(local.convert(inputOf(page), deadlineIn(120_000)));
       if ((await pooled) !== inThread) differences.push(name);
       done += 1;
       if (done % 50 === 0 || done === pages.length) process.stderr.write(`\r  ${done}/${pages.length} pages`);

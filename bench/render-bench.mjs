@@ -27,6 +27,7 @@ const jsonOut = option('--json', null);
 const { loadConfig } = await import('../dist/core/config.js');
 const { buildCore } = await import('../dist/compose.js');
 const { silentLogger } = await import('../dist/core/logger.js');
+const { deadlineIn, withRequestContext } = await import('../dist/core/request-context.js');
 const { parseAllowedOrigins } = await import('../dist/core/allowed-origins.js');
 const { addressPolicyFor } = await import('../dist/net/address-policy.js');
 const { ChromiumRenderer } = await import('../dist/render/chromium-renderer.js');
@@ -60,7 +61,7 @@ const rendererOptions = {
   logger: silentLogger,
 };
 const renderOnce = async (renderer, i) => {
-  const page = await renderer.render({ url: `${origin}/spa/${i}`, timeoutMs: 30_000, stealth: false });
+  const page = await renderer.render({ url: `${origin}/spa/${i}`, stealth: false }, deadlineIn(30_000));
   if (!page.html.includes('Timetable')) throw new Error(`page ${i} was not rendered: ${page.html.slice(0, 200)}`);
 };
 
@@ -155,11 +156,13 @@ const fetcherSeconds = (performance.now() - fetcherStarted) / 1000;
 async function staticRuns(mode) {
   const core = await buildCore({ ...config, render: { ...config.render, mode } }, silentLogger);
   const times = [];
+  // One URL under a request's context, as a crawl hands it to the extractor.
+  const extract = (url) => withRequestContext({ id: 'req_bench', caller: {}, log: silentLogger }, config.fetch.timeoutMs, (ctx) => core.pages.extract(ctx, url, { format: 'markdown' }));
   try {
-    for (let i = 0; i < 20; i++) await core.pages.extract(`${origin}/article`, { format: 'markdown' });
+    for (let i = 0; i < 20; i++) await extract(`${origin}/article`);
     for (let i = 0; i < STATIC_RUNS; i++) {
       const started = performance.now();
-      const outcome = await core.pages.extract(`${origin}/article?${i}`, { format: 'markdown' });
+      const outcome = await extract(`${origin}/article?${i}`);
       times.push(performance.now() - started);
       if (!outcome.ok || outcome.rendered) throw new Error(`static page ${i}: ${outcome.ok ? 'rendered' : outcome.error.message}`);
     }

@@ -14,6 +14,7 @@ import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../dist/core/config.js';
 import { silentLogger } from '../dist/core/logger.js';
+import { withRequestContext } from '../dist/core/request-context.js';
 import { GuardedFetcher } from '../dist/net/guarded-fetcher.js';
 import { SearchService } from '../dist/services/search-service.js';
 
@@ -82,7 +83,10 @@ function makeService(search) {
     set: async (key, value) => void store.set(key, value),
   };
   const pages = { extract: async () => ({ ok: false, statusCode: 0, error: new Error('unused') }) };
-  return { service: new SearchService({ config, client, pages, cache, logger: silentLogger }), client };
+  const service = new SearchService({ config, client, pages, cache });
+  // Each search under a request's context, as Operations hands it to the service.
+  const run = (request) => withRequestContext({ id: 'req_bench', caller: {}, log: silentLogger }, 60_000, (ctx) => service.search(ctx, request));
+  return { service: { search: run }, client };
 }
 
 const request = (q) => ({ q, include_content: false, content_results: 5, max_results: 10, safesearch: 'moderate', engines: ['searxng', 'brave', 'google'] });

@@ -168,18 +168,20 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
   const maxChars = wholeNumber(options['max-chars'] as string | undefined, '--max-chars', 1);
   const startChar = wholeNumber(options['start-char'] as string | undefined, '--start-char') ?? 0;
   const json = options.json === true;
-  const [{ buildCore }, { crawlRequestSchema }, { validate }] = await Promise.all([import('./compose.js'), import('./core/schemas.js'), import('./core/validate.js')]);
-  const request = validate(crawlRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs }), {
+  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }] = await Promise.all([import('./compose.js'), import('./core/caller.js'), import('./core/request-context.js')]);
+  const body = {
     urls: positionals,
     format,
     stealth: options.stealth === true,
     start_char: startChar,
     ...(maxChars !== undefined ? { max_chars: maxChars } : {}),
-  });
+  };
+  const logger = await makeLogger(config);
   // One-shot: converting on this thread starts faster than a worker pool (BENCHMARKS.md).
-  const core = await buildCore(config, await makeLogger(config), { converter: 'in-thread' });
+  const core = await buildCore(config, logger, { converter: 'in-thread' });
   try {
-    const response = await core.crawl.crawl(request);
+    // Through Operations, as every face: validated there, under the request's deadline.
+    const response = await core.operations.crawl(incomingRequest({ caller: LOCAL_CALLER, logger }), body);
     if (json) {
       process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
     } else {
@@ -206,10 +208,10 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
 async function runSearch(config: Config, { options, positionals }: Parsed): Promise<number> {
   if (positionals.length === 0) throw new UsageError('search needs a query');
   const json = options.json === true;
-  const [{ buildCore }, { searchRequestSchema }, { validate }, { renderSearchMarkdown }, { isAppError }] = await Promise.all([
+  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }, { renderSearchMarkdown }, { isAppError }] = await Promise.all([
     import('./compose.js'),
-    import('./core/schemas.js'),
-    import('./core/validate.js'),
+    import('./core/caller.js'),
+    import('./core/request-context.js'),
     import('./faces/mcp/tools/render-search-markdown.js'),
     import('./core/errors.js'),
   ]);
@@ -219,10 +221,11 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
     if (options['content-results'] !== undefined) body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
     if (options['max-results'] !== undefined) body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
     if (options.engines !== undefined) body.engines = (options.engines as string).split(',').map((e) => e.trim()).filter(Boolean);
-    const request = validate(searchRequestSchema, body);
-    const core = await buildCore(config, await makeLogger(config), { converter: 'in-thread' });
+    const logger = await makeLogger(config);
+    const core = await buildCore(config, logger, { converter: 'in-thread' });
     try {
-      const response = await core.search.search(request);
+      // Through Operations, as every face: validated there, under the request's deadline.
+      const response = await core.operations.search(incomingRequest({ caller: LOCAL_CALLER, logger }), body);
       process.stdout.write(json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response)}\n`);
       return 0;
     } finally {

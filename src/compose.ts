@@ -34,7 +34,7 @@ export interface Core {
   store: Store;
   keys: ApiKeys;
   metrics?: Metrics;
-  /** The two operations, metered for a caller: what the faces call. */
+  /** The two operations, validated and metered for a caller: what every face calls (HTTP, MCP, the CLI, the library). */
   operations: Operations;
   crawl: CrawlService;
   search: SearchService;
@@ -90,15 +90,15 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
   const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), converter, logger, ...observer, ...(renderer ? { renderer } : {}) });
   const crawl = new CrawlService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
-  const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, logger, ...observer });
-  const metering = new Metering({ ledger: store, rateWindows: store, config, logger, ...observer });
+  const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, ...observer });
+  const metering = new Metering({ ledger: store, rateWindows: store, config, ...observer });
   return {
     config,
     logger,
     store,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     keys: new ApiKeys(store),
-    operations: new Operations(metering, crawl, search),
+    operations: new Operations({ config, metering, crawl, search }),
     crawl,
     search,
     pages,

@@ -1,6 +1,7 @@
 /**
  * The library face: the same core as the MCP tools and the HTTP API, for agent frameworks
- * and scripts. Requests and responses are the API's JSON (typed from the zod schemas that
+ * and scripts, through the same Operations (one validation, one deadline, the local
+ * caller). Requests and responses are the API's JSON (typed from the zod schemas that
  * validate them); errors are `AppError`s with a stable `code`.
  *
  *   import { createWebSearch } from 'websearch-mcp';
@@ -11,14 +12,15 @@
  */
 import type { z } from 'zod';
 import type { Core } from './compose.js';
+import { LOCAL_CALLER } from './core/caller.js';
 import type { Config, DeepPartial } from './core/config.js';
 import { ConfigError, loadConfig } from './core/config.js';
 import { AppError } from './core/errors.js';
 import type { Logger } from './core/logger.js';
 import { silentLogger } from './core/logger.js';
-import { crawlRequestSchema, searchRequestSchema } from './core/schemas.js';
+import { incomingRequest } from './core/request-context.js';
+import type { crawlRequestSchema, searchRequestSchema } from './core/schemas.js';
 import type { CrawlResponse, SearchResponse } from './core/schemas.js';
-import { validate } from './core/validate.js';
 import { engineSettingsProblems } from './services/engine-settings.js';
 
 export { htmlToMarkdown } from './extract/html/html-to-markdown.js';
@@ -72,7 +74,6 @@ export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
   const engineProblems = engineSettingsProblems(config);
   if (engineProblems.length > 0) throw new ConfigError(engineProblems);
   const logger = options.logger ?? silentLogger;
-  const crawlSchema = crawlRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs });
   let core: Promise<Core> | undefined;
   let closed = false;
   const built = (): Promise<Core> => {
@@ -82,12 +83,10 @@ export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
   return {
     config,
     async search(request, callOptions = {}) {
-      const valid = validate(searchRequestSchema, request);
-      return (await built()).search.search(valid, callOptions.signal ? { signal: callOptions.signal } : {});
+      return (await built()).operations.search(incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }), request);
     },
     async extract(request, callOptions = {}) {
-      const valid = validate(crawlSchema, request);
-      return (await built()).crawl.crawl(valid, callOptions.signal ? { signal: callOptions.signal } : {});
+      return (await built()).operations.crawl(incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }), request);
     },
     async close() {
       closed = true;

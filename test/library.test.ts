@@ -1,10 +1,14 @@
 /**
  * The library entry (src/index.ts), as an importer uses it: settings checked at creation,
- * the API's JSON in and out, AppError for a bad request, htmlToMarkdown, close.
+ * the API's JSON in and out, AppError for a bad request, htmlToMarkdown, close; and that
+ * it goes through Operations like every face (one validation, a request's context).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Logger } from '../src/core/logger.js';
 import { AppError, ConfigError, createWebSearch, htmlToMarkdown, crawlResponseSchema } from '../src/index.js';
+import { Operations } from '../src/services/operations.js';
 import { startFixtureSite } from './helpers/fixture-site.js';
+import { startTestApi } from './helpers/test-server.js';
 
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
@@ -32,6 +36,32 @@ describe('createWebSearch', () => {
     }
     await expect(web.extract({ urls: [`${site.origin}/html`] })).rejects.toThrow(/closed/);
     await expect(web.search({ q: 'x' })).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('goes through Operations: validated as the HTTP API validates, each call a request with an id in the logs', async () => {
+    const crawl = vi.spyOn(Operations.prototype, 'crawl');
+    const lines: Record<string, unknown>[] = [];
+    const make = (bindings: Record<string, unknown>): Logger => {
+      const write = (obj: unknown, msg?: string) => void lines.push({ ...bindings, ...(obj as object), msg });
+      return { fatal: write, error: write, warn: write, info: write, debug: write, trace: write, child: (more) => make({ ...bindings, ...more }) };
+    };
+    const web = createWebSearch({ env: {}, logger: make({}), config: { store: { path: ':memory:' }, fetch: { allowPrivateAddresses: true } } });
+    const http = await startTestApi();
+    try {
+      const answer = await web.extract({ urls: [`${site.origin}/text`] });
+      expect(answer.metadata.successful_crawls).toBe(1);
+      expect(crawl).toHaveBeenCalledTimes(1);
+      expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({ operation: 'crawl', request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/) });
+      // The same refusal, word for word, as the HTTP API's 400.
+      const body = { urls: [`${site.origin}/text`], timeout_ms: 10 ** 9, format: 'pdf' };
+      const error = (await web.extract(body as never).catch((e: unknown) => e)) as AppError;
+      const refused = (await (await http.post('/api/crawl', body)).json()) as { error: { code: string; message: string; details: unknown } };
+      expect({ code: error.code, message: error.message, details: error.details }).toEqual(refused.error);
+    } finally {
+      crawl.mockRestore();
+      await web.close();
+      await http.close();
+    }
   });
 
   it('checks its settings at once', () => {

@@ -15,7 +15,11 @@ export function newKeyId(): string {
   return `key_${ulid()}`;
 }
 
-/** `req_` + a ULID: the id a charge and its usage record are filed under. */
+/**
+ * `req_` + a ULID: a request's id (request-context.ts), sent as `X-Request-Id` (MCP:
+ * `_meta.request_id`), bound to its log lines, and the id its hold and usage record are
+ * filed under in the ledger.
+ */
 export function newRequestId(): string {
   return `req_${ulid()}`;
 }

@@ -3,6 +3,7 @@
  * composition root plugs in the Chromium adapter (render/chromium-renderer.ts) when a
  * browser exists and WEBSEARCH_RENDER is not `never`.
  */
+import type { RequestDeadline } from './request-context.js';
 
 /** The main document as the guarded fetcher already got it (cap, policy and robots applied). */
 export interface StaticDocument {
@@ -22,9 +23,6 @@ export interface RenderRequest {
    * Absent: the browser fetches it itself (the stealth retry of a blocked page).
    */
   document?: StaticDocument;
-  /** What is left of the per-URL deadline; covers queueing, launch and the whole render. */
-  timeoutMs: number;
-  signal?: AbortSignal;
   /** Render with the realistic browser profile (and through the stealth proxy, if any). */
   stealth: boolean;
 }
@@ -39,11 +37,12 @@ export interface RenderedPage {
 
 export interface Renderer {
   /**
-   * Renders one page. Fails with an AppError: `timeout` (deadline), `cancelled`,
+   * Renders one page before the request's deadline, which covers queueing, launch and the
+   * whole render. Fails with an AppError: `timeout` (deadline), `cancelled`,
    * `render_failed` (the browser crashed or hung; it is restarted on the next call),
    * `network` (the browser could not load the page).
    */
-  render(request: RenderRequest): Promise<RenderedPage>;
+  render(request: RenderRequest, ctx: RequestDeadline): Promise<RenderedPage>;
   /** The major version of the browser once one ran (the stealth profile of static fetches follows it). */
   browserMajor?(): number | undefined;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 /**
  * The contract of the guarded HTTP client (`GuardedFetcher` in guarded-fetcher.ts).
  */
+import type { RequestDeadline } from '../core/request-context.js';
 import type { BrowserProfile } from './browser-profile.js';
 
 /** What is known once the status line and headers of the final hop arrived. */
@@ -26,10 +27,12 @@ export interface FetchOptions {
   method?: 'GET' | 'POST' | 'HEAD';
   headers?: Record<string, string>;
   body?: string | Uint8Array;
-  /** Cancels the request (and closes the socket) when aborted. */
-  signal?: AbortSignal;
-  /** Overall deadline for the whole exchange, redirects included. Default: config. */
-  timeoutMs?: number;
+  /**
+   * The deadline of the whole exchange, redirects included, and the signal that cancels
+   * it (and closes the socket): the request's context, or a budget under it (an engine
+   * call). Default: the configured timeout from now, not cancellable.
+   */
+  ctx?: RequestDeadline;
   /** Cap on decoded body bytes. Default: config (10 MiB). */
   maxBytes?: number;
   /** Stop reading after this many bytes instead of failing (robots.txt: 500 KiB). */

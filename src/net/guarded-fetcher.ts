@@ -15,7 +15,9 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../core/config.js';
+import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
+import { deadlineIn } from '../core/request-context.js';
 import { addressPolicyFor, isForbiddenAddress, stripBrackets, type AddressPolicy } from './address-policy.js';
 import { readBody } from './body-reader.js';
 import { createConnector, portOf, resolveGuarded, systemResolver, type Resolver } from './connector.js';
@@ -25,7 +27,6 @@ import type { FetchedResponse, FetchOptions, HttpClient, ResponseHead } from './
 import { HostLimiter, type Release } from './host-limiter.js';
 import { isHookError, callHook, callHookAsync } from './hook-errors.js';
 import { REDIRECT_STATUSES, redirectHeaders, redirectMethod, redirectTarget, tooManyRedirects, type Method } from './redirects.js';
-import { RequestScope } from './request-scope.js';
 import { closeAgent, destroyBody, drainBody } from './response-cleanup.js';
 import { hostKey, parseTargetUrl, precheckLiteralHost, requestTarget } from './request-url.js';
 
@@ -40,9 +41,6 @@ export interface GuardedFetcherDeps {
   /** Replaces the OS resolver (tests: fake names, DNS-rebinding scenarios). */
   resolver?: Resolver;
 }
-
-/** setTimeout fires at once for delays above 2^31-1 ms; never let a deadline wrap around. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export class GuardedFetcher implements HttpClient {
   readonly #config: FetchConfig;
@@ -82,7 +80,11 @@ export class GuardedFetcher implements HttpClient {
     if (this.#closed) throw new AppError('cancelled', 'the HTTP client is closed');
     const requested = parseTargetUrl(url);
     const policy = options.allowPrivate ? undefined : this.#policy;
-    const scope = new RequestScope(positive(options.timeoutMs, this.#config.timeoutMs, MAX_TIMER_MS), options.signal);
+    // The deadline covers the whole exchange — queueing for a host slot, every redirect
+    // hop, a body that drips one byte at a time — which the idle timeouts alone cannot catch.
+    // A deadline that is not a number (a caller's mistake) falls back to the configured one.
+    const ctx = options.ctx === undefined || Number.isNaN(options.ctx.deadline) ? deadlineIn(this.#config.timeoutMs, options.ctx?.signal) : options.ctx;
+    const scope = new DeadlineScope(ctx);
     let current = requested;
     let status: number | undefined;
     try {
@@ -114,7 +116,7 @@ export class GuardedFetcher implements HttpClient {
     requested: URL,
     options: FetchOptions,
     policy: AddressPolicy | undefined,
-    scope: RequestScope,
+    scope: DeadlineScope,
     progress: (hop: URL, status: number | undefined) => void,
   ): Promise<FetchedResponse> {
     const maxRedirects = options.maxRedirects ?? this.#config.maxRedirects;
@@ -170,7 +172,7 @@ export class GuardedFetcher implements HttpClient {
     }
   }
 
-  async #acquire(url: URL, options: FetchOptions, scope: RequestScope): Promise<Release> {
+  async #acquire(url: URL, options: FetchOptions, scope: DeadlineScope): Promise<Release> {
     if (options.bypassHostLimit) return () => {};
     return this.#limiter.acquire(hostKey(url), scope.signal);
   }
@@ -206,7 +208,7 @@ export class GuardedFetcher implements HttpClient {
     head: ResponseHead,
     method: Method,
     options: FetchOptions,
-    scope: RequestScope,
+    scope: DeadlineScope,
   ): Promise<Uint8Array> {
     const maxBytes = positive(options.maxBytes, this.#config.maxBytes);
     const truncates = options.truncateAt !== undefined && options.truncateAt <= maxBytes;
@@ -245,10 +247,9 @@ export class GuardedFetcher implements HttpClient {
   }
 }
 
-/** A caller-supplied limit if it is a positive number, else the configured one; capped. */
-function positive(value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const chosen = value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
-  return Math.min(chosen, max);
+/** A caller-supplied limit if it is a positive number, else the configured one. */
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 function single(value: string | string[] | undefined): string | undefined {

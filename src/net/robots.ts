@@ -11,8 +11,10 @@
  */
 import robotsParserModule from 'robots-parser';
 import type { Config } from '../core/config.js';
+import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, toAppError } from '../core/errors.js';
 import type { CacheStore } from '../core/cache-port.js';
+import { deadlineIn, type RequestDeadline } from '../core/request-context.js';
 import type { HttpClient } from './fetch-types.js';
 import { LruCache } from '../core/lru-cache.js';
 
@@ -103,12 +105,17 @@ export class RobotsChecker {
     return this.#cache.size;
   }
 
-  async check(url: string, options: { signal?: AbortSignal } = {}): Promise<RobotsVerdict> {
+  /**
+   * The verdict for `url`. With the caller's context, the caller stops waiting at its
+   * deadline (`timeout`) or cancellation (`cancelled`); the fetch itself, shared by every
+   * caller of the origin, runs under robots.txt's own budget (WEBSEARCH_ROBOTS_TIMEOUT_MS).
+   */
+  async check(url: string, ctx?: RequestDeadline): Promise<RobotsVerdict> {
     if (!this.#config.enabled) return { allowed: true, source: 'disabled' };
     const target = parseHttpUrl(url);
     // 2.2.2: "The /robots.txt URI is implicitly allowed."
     if (target.pathname === '/robots.txt') return { allowed: true, source: 'self' };
-    const rules = await this.#rulesFor(target.origin, options.signal);
+    const rules = await this.#rulesFor(target.origin, ctx);
     switch (rules.kind) {
       case 'parsed': {
         // robots-parser answers undefined only for another origin, impossible here.
@@ -124,7 +131,7 @@ export class RobotsChecker {
     }
   }
 
-  async #rulesFor(origin: string, signal: AbortSignal | undefined): Promise<Rules> {
+  async #rulesFor(origin: string, ctx: RequestDeadline | undefined): Promise<Rules> {
     const cached = this.#cache.get(origin);
     if (cached) {
       this.#onLookup?.(true);
@@ -132,12 +139,12 @@ export class RobotsChecker {
     }
     let pending = this.#inflight.get(origin);
     if (!pending) {
-      // The shared fetch gets no caller signal: one caller giving up must not fail the
-      // others. Each caller still stops waiting on its own signal (below).
+      // The shared fetch gets no caller's context: one caller giving up must not fail the
+      // others. Each caller still stops waiting at its own deadline (below).
       pending = this.#load(origin).finally(() => this.#inflight.delete(origin));
       this.#inflight.set(origin, pending);
     }
-    return signal ? abortable(pending, signal) : pending;
+    return ctx ? untilDeadline(pending, ctx) : pending;
   }
 
   /** The outcome for one origin from the shared cache, else fetched and interpreted; never rejects. */
@@ -177,7 +184,7 @@ export class RobotsChecker {
     const response = await this.#client.fetch(robotsUrl, {
       headers: { accept: 'text/plain, */*;q=0.5' },
       maxRedirects: 5, // 2.3.1.2: follow at least five consecutive redirects
-      timeoutMs: this.#config.timeoutMs,
+      ctx: deadlineIn(this.#config.timeoutMs),
       truncateAt: this.#config.maxBytes, // 2.5: parse at least 500 KiB, do not fail
       maxBytes: this.#config.maxBytes, // so the fetcher's page cap never turns the cut into a failure
       // Robots is fetched once per origin per TTL, often right before the page itself:
@@ -257,21 +264,22 @@ function withStatus<T extends object>(value: T, status: number | undefined): T &
   return status === undefined ? value : { ...value, status };
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  const cancelled = (): AppError => new AppError('cancelled', 'robots.txt check cancelled by the caller', { cause: signal.reason });
-  if (signal.aborted) return Promise.reject(cancelled());
+/** Settles with `promise`, or rejects with `timeout` at the caller's deadline or `cancelled` when it gives up. */
+function untilDeadline<T>(promise: Promise<T>, ctx: RequestDeadline): Promise<T> {
+  const scope = new DeadlineScope(ctx, {
+    timeout: (ms) => new AppError('timeout', `robots.txt did not answer within the ${ms} ms left of the caller's deadline`, { retryable: true }),
+    cancelled: (cause) => new AppError('cancelled', 'robots.txt check cancelled by the caller', { cause }),
+  });
+  if (scope.failure) {
+    scope.dispose();
+    return Promise.reject(scope.failure);
+  }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    const onAbort = (): void => reject(scope.failure);
+    scope.signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => {
+      scope.signal.removeEventListener('abort', onAbort);
+      scope.dispose();
+    });
   });
 }

@@ -12,14 +12,15 @@
  * network-idle settle bounded by what is left.
  */
 import { errors, type Browser, type Response, type Route } from 'playwright-core';
+import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, BLOCKING_STATUSES } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { RenderedPage, Renderer, RenderRequest } from '../core/render-port.js';
+import { timeLeft, type RequestDeadline } from '../core/request-context.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { ACCEPT_LANGUAGE, browserProfile, HIDE_WEBDRIVER_SCRIPT, majorOf } from '../net/browser-profile.js';
 import type { Resolver } from '../net/connector.js';
 import { HostLimiter } from '../net/host-limiter.js';
-import { RequestScope } from '../net/request-scope.js';
 import { BrowserHost } from './browser-host.js';
 import { startGuardProxy, type GuardProxy } from './guard-proxy.js';
 import { trackNetwork, type NetworkTracker } from './network-quiet.js';
@@ -75,19 +76,18 @@ export class ChromiumRenderer implements Renderer {
     return majorOf(this.#started?.host.version());
   }
 
-  async render(request: RenderRequest): Promise<RenderedPage> {
+  async render(request: RenderRequest, ctx: RequestDeadline): Promise<RenderedPage> {
     if (this.#closed) throw new AppError('cancelled', 'the renderer is closed');
-    const scope = new RequestScope(request.timeoutMs, request.signal);
-    const deadlineAt = performance.now() + request.timeoutMs;
+    const scope = new DeadlineScope(ctx);
     let release: (() => void) | undefined;
     // The page's wipe after the answer: the slot stays taken until it is done.
     const recycling: Promise<void>[] = [];
     try {
       release = await this.#slots.acquire('pages', scope.signal);
       const { host, stealth } = await this.#start();
-      return await this.#render(request, { scope, deadlineAt, host, stealthProxy: request.stealth ? stealth : undefined, recycling });
+      return await this.#render(request, { scope, host, stealthProxy: request.stealth ? stealth : undefined, recycling });
     } catch (error) {
-      throw scope.failure && !(error instanceof AppError && error.code === 'render_failed') ? renderTimeout(scope.failure, request.timeoutMs) : toRenderError(error);
+      throw scope.failure && !(error instanceof AppError && error.code === 'render_failed') ? renderTimeout(scope.failure, scope.ms) : toRenderError(error);
     } finally {
       scope.dispose();
       if (release) void Promise.all(recycling).finally(release);
@@ -118,10 +118,10 @@ export class ChromiumRenderer implements Renderer {
 
   async #render(
     request: RenderRequest,
-    run: { scope: RequestScope; deadlineAt: number; host: BrowserHost; stealthProxy: GuardProxy | undefined; recycling: Promise<void>[] },
+    run: { scope: DeadlineScope; host: BrowserHost; stealthProxy: GuardProxy | undefined; recycling: Promise<void>[] },
   ): Promise<RenderedPage> {
     const { scope, host } = run;
-    const left = (): number => Math.max(1, Math.round(run.deadlineAt - performance.now()));
+    const left = (): number => Math.max(1, Math.round(timeLeft(scope)));
     let browser: Browser;
     try {
       browser = await untilAborted(host.browser(), scope.signal);
@@ -188,7 +188,7 @@ export class ChromiumRenderer implements Renderer {
   }
 
   /** A new context and page for a profile: its guards (route, init script) are set once here. */
-  async #openPage(browser: Browser, host: BrowserHost, scope: RequestScope, stealth: boolean, stealthProxy: GuardProxy | undefined): Promise<PooledPage> {
+  async #openPage(browser: Browser, host: BrowserHost, scope: DeadlineScope, stealth: boolean, stealthProxy: GuardProxy | undefined): Promise<PooledPage> {
     const creating = browser.newContext(this.#contextOptions(stealth, stealthProxy));
     const context = await this.#setupStep(creating, browser, host, scope).catch((error: unknown) => {
       // Given up on (deadline, hang): a context that still arrives later is closed.
@@ -214,7 +214,7 @@ export class ChromiumRenderer implements Renderer {
    * A context or page being created: a failure, or no answer for HUNG_SETUP_MS, means the
    * browser is broken: it is dropped (and relaunched by the next render).
    */
-  async #setupStep<T>(step: Promise<T>, browser: Browser, host: BrowserHost, scope: RequestScope): Promise<T> {
+  async #setupStep<T>(step: Promise<T>, browser: Browser, host: BrowserHost, scope: DeadlineScope): Promise<T> {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise<never>((_resolve, reject) => {

@@ -5,6 +5,7 @@
  */
 import { extractionErrorTypeOf } from '../core/errors.js';
 import { crawlCredits } from '../core/pricing.js';
+import type { RequestContext } from '../core/request-context.js';
 import type { CrawlRequest, CrawlResponse, CrawlResult } from '../core/schemas.js';
 import { pageContent } from './paging.js';
 import type { PageExtractor, PageOutcome } from './page-extractor.js';
@@ -17,7 +18,6 @@ export interface CrawlProgress {
 }
 
 export interface CrawlCallOptions {
-  signal?: AbortSignal;
   /** Called as each distinct URL finishes. */
   onProgress?: (progress: CrawlProgress) => void;
 }
@@ -29,7 +29,8 @@ export function elapsedSeconds(startedAt: number): number {
 export class CrawlService {
   constructor(private readonly pages: PageExtractor) {}
 
-  async crawl(request: CrawlRequest, options: CrawlCallOptions = {}): Promise<CrawlResponse> {
+  /** Every URL under the request's one deadline (its `timeout_ms`, fixed in the context). */
+  async crawl(ctx: RequestContext, request: CrawlRequest, options: CrawlCallOptions = {}): Promise<CrawlResponse> {
     const startedAt = performance.now();
     const timestamp = new Date().toISOString();
     // Duplicates (same URL up to the fragment) share one extraction.
@@ -42,12 +43,7 @@ export class CrawlService {
     const outcomes = new Map<string, PageOutcome>();
     await Promise.all(
       distinct.map(async ([key, raw]) => {
-        const outcome = await this.pages.extract(raw, {
-          format: request.format,
-          timeoutMs: request.timeout_ms,
-          signal: options.signal,
-          stealth: request.stealth,
-        });
+        const outcome = await this.pages.extract(ctx, raw, { format: request.format, stealth: request.stealth });
         outcomes.set(key, outcome);
         done += 1;
         options.onProgress?.({ done, total: distinct.length, url: raw });

@@ -3,8 +3,9 @@
  * under the engine's time budget. Never throws: every failure becomes an EngineFailure
  * (code + message) so one broken engine never sinks the search.
  */
+import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, toAppError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
+import { timeLeft, type RequestContext } from '../core/request-context.js';
 import { getEngine, getFallbackEngine } from '../engines/registry.js';
 import type { EngineId, EngineResult, SearchEngine, SearchParams } from '../engines/types.js';
 import type { HttpClient } from '../net/fetch-types.js';
@@ -36,7 +37,6 @@ export interface EngineCallerDeps {
   throttle: EngineThrottle;
   /** Time budget of one engine call, queueing and the DuckDuckGo fallback included. */
   timeoutMs: number;
-  logger: Logger;
   observer?: Pick<ServiceObserver, 'engineCall' | 'engineSuspended'>;
 }
 
@@ -45,9 +45,9 @@ const utf8 = new TextDecoder('utf-8');
 export class EngineCaller {
   constructor(private readonly deps: EngineCallerDeps) {}
 
-  async call(id: EngineId, params: SearchParams, signal?: AbortSignal): Promise<EngineOutcome> {
+  async call(ctx: RequestContext, id: EngineId, params: SearchParams): Promise<EngineOutcome> {
     const suspension = await this.deps.health.check(id).catch((err: unknown) => {
-      this.deps.logger.warn({ err, engine: id }, 'reading engine suspensions failed');
+      ctx.log.warn({ err, engine: id }, 'reading engine suspensions failed');
       return undefined;
     });
     if (suspension) {
@@ -55,68 +55,60 @@ export class EngineCaller {
       return { engine: id, ok: false, failure: { engine: id, error: suspension.reason, message: this.deps.health.describe(id, suspension) } };
     }
 
-    const budgetMs = this.deps.timeoutMs;
-    const deadline = performance.now() + budgetMs;
-    const budget = new AbortController();
-    const timer = setTimeout(
-      () => budget.abort(new AppError('timeout', `${id} did not answer within ${budgetMs} ms`, { retryable: true })),
-      budgetMs,
-    );
-    const onCallerAbort = (): void => budget.abort(new AppError('cancelled', 'request cancelled by the caller'));
-    if (signal?.aborted) onCallerAbort();
-    else signal?.addEventListener('abort', onCallerAbort, { once: true });
+    // The engine's own budget, never past the request's deadline.
+    const budget = new DeadlineScope(ctx, {
+      budgetMs: this.deps.timeoutMs,
+      timeout: (ms) => new AppError('timeout', `${id} did not answer within ${ms} ms`, { retryable: true }),
+    });
 
     try {
       let results: EngineResult[];
       try {
-        results = await this.#once(getEngine(id), params, budget.signal, deadline);
+        results = await this.#once(getEngine(id), params, budget);
       } catch (error) {
         const fallback = getFallbackEngine(id);
         const err = toAppError(error);
         // The lite page is another layout, not another IP: it helps when the HTML page
         // changed or the server hiccuped, never against a block or a rate limit.
         const worthFallback = err.code === 'malformed_response' || (err.code === 'http' && (err.statusCode ?? 0) >= 500);
-        if (!fallback || !worthFallback || budget.signal.aborted || deadline - performance.now() < MIN_FALLBACK_BUDGET_MS) {
+        if (!fallback || !worthFallback || budget.signal.aborted || timeLeft(budget) < MIN_FALLBACK_BUDGET_MS) {
           throw err;
         }
-        this.deps.logger.debug({ engine: id, code: err.code }, 'trying the fallback endpoint');
-        results = await this.#once(fallback, params, budget.signal, deadline);
+        ctx.log.debug({ engine: id, code: err.code }, 'trying the fallback endpoint');
+        results = await this.#once(fallback, params, budget);
       }
       this.deps.observer?.engineCall(id, 'ok');
       return { engine: id, ok: true, results };
     } catch (error) {
       // A fired budget or cancellation explains whatever error it caused downstream.
-      const reason: unknown = budget.signal.aborted ? budget.signal.reason : undefined;
-      const err = reason instanceof AppError ? reason : toAppError(error);
-      if (err.code === 'internal_error') this.deps.logger.error({ err: error, engine: id }, 'engine call failed unexpectedly');
+      const err = budget.failure ?? toAppError(error);
+      if (err.code === 'internal_error') ctx.log.error({ err: error, engine: id }, 'engine call failed unexpectedly');
       const suspended = await this.deps.health.recordFailure(id, err).catch((storeErr: unknown) => {
-        this.deps.logger.warn({ err: storeErr, engine: id }, 'recording an engine suspension failed');
+        ctx.log.warn({ err: storeErr, engine: id }, 'recording an engine suspension failed');
         return undefined;
       });
       this.deps.observer?.engineCall(id, err.code);
       if (suspended) {
         this.deps.observer?.engineSuspended(id, suspended.reason);
-        this.deps.logger.warn({ engine: id, reason: suspended.reason, until: new Date(suspended.until).toISOString() }, 'search engine suspended');
+        ctx.log.warn({ engine: id, reason: suspended.reason, until: new Date(suspended.until).toISOString() }, 'search engine suspended');
       }
       return { engine: id, ok: false, failure: { engine: id, error: err.code, message: err.message } };
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onCallerAbort);
+      budget.dispose();
     }
   }
 
   /** One request/parse round trip through the engine's politeness lane. */
-  async #once(engine: SearchEngine, params: SearchParams, signal: AbortSignal, deadline: number): Promise<EngineResult[]> {
+  async #once(engine: SearchEngine, params: SearchParams, budget: DeadlineScope): Promise<EngineResult[]> {
     const request = engine.buildRequest(params, this.deps.settings.contexts[engine.id]);
-    const release = await this.deps.throttle.acquire(engine.id, signal);
+    const release = await this.deps.throttle.acquire(engine.id, budget.signal);
     let response;
     try {
       response = await this.deps.client.fetch(request.url, {
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
-        signal,
-        timeoutMs: Math.max(1, Math.ceil(deadline - performance.now())),
+        ctx: budget,
         maxBytes: ENGINE_MAX_BYTES,
         // Engine base URLs come from the operator's own config (e.g. a SearXNG on the LAN),
         // never from a request; page fetches never set this.

@@ -8,18 +8,10 @@
  */
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
-import { newRequestId } from '../core/ids.js';
-import type { Logger } from '../core/logger.js';
 import type { ApiKeyRecord } from '../core/key-store.js';
 import type { LedgerStore, Operation } from '../core/ledger-store.js';
 import type { RateWindowStore } from '../core/rate-window-store.js';
-
-/** Who is calling: a key, or nobody (unmetered local use). */
-export interface Caller {
-  key?: ApiKeyRecord;
-}
-
-export const LOCAL_CALLER: Caller = Object.freeze({});
+import type { RequestContext } from '../core/request-context.js';
 
 /** Hooks for the metrics the faces export (optional: the CLI has none). */
 export interface MeteringObserver {
@@ -33,7 +25,6 @@ export interface MeteringDeps {
   /** The per-key rate-limit windows. */
   rateWindows: RateWindowStore;
   config: Config;
-  logger: Logger;
   observer?: MeteringObserver;
   now?: () => number;
 }
@@ -54,13 +45,14 @@ export class Metering {
   }
 
   /**
-   * Runs `work` for `caller`: refuses with `rate_limited` (429), `unauthorized` (401) or
-   * `insufficient_credits` (402) before any work, holding `maxCredits` meanwhile, and
-   * debits `creditsOf(result)` after it (both priced by core/pricing.ts, not here).
-   * A failed request is never charged.
+   * Runs `work` for the context's caller: refuses with `rate_limited` (429), `unauthorized`
+   * (401) or `insufficient_credits` (402) before any work, holding `maxCredits` meanwhile,
+   * and debits `creditsOf(result)` after it (both priced by core/pricing.ts, not here).
+   * The hold and the usage record are filed under the context's id, the one the client
+   * sees (`X-Request-Id`, MCP `_meta.request_id`). A failed request is never charged.
    */
-  async run<T>(caller: Caller, operation: Operation, maxCredits: number, work: () => Promise<T>, creditsOf: (result: T) => number): Promise<T> {
-    const key = caller.key;
+  async run<T>(ctx: Pick<RequestContext, 'id' | 'caller' | 'log'>, operation: Operation, maxCredits: number, work: () => Promise<T>, creditsOf: (result: T) => number): Promise<T> {
+    const key = ctx.caller.key;
     if (key === undefined) return work();
     const { ledger, observer } = this.#deps;
     try {
@@ -69,7 +61,7 @@ export class Metering {
       observer?.requestRefused('rate_limited');
       throw err;
     }
-    const requestId = newRequestId();
+    const requestId = ctx.id;
     const admitted = await ledger.reserve(key.id, requestId, maxCredits, HOLD_MS, this.#now());
     if (!admitted.ok) {
       const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
@@ -82,7 +74,7 @@ export class Metering {
     try {
       result = await work();
     } catch (err) {
-      await ledger.release(key.id, requestId).catch((releaseErr: unknown) => this.#deps.logger.warn({ err: releaseErr, keyId: key.id }, 'releasing a credit hold failed'));
+      await ledger.release(key.id, requestId).catch((releaseErr: unknown) => ctx.log.warn({ err: releaseErr, keyId: key.id }, 'releasing a credit hold failed'));
       throw err;
     }
     const credits = creditsOf(result);

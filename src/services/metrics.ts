@@ -1,12 +1,14 @@
 /**
  * Prometheus metrics of one process (prom-client, its own registry): HTTP requests by
  * route pattern and status, latencies, MCP tool calls, credits charged and refusals,
- * cache lookups, engine outcomes and suspensions, pages by outcome, open MCP sessions.
+ * cache lookups, engine outcomes and suspensions, pages by outcome, extraction passes that
+ * failed (by pass), open MCP sessions.
  * Label values are bounded sets (route patterns, codes, engine ids): a raw path or URL
  * as a label would grow the series without end.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Operation } from '../core/ledger-store.js';
+import type { PassFailure } from '../extract/index.js';
 import type { MeteringObserver } from './metering.js';
 
 /** Seconds, from a cache hit (about 1 ms) to a slow page (the 30 s class). */
@@ -20,6 +22,8 @@ export interface ServiceObserver {
   engineCall(engine: string, outcome: string): void;
   engineSuspended(engine: string, reason: string): void;
   pageFetched(outcome: string): void;
+  /** A pass of the HTML pipeline failed on a page converted (its name: a bounded set, switches.ts). */
+  passFailed(pass: PassFailure['pass']): void;
 }
 
 export class Metrics implements MeteringObserver, ServiceObserver {
@@ -34,6 +38,7 @@ export class Metrics implements MeteringObserver, ServiceObserver {
   readonly #engineCalls = new Counter({ name: 'websearch_engine_calls_total', help: 'Search engine calls by engine and outcome (ok or an error code)', labelNames: ['engine', 'outcome'], registers: [this.registry] });
   readonly #suspensions = new Counter({ name: 'websearch_engine_suspensions_total', help: 'Engine suspensions placed (blocked, rate_limited)', labelNames: ['engine', 'reason'], registers: [this.registry] });
   readonly #pages = new Counter({ name: 'websearch_pages_total', help: 'Pages by outcome: success, cached, or the extraction error_type', labelNames: ['outcome'], registers: [this.registry] });
+  readonly #passFailures = new Counter({ name: 'websearch_extract_pass_failures_total', help: 'Failures of the HTML pipeline\'s passes on pages converted, by pass', labelNames: ['pass'], registers: [this.registry] });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'websearch_' });
@@ -72,6 +77,10 @@ export class Metrics implements MeteringObserver, ServiceObserver {
 
   pageFetched(outcome: string): void {
     this.#pages.inc({ outcome });
+  }
+
+  passFailed(pass: PassFailure['pass']): void {
+    this.#passFailures.inc({ pass });
   }
 
   /** Open MCP sessions, read when scraped. */

@@ -1,27 +1,79 @@
 /**
- * The two operations as the faces call them: for a caller, metered (rate limit, credit
- * hold, debit of exactly `credits_used`) around the crawl and search services. Both
- * amounts come from core/pricing.ts: the hold from the request, the debit from the
- * services' priced answer.
+ * The two operations as every face calls them — the HTTP API, the MCP tools, the command
+ * line and the library — and the one place a request is validated: the input against the
+ * schema (400 / `invalid_request` with paths), then the request's context with its
+ * deadline, fixed here once (core/request-context.ts), then metering for the caller (rate
+ * limit, credit hold, debit of exactly `credits_used`, filed under the context's id) around
+ * the crawl and search services. Both amounts come from core/pricing.ts: the hold from the
+ * request, the debit from the services' priced answer.
  */
+import type { Config } from '../core/config.js';
+import type { Operation } from '../core/ledger-store.js';
 import { maxCrawlCredits, maxSearchCredits } from '../core/pricing.js';
+import { withRequestContext, type IncomingRequest, type RequestContext } from '../core/request-context.js';
 import type { CrawlRequest, CrawlResponse, SearchRequest, SearchResponse } from '../core/schemas.js';
+import { crawlRequestSchema, searchRequestSchema } from '../core/schemas.js';
+import { validate } from '../core/validate.js';
 import type { CrawlCallOptions, CrawlService } from './crawl-service.js';
-import type { Caller, Metering } from './metering.js';
+import type { Metering } from './metering.js';
 import type { SearchOptions, SearchService } from './search-service.js';
 
-export class Operations {
-  constructor(
-    private readonly metering: Metering,
-    private readonly crawlService: Pick<CrawlService, 'crawl'>,
-    private readonly searchService: Pick<SearchService, 'search'>,
-  ) {}
+export interface OperationsDeps {
+  config: Config;
+  metering: Metering;
+  crawl: Pick<CrawlService, 'crawl'>;
+  search: Pick<SearchService, 'search'>;
+}
 
-  crawl(caller: Caller, request: CrawlRequest, options: CrawlCallOptions = {}): Promise<CrawlResponse> {
-    return this.metering.run(caller, 'crawl', maxCrawlCredits(request), () => this.crawlService.crawl(request, options), (r) => r.metadata.credits_used);
+export class Operations {
+  readonly #deps: OperationsDeps;
+  readonly #crawlSchema: ReturnType<typeof crawlRequestSchema>;
+
+  constructor(deps: OperationsDeps) {
+    this.#deps = deps;
+    this.#crawlSchema = crawlRequestSchema({ maxUrls: deps.config.crawl.maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
   }
 
-  search(caller: Caller, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
-    return this.metering.run(caller, 'search', maxSearchCredits(request), () => this.searchService.search(request, options), (r) => r.metadata.credits_used);
+  /** `POST /api/crawl`, `extract_urls`, `websearch-mcp extract`, the library's `extract`: `input` as the client sent it. */
+  crawl(incoming: IncomingRequest, input: unknown, options: CrawlCallOptions = {}): Promise<CrawlResponse> {
+    const request = validate(this.#crawlSchema, input);
+    return this.#run(incoming, 'crawl', this.#crawlTimeoutMs(request), maxCrawlCredits(request), (ctx) => this.#deps.crawl.crawl(ctx, request, options));
+  }
+
+  /** `GET|POST /api/search`, `web_search`, `websearch-mcp search`, the library's `search`: `input` as the client sent it. */
+  search(incoming: IncomingRequest, input: unknown, options: SearchOptions = {}): Promise<SearchResponse> {
+    const request = validate(searchRequestSchema, input);
+    return this.#run(incoming, 'search', this.#searchTimeoutMs(request), maxSearchCredits(request), (ctx) => this.#deps.search.search(ctx, request, options));
+  }
+
+  /** The validated request under its context, metered; one debug line when it is done (every face's, stamped with its id). */
+  #run<T extends { metadata: { credits_used: number } }>(
+    incoming: IncomingRequest,
+    operation: Operation,
+    timeoutMs: number,
+    maxCredits: number,
+    work: (ctx: RequestContext) => Promise<T>,
+  ): Promise<T> {
+    return withRequestContext(incoming, timeoutMs, async (ctx) => {
+      const result = await this.#deps.metering.run(ctx, operation, maxCredits, () => work(ctx), (r) => r.metadata.credits_used);
+      ctx.log.debug({ operation, credits_used: result.metadata.credits_used }, 'operation done');
+      return result;
+    });
+  }
+
+  /**
+   * An extraction's deadline: its `timeout_ms` (each URL runs side by side, so the URLs'
+   * deadline is the request's), or the configured default, never past the configured
+   * maximum (the schema refuses more; this is the one clamp, for callers of the services).
+   */
+  #crawlTimeoutMs(request: Pick<CrawlRequest, 'timeout_ms'>): number {
+    const { timeoutMs, maxTimeoutMs } = this.#deps.config.fetch;
+    return Math.min(request.timeout_ms ?? timeoutMs, maxTimeoutMs);
+  }
+
+  /** A search's deadline: the engines' budget, then the page contents' (include_content). */
+  #searchTimeoutMs(request: Pick<SearchRequest, 'include_content'>): number {
+    const { engineTimeoutMs, contentTimeoutMs } = this.#deps.config.search;
+    return engineTimeoutMs + (request.include_content ? contentTimeoutMs : 0);
   }
 }

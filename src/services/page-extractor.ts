@@ -12,6 +12,7 @@ import { AppError, contentErrorOf, extractionErrorTypeOf, toAppError } from '../
 import type { Logger } from '../core/logger.js';
 import type { ConverterPort } from '../core/converter-port.js';
 import type { Renderer, StaticDocument } from '../core/render-port.js';
+import { timeLeft, type RequestContext, type RequestDeadline } from '../core/request-context.js';
 import { classifyContentType, decodeText, hasReadableText, looksScriptDependent, nearEmpty, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
 import type { ConvertInput, ConvertOutput } from '../extract/types.js';
 import { browserProfile } from '../net/browser-profile.js';
@@ -22,7 +23,8 @@ import type { ServiceObserver } from './metrics.js';
 export type ExtractFormat = 'markdown' | 'html';
 
 export interface RobotsPolicy {
-  check(url: string, options?: { signal?: AbortSignal }): Promise<{ allowed: boolean; source: string; status?: number; error?: AppError }>;
+  /** Rejects with `timeout` at the caller's deadline, `cancelled` when it gives up. */
+  check(url: string, ctx?: RequestDeadline): Promise<{ allowed: boolean; source: string; status?: number; error?: AppError }>;
 }
 
 export interface ExtractedPage {
@@ -39,8 +41,6 @@ export type PageOutcome =
 
 export interface ExtractOptions {
   format: ExtractFormat;
-  timeoutMs?: number;
-  signal?: AbortSignal;
   /** The browser profile on the static fetch, and a rendered retry of a blocked page. */
   stealth?: boolean;
 }
@@ -50,10 +50,10 @@ export interface PageExtractorDeps {
   client: HttpClient;
   robots: RobotsPolicy;
   cache: CacheStore<ExtractedPage>;
-  /** Runs the converters (a worker pool in servers): under what is left of the URL's deadline. */
+  /** Runs the converters (a worker pool in servers): under what is left of the request's deadline. */
   converter: ConverterPort<ConvertInput, ConvertOutput>;
   logger: Logger;
-  observer?: Pick<ServiceObserver, 'cacheLookup' | 'pageFetched'>;
+  observer?: Pick<ServiceObserver, 'cacheLookup' | 'pageFetched' | 'passFailed'>;
   /** The headless browser, when one exists and WEBSEARCH_RENDER is not `never`. */
   renderer?: Renderer;
 }
@@ -92,13 +92,14 @@ function isSuccess(status: number): boolean {
 export class PageExtractor {
   constructor(private readonly deps: PageExtractorDeps) {}
 
-  async extract(rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
-    const outcome = await this.#extract(rawUrl, options);
+  /** One URL through every gate, under the request's deadline (the whole of it: URLs run side by side). */
+  async extract(ctx: RequestContext, rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
+    const outcome = await this.#extract(ctx, rawUrl, options);
     this.deps.observer?.pageFetched(outcome.ok ? (outcome.fromCache ? 'cached' : 'success') : extractionErrorTypeOf(outcome.error.code));
     return outcome;
   }
 
-  async #extract(rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
+  async #extract(ctx: RequestContext, rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
     const parsed = parseTargetUrl(rawUrl);
     if (parsed instanceof AppError) return { ok: false, statusCode: 0, error: parsed };
     const cacheKey = `page:${options.format}:${pageKey(parsed)}`;
@@ -109,21 +110,21 @@ export class PageExtractor {
       if (cached) return { ok: true, fromCache: true, ...cached, rendered: cached.rendered ?? false };
     }
     try {
-      const page = await this.fetchAndConvert(parsed, options);
+      const page = await this.fetchAndConvert(ctx, parsed, options);
       if (this.deps.config.cache.ttlMs > 0) {
         await this.deps.cache.set(cacheKey, page, this.deps.config.cache.ttlMs).catch((err: unknown) => {
-          this.deps.logger.warn({ err, url: parsed.href }, 'page cache write failed');
+          ctx.log.warn({ err, url: parsed.href }, 'page cache write failed');
         });
       }
       return { ok: true, fromCache: false, ...page };
     } catch (err) {
       const error = toAppError(err);
-      if (error.code === 'internal_error') this.deps.logger.error({ err, url: parsed.href }, 'extraction failed unexpectedly');
+      if (error.code === 'internal_error') ctx.log.error({ err, url: parsed.href }, 'extraction failed unexpectedly');
       return { ok: false, statusCode: error.statusCode ?? 0, error };
     }
   }
 
-  private async fetchAndConvert(url: URL, options: ExtractOptions): Promise<ExtractedPage> {
+  private async fetchAndConvert(ctx: RequestContext, url: URL, options: ExtractOptions): Promise<ExtractedPage> {
     const extension = rejectedExtension(url);
     if (extension !== null) {
       throw new AppError(
@@ -132,13 +133,11 @@ export class PageExtractor {
         { statusCode: 0 },
       );
     }
-    // One deadline per URL covers the robots.txt check and the page.
-    const timeoutMs = Math.min(options.timeoutMs ?? this.deps.config.fetch.timeoutMs, this.deps.config.fetch.maxTimeoutMs);
-    const started = performance.now();
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const verdict = await this.deps.robots.check(url.href, { signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline }).catch((err: unknown) => {
-      if (deadline.aborted && !options.signal?.aborted) {
-        throw new AppError('timeout', `No answer within ${timeoutMs} ms: the site's robots.txt did not answer in that time.`, { statusCode: 0, retryable: true });
+    // The request's one deadline covers the robots.txt check and the page.
+    const budgetMs = Math.max(0, Math.round(timeLeft(ctx)));
+    const verdict = await this.deps.robots.check(url.href, ctx).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'timeout') {
+        throw new AppError('timeout', `No answer within ${budgetMs} ms: the site's robots.txt did not answer in that time.`, { statusCode: 0, retryable: true });
       }
       throw err;
     });
@@ -153,14 +152,12 @@ export class PageExtractor {
         : `its robots.txt disallows this path for ${this.deps.config.fetch.productToken} (${ROBOTS_HINT})`;
       throw new AppError('robots_disallowed', `Not fetched: ${why}.`, { statusCode: 0 });
     }
-    const left = (): number => Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
     const profile = options.stealth ? browserProfile(this.deps.renderer?.browserMajor?.()) : undefined;
     let response: FetchedResponse;
     let output: ConvertOutput;
     try {
       response = await this.deps.client.fetch(url.href, {
-        timeoutMs: left(),
-        signal: options.signal,
+        ctx,
         ...(profile ? { profile } : {}),
         onHead: (head) => checkHead(head, this.deps.config.fetch.maxBytes),
         onFirstBytes: async (bytes, head) => {
@@ -174,19 +171,19 @@ export class PageExtractor {
           }
         },
       });
-      output = await this.convert(response.body, response.headers['content-type'] ?? null, response.finalUrl, options, response.headers, response.status, left());
+      output = await this.convert(ctx, response.body, response.headers['content-type'] ?? null, response.finalUrl, options, response.headers, response.status);
     } catch (err) {
       // Stealth: a page that turned the plain fetch away as a bot is retried in the browser,
       // which fetches it itself with the same profile.
       if (options.stealth && this.deps.renderer && this.deps.config.render.mode !== 'never' && isBotWall(err)) {
-        this.deps.logger.debug({ url: url.href, code: (err as AppError).code }, 'blocked: retrying rendered with the stealth profile');
-        return this.renderAndConvert(url.href, undefined, options, left());
+        ctx.log.debug({ url: url.href, code: (err as AppError).code }, 'blocked: retrying rendered with the stealth profile');
+        return this.renderAndConvert(ctx, url.href, undefined, options);
       }
       throw err;
     }
     if (this.shouldRender(response, output, options.format)) {
       const document = { finalUrl: response.finalUrl, status: response.status, headers: response.headers, body: response.body };
-      return this.renderAndConvert(url.href, document, options, left());
+      return this.renderAndConvert(ctx, url.href, document, options);
     }
     if (!hasReadableText(output)) throw emptyContent(response.status, false);
     return { statusCode: response.status, finalUrl: response.finalUrl, output, rendered: false };
@@ -205,34 +202,43 @@ export class PageExtractor {
     return looksScriptDependent(text, output.markdown);
   }
 
-  private async renderAndConvert(url: string, document: StaticDocument | undefined, options: ExtractOptions, timeoutMs: number): Promise<ExtractedPage> {
+  private async renderAndConvert(ctx: RequestContext, url: string, document: StaticDocument | undefined, options: ExtractOptions): Promise<ExtractedPage> {
     const renderer = this.deps.renderer as Renderer;
-    const rendering = performance.now();
-    const page = await renderer.render({ url, timeoutMs, stealth: options.stealth === true, ...(document ? { document } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    const page = await renderer.render({ url, stealth: options.stealth === true, ...(document ? { document } : {}) }, ctx);
     // A browser that fetched the page itself (stealth retry) applies the status gate here.
     if (!document) checkHead({ url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] }, Number.MAX_SAFE_INTEGER);
     const bytes = new TextEncoder().encode(page.html);
-    const output = await this.convert(bytes, 'text/html; charset=utf-8', page.finalUrl, options, {}, page.status, Math.max(1, timeoutMs - (performance.now() - rendering)));
+    const output = await this.convert(ctx, bytes, 'text/html; charset=utf-8', page.finalUrl, options, {}, page.status);
     if (!hasReadableText(output)) throw emptyContent(page.status, true);
     return { statusCode: page.status, finalUrl: page.finalUrl, output, rendered: true };
   }
 
-  /** Converts in the converter (a worker pool in servers) under `timeoutMs`, what is left of the URL's deadline. */
+  /** Converts in the converter (a worker pool in servers) under what is left of the request's deadline. */
   private async convert(
+    ctx: RequestDeadline,
     bytes: Uint8Array,
     contentType: string | null,
     url: string,
     options: ExtractOptions,
     headers: Record<string, string>,
     status: number,
-    timeoutMs: number,
   ): Promise<ConvertOutput> {
     const input = { bytes, contentType, url, format: options.format, headers };
-    return this.deps.converter.convert(input, { timeoutMs, signal: options.signal }).catch((err: unknown) => {
+    const output = await this.deps.converter.convert(input, ctx).catch((err: unknown) => {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
       throw error.statusCode === undefined ? new AppError(error.code, error.message, { statusCode: status, retryable: error.retryable, cause: error.cause }) : error;
     });
+    return this.#countFailures(output, url);
+  }
+
+  /** The passes that failed on the page counted (the metrics) and logged, then dropped: no answer or cache entry carries them. */
+  #countFailures(output: ConvertOutput, url: string): ConvertOutput {
+    const { pass_failures: failures, ...rest } = output;
+    if (failures === undefined) return output;
+    for (const failure of failures) this.deps.observer?.passFailed(failure.pass);
+    this.deps.logger.debug({ url, failures }, 'extraction passes failed');
+    return rest;
   }
 }
 

@@ -4,8 +4,9 @@
  * page must not stretch it, and pages still pending when the deadline fires are reported
  * as `timeout` (and their downloads aborted) instead of being waited for.
  */
+import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, contentErrorOf, toAppError, type ContentErrorValue } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
+import type { RequestContext } from '../core/request-context.js';
 import type { SearchResult } from '../core/schemas.js';
 import type { PageExtractor, PageOutcome } from './page-extractor.js';
 
@@ -20,11 +21,9 @@ export interface SearchProgress {
 export interface ContentOptions {
   /** How many of the top results get content (content_results). */
   count: number;
-  /** The one deadline for all pages. */
+  /** The budget of all pages together, from now (never past the request's deadline). */
   timeoutMs: number;
-  signal?: AbortSignal;
   onProgress?: (progress: SearchProgress) => void;
-  logger: Logger;
 }
 
 export interface ContentOutcome {
@@ -45,6 +44,7 @@ function fieldOf(outcome: PageOutcome): ContentField {
 }
 
 export async function fetchContent(
+  ctx: RequestContext,
   pages: Pick<PageExtractor, 'extract'>,
   results: SearchResult[],
   options: ContentOptions,
@@ -54,8 +54,12 @@ export async function fetchContent(
   if (total === 0) return { results, requested: 0, delivered: 0 };
 
   const fields: (ContentField | undefined)[] = new Array<ContentField | undefined>(total).fill(undefined);
-  const controller = new AbortController();
-  const deadline = performance.now() + options.timeoutMs;
+  // The one deadline of every page: closing it aborts the downloads still running.
+  const phase = new DeadlineScope(ctx, {
+    budgetMs: options.timeoutMs,
+    timeout: (ms) => new AppError('timeout', `page content not complete within ${ms} ms`, { retryable: true }),
+  });
+  const pageCtx: RequestContext = { ...ctx, deadline: phase.deadline, signal: phase.signal };
   let closed = false;
   let done = 0;
 
@@ -64,41 +68,30 @@ export async function fetchContent(
     try {
       options.onProgress?.({ done, total, url: (targets[index] as SearchResult).url });
     } catch (err) {
-      options.logger.warn({ err }, 'search progress callback failed');
+      ctx.log.warn({ err }, 'search progress callback failed');
     }
   };
 
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const close = (reason: AppError): void => {
-    if (closed) return;
-    // Freeze the answers first: late completions (aborted downloads) must not overwrite them.
+  // At the deadline or on the caller's cancellation. Registered before any page's own
+  // listener, so the answers are frozen before aborted downloads could overwrite them.
+  const close = (): void => {
     closed = true;
-    controller.abort(reason);
     stop();
   };
-  const timer = setTimeout(
-    () => close(new AppError('timeout', `page content not complete within ${options.timeoutMs} ms`, { retryable: true })),
-    options.timeoutMs,
-  );
-  const onCallerAbort = (): void => close(new AppError('cancelled', 'request cancelled by the caller'));
-  if (options.signal?.aborted) onCallerAbort();
-  else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  if (phase.signal.aborted) close();
+  else phase.signal.addEventListener('abort', close, { once: true });
 
   const work = targets.map(async (result, index) => {
     let field: ContentField;
     try {
-      const outcome = await pages.extract(result.url, {
-        format: 'markdown',
-        signal: controller.signal,
-        // Never longer than what is left of the shared deadline.
-        timeoutMs: Math.max(1, Math.floor(deadline - performance.now())),
-      });
+      const outcome = await pages.extract(pageCtx, result.url, { format: 'markdown' });
       field = fieldOf(outcome);
     } catch (err) {
       // PageExtractor reports failures as outcomes; a throw is a bug or a foreign adapter.
       const error = toAppError(err);
-      if (error.code === 'internal_error') options.logger.error({ err, url: result.url }, 'page content failed unexpectedly');
+      if (error.code === 'internal_error') ctx.log.error({ err, url: result.url }, 'page content failed unexpectedly');
       field = { content_error: error.code === 'cancelled' ? 'timeout' : contentErrorOf(error.code, error.statusCode) };
     }
     if (closed) return;
@@ -109,8 +102,8 @@ export async function fetchContent(
   try {
     await Promise.race([Promise.all(work), stopped]);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    phase.signal.removeEventListener('abort', close);
+    phase.dispose();
   }
   if (!closed) closed = true;
   else {

@@ -8,10 +8,11 @@ import { createHash } from 'node:crypto';
 import type { CacheStore } from '../core/cache-port.js';
 import type { ServiceObserver } from './metrics.js';
 import type { Config } from '../core/config.js';
+import { isTimeout } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
 import { newSearchId } from '../core/ids.js';
-import type { Logger } from '../core/logger.js';
 import { searchCredits } from '../core/pricing.js';
+import type { RequestContext } from '../core/request-context.js';
 import type { SearchRequest, SearchResponse, SearchResult } from '../core/schemas.js';
 import type { SuspensionStore } from '../core/suspension-store.js';
 import { fuseResults, type EngineResultList } from '../engines/fusion.js';
@@ -31,7 +32,6 @@ export interface SearchServiceDeps {
   client: HttpClient;
   pages: Pick<PageExtractor, 'extract'>;
   cache: CacheStore<SearchResponse>;
-  logger: Logger;
   observer?: ServiceObserver;
   /** Where engine suspensions are shared between instances (the store). */
   suspensions?: SuspensionStore;
@@ -40,7 +40,6 @@ export interface SearchServiceDeps {
 }
 
 export interface SearchOptions {
-  signal?: AbortSignal;
   /** Called as each result page finishes (include_content only). */
   onProgress?: (progress: SearchProgress) => void;
 }
@@ -100,21 +99,20 @@ export class SearchService {
         braveRatePerSecond: config.search.braveRatePerSecond,
       }),
       timeoutMs: config.search.engineTimeoutMs,
-      logger: deps.logger,
       ...(deps.observer ? { observer: deps.observer } : {}),
     });
   }
 
-  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
+  async search(ctx: RequestContext, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
-    const { signal } = options;
+    const { signal } = ctx;
     const engines = this.#selectEngines(request.engines);
     const ttl = this.#deps.config.search.cacheTtlMs;
     const key = ttl > 0 ? searchCacheKey(request, engines) : undefined;
 
     if (key !== undefined) {
       const hit = await this.#deps.cache.get(key).catch((err: unknown) => {
-        this.#deps.logger.warn({ err }, 'search cache read failed');
+        ctx.log.warn({ err }, 'search cache read failed');
         return undefined;
       });
       this.#deps.observer?.cacheLookup('search', hit !== undefined);
@@ -133,7 +131,7 @@ export class SearchService {
       ...(request.include_domains?.length ? { includeDomains: request.include_domains } : {}),
       ...(request.exclude_domains?.length ? { excludeDomains: request.exclude_domains } : {}),
     };
-    const outcomes = await Promise.all(engines.map((id) => this.#caller.call(id, params, signal)));
+    const outcomes = await Promise.all(engines.map((id) => this.#caller.call(ctx, id, params)));
     throwIfCancelled(signal);
 
     const lists: EngineResultList[] = [];
@@ -143,7 +141,7 @@ export class SearchService {
       else failures.push(outcome.failure);
     }
     if (lists.length === 0) throw enginesUnavailable(failures);
-    if (failures.length > 0) this.#deps.logger.info({ failures }, 'some search engines failed');
+    if (failures.length > 0) ctx.log.info({ failures }, 'some search engines failed');
 
     // The engines were asked to filter too, but not all can: enforce again on the fused list.
     let results: SearchResult[] = fuseResults(lists, {
@@ -162,12 +160,10 @@ export class SearchService {
 
     let content: { requested: number; delivered: number } | undefined;
     if (request.include_content) {
-      const fetched = await fetchContent(this.#deps.pages, results, {
+      const fetched = await fetchContent(ctx, this.#deps.pages, results, {
         count: request.content_results,
         timeoutMs: this.#deps.config.search.contentTimeoutMs,
-        ...(signal ? { signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        logger: this.#deps.logger,
       });
       throwIfCancelled(signal);
       results = fetched.results;
@@ -196,7 +192,7 @@ export class SearchService {
     // results for the whole TTL, and "no results" may be an engine hiccup.
     if (key !== undefined && status === 'success') {
       await this.#deps.cache.set(key, copyResponse(response), ttl).catch((err: unknown) => {
-        this.#deps.logger.warn({ err }, 'search cache write failed');
+        ctx.log.warn({ err }, 'search cache write failed');
       });
     }
     return response;
@@ -258,8 +254,9 @@ function copyResponse(response: SearchResponse): SearchResponse {
   };
 }
 
-function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AppError('cancelled', 'The search was cancelled by the caller.');
+/** Cancelled by the caller: no answer (a deadline that fired leaves the answer partial instead). */
+function throwIfCancelled(signal: AbortSignal): void {
+  if (signal.aborted && !isTimeout(signal.reason)) throw new AppError('cancelled', 'The search was cancelled by the caller.');
 }
 
 function enginesUnavailable(failures: EngineFailure[]): AppError {

@@ -9,8 +9,10 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { ConverterPort, ConvertCallOptions } from '../core/converter-port.js';
+import type { ConverterPort } from '../core/converter-port.js';
+import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
+import type { RequestDeadline } from '../core/request-context.js';
 import type { ConvertInput, ConvertOutput } from '../extract/index.js';
 import { collectGarbage } from './collect-garbage.js';
 import { deserializeError, type ConvertReply } from './convert-task.js';
@@ -92,25 +94,35 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
     }));
   }
 
-  async convert(input: ConvertInput, options: ConvertCallOptions): Promise<ConvertOutput> {
-    const { threads, maxQueue, memoryMb } = this.#options;
-    if (options.signal?.aborted) throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
-    const pool = this.#pool;
-    if (pool.queueSize >= maxQueue) {
-      throw new AppError('busy', `The server is converting all it can (${threads} at a time, ${maxQueue} waiting); the page was not converted and nothing was charged: try again shortly.`, { retryable: true });
-    }
-    const timeoutMs = Math.max(1, Math.round(options.timeoutMs));
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  async convert(input: ConvertInput, ctx: RequestDeadline): Promise<ConvertOutput> {
+    const { threads, maxQueue } = this.#options;
+    const scope = new DeadlineScope(ctx, {
+      timeout: (ms) => new AppError('timeout', `The page was downloaded but not converted within the ${ms} ms left of its deadline; the conversion was stopped.`, { retryable: true }),
+      cancelled: () => new AppError('cancelled', 'The request was cancelled while the page was being converted.'),
+    });
     let reply: ConvertReply;
     try {
-      this.#pending += 1;
-      reply = await pool.run(input, { signal });
-    } catch (err) {
-      if (options.signal?.aborted) throw new AppError('cancelled', 'The request was cancelled while the page was being converted.');
-      if (deadline.aborted) {
-        throw new AppError('timeout', `The page was downloaded but not converted within the ${timeoutMs} ms left of its deadline; the conversion was stopped.`, { retryable: true });
+      if (scope.failure?.code === 'cancelled') throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
+      const pool = this.#pool;
+      if (pool.queueSize >= maxQueue) {
+        throw new AppError('busy', `The server is converting all it can (${threads} at a time, ${maxQueue} waiting); the page was not converted and nothing was charged: try again shortly.`, { retryable: true });
       }
+      reply = await this.#run(pool, input, scope);
+    } finally {
+      scope.dispose();
+    }
+    if (!reply.ok) throw deserializeError(reply.error);
+    return reply.output;
+  }
+
+  /** Runs one conversion under the scope: past its deadline (or on cancellation) its worker is terminated. */
+  async #run(pool: Piscina<ConvertInput, ConvertReply>, input: ConvertInput, scope: DeadlineScope): Promise<ConvertReply> {
+    const { memoryMb } = this.#options;
+    try {
+      this.#pending += 1;
+      return await pool.run(input, { signal: scope.signal });
+    } catch (err) {
+      if (scope.failure) throw scope.failure;
       if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw new AppError('too_large', `Converting the page needs more than the ${memoryMb} MB of memory a conversion may use (WEBSEARCH_CONVERT_MEMORY_MB); it was stopped.`);
       }
@@ -120,8 +132,6 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
       this.#pending -= 1;
       if (input.bytes.length >= LARGE_INPUT_BYTES) this.#scheduleCollection();
     }
-    if (!reply.ok) throw deserializeError(reply.error);
-    return reply.output;
   }
 
   /** Conversions on a worker right now (tests stop one mid-conversion). */

@@ -145,3 +145,16 @@ describe('extract in human mode', () => {
     expect(out.stdout).toContain(`URL: ${site.origin}/text\n\n`);
   });
 });
+
+describe('through Operations', () => {
+  it('runs extract as a request of its own: validated there, its log lines under its request id', async () => {
+    const out = await run(['extract', `${site.origin}/text`, '--log-level', 'debug']);
+    expect(out.code).toBe(0);
+    const lines = out.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({ operation: 'crawl', credits_used: 1, request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/) });
+    // The schema's refusal, as the HTTP API words it (exit 2: a usage mistake).
+    const bad = await run(['extract', ...Array.from({ length: 11 }, (_, i) => `${site.origin}/text?${i}`)]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^websearch-mcp: invalid_request: Invalid request: urls: /);
+  });
+});

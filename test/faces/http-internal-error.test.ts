@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
 import type { Logger } from '../../src/core/logger.js';
 import { createHttpApp } from '../../src/faces/http/app.js';
-import { LOCAL_CALLER } from '../../src/services/metering.js';
+import { LOCAL_CALLER } from '../../src/core/caller.js';
 import type { Operations } from '../../src/services/operations.js';
 import { testConfig } from '../helpers/test-server.js';
 

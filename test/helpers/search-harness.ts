@@ -87,7 +87,7 @@ export async function startSearchHarness(options: HarnessOptions = {}): Promise<
   const pages =
     options.pages ??
     new PageExtractor({ config, client, robots, cache: new TestCache<ExtractedPage>(clock.now), converter: new InThreadConverter(), logger: silentLogger });
-  const newService = (): SearchService => new SearchService({ config, client, pages, cache, logger: silentLogger, now: clock.now });
+  const newService = (): SearchService => new SearchService({ config, client, pages, cache, now: clock.now });
   return {
     fake,
     config,

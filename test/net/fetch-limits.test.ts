@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../../src/core/errors.js';
+import { deadlineIn } from '../../src/core/request-context.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { fetchConfig } from '../helpers/fetch-config.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -32,6 +33,9 @@ async function until(condition: () => boolean, ms = 2_000): Promise<boolean> {
   }
   return condition();
 }
+
+/** The caller's signal under the configured deadline (what a fetch without a context gets). */
+const cancelledBy = (signal: AbortSignal) => ({ ctx: deadlineIn(fetchConfig().timeoutMs, signal) });
 
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as AppError);
 
@@ -105,7 +109,7 @@ describe('time limits', () => {
     const own = await freshSite();
     const client = fetcher({ idleTimeoutMs: 10_000 });
     const started = Date.now();
-    const error = await failure(client.fetch(`${own.origin}/slow-drip`, { timeoutMs: 1_500 }));
+    const error = await failure(client.fetch(`${own.origin}/slow-drip`, { ctx: deadlineIn(1_500) }));
     const elapsed = Date.now() - started;
     expect(error).toMatchObject({ code: 'timeout', retryable: true });
     expect(error?.message).toMatch(/within 1500 ms/);
@@ -140,9 +144,9 @@ describe('time limits', () => {
   it('the deadline also covers waiting for a per-host slot', async () => {
     const client = fetcher({ perHostConcurrency: 1 });
     const controller = new AbortController();
-    const holder = failure(client.fetch(`${site.origin}/hang`, { signal: controller.signal }));
+    const holder = failure(client.fetch(`${site.origin}/hang`, cancelledBy(controller.signal)));
     const started = Date.now();
-    await expect(client.fetch(`${site.origin}/html`, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(client.fetch(`${site.origin}/html`, { ctx: deadlineIn(300) })).rejects.toMatchObject({ code: 'timeout' });
     expect(Date.now() - started).toBeLessThan(6_000);
     controller.abort();
     expect(await holder).toMatchObject({ code: 'cancelled' });
@@ -154,7 +158,7 @@ describe('cancellation', () => {
     const own = await freshSite();
     const client = fetcher();
     const controller = new AbortController();
-    const pending = failure(client.fetch(`${own.origin}/hang`, { signal: controller.signal }));
+    const pending = failure(client.fetch(`${own.origin}/hang`, cancelledBy(controller.signal)));
     expect(await until(() => own.openSockets() === 1)).toBe(true);
     controller.abort();
     expect(await pending).toMatchObject({ code: 'cancelled', retryable: false });
@@ -165,7 +169,7 @@ describe('cancellation', () => {
     const own = await freshSite();
     const client = fetcher();
     const controller = new AbortController();
-    const pending = failure(client.fetch(`${own.origin}/slow-drip?interval=50`, { signal: controller.signal }));
+    const pending = failure(client.fetch(`${own.origin}/slow-drip?interval=50`, cancelledBy(controller.signal)));
     expect(await until(() => own.bytesWritten('/slow-drip') > 3)).toBe(true);
     controller.abort(new Error('user went away'));
     expect(await pending).toMatchObject({ code: 'cancelled' });
@@ -175,7 +179,7 @@ describe('cancellation', () => {
   it('an already aborted signal never connects', async () => {
     const own = await freshSite();
     const client = fetcher();
-    await expect(client.fetch(`${own.origin}/html`, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(client.fetch(`${own.origin}/html`, cancelledBy(AbortSignal.abort()))).rejects.toMatchObject({ code: 'cancelled' });
     expect(own.connections()).toBe(0);
   });
 });
@@ -207,9 +211,9 @@ describe('per-host concurrency cap', () => {
     await failure(client.fetch(`${origin}/redirect/9`));
     await failure(client.fetch(`${origin}/html`, { onHead: () => { throw new Error('no'); } }));
     await failure(client.fetch(`${origin}/html`, { onFirstBytes: () => { throw new Error('no'); } }));
-    await failure(client.fetch(`${origin}/hang`, { timeoutMs: 200 }));
-    await failure(client.fetch(`${origin}/hang`, { signal: AbortSignal.timeout(100) }));
-    const ok = await client.fetch(`${origin}/html`, { timeoutMs: 1_000 });
+    await failure(client.fetch(`${origin}/hang`, { ctx: deadlineIn(200) }));
+    await failure(client.fetch(`${origin}/hang`, cancelledBy(AbortSignal.timeout(100))));
+    const ok = await client.fetch(`${origin}/html`, { ctx: deadlineIn(1_000) });
     expect(ok.status).toBe(200);
   });
 });
@@ -227,9 +231,9 @@ describe('close()', () => {
 describe('option sanitising', () => {
   it('ignores nonsensical per-request limits and uses the configured ones', async () => {
     const client = fetcher();
-    const res = await client.fetch(`${site.origin}/text`, { timeoutMs: -5, maxBytes: Number.NaN });
+    const res = await client.fetch(`${site.origin}/text`, { ctx: { deadline: Number.NaN, signal: new AbortController().signal }, maxBytes: Number.NaN });
     expect(res.status).toBe(200);
     // A deadline beyond setTimeout's range must not fire at once.
-    expect((await client.fetch(`${site.origin}/text`, { timeoutMs: 2 ** 40 })).status).toBe(200);
+    expect((await client.fetch(`${site.origin}/text`, { ctx: deadlineIn(2 ** 40) })).status).toBe(200);
   });
 });

@@ -2,6 +2,7 @@
  * RobotsChecker (RFC 9309) against the fixture site, through the real GuardedFetcher.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deadlineIn } from '../../src/core/request-context.js';
 import type { Config } from '../../src/core/config.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { RobotsChecker, robotsText, TIMEOUT_TTL_MS, UNREACHABLE_TTL_MS } from '../../src/net/robots.js';
@@ -239,7 +240,7 @@ describe('other behaviour', () => {
     const own = await siteWith({ robots: 'timeout' });
     const robots = checker({ timeoutMs: 400 });
     const controller = new AbortController();
-    const impatient = robots.check(`${own.origin}/a`, { signal: controller.signal });
+    const impatient = robots.check(`${own.origin}/a`, deadlineIn(60_000, controller.signal));
     const patient = robots.check(`${own.origin}/b`);
     controller.abort();
     await expect(impatient).rejects.toMatchObject({ code: 'cancelled' });

@@ -17,6 +17,7 @@ import { PageExtractor, type ExtractedPage } from '../../src/services/page-extra
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { testContext } from '../helpers/request-context.js';
 import { testConfig } from '../helpers/test-server.js';
 
 const RENDERED_TEXT = 'Written by the page script: the harbour lights are listed below with their characters.';
@@ -54,7 +55,7 @@ function services(config: Config, renderer?: Renderer) {
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
   const pages = new PageExtractor({ config, client, robots, cache, converter: new InThreadConverter(), logger: silentLogger, ...(renderer ? { renderer } : {}) });
   const schema = crawlRequestSchema({ maxUrls: 10, maxTimeoutMs: config.fetch.maxTimeoutMs });
-  return { cache, crawl: (body: Record<string, unknown>) => new CrawlService(pages).crawl(schema.parse(body)) };
+  return { cache, crawl: (body: Record<string, unknown>) => new CrawlService(pages).crawl(testContext(), schema.parse(body)) };
 }
 
 describe('page_type in the services', () => {

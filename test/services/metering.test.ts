@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { AppError } from '../../src/core/errors.js';
-import { silentLogger } from '../../src/core/logger.js';
 import { ApiKeys } from '../../src/services/api-keys.js';
-import { LOCAL_CALLER, Metering } from '../../src/services/metering.js';
+import { LOCAL_CALLER } from '../../src/core/caller.js';
+import { Metering } from '../../src/services/metering.js';
+import { testContext } from '../helpers/request-context.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 
 function setup(auth: { rateLimitRequests?: number; rateLimitWindowMs?: number } = {}) {
@@ -20,7 +21,6 @@ function setup(auth: { rateLimitRequests?: number; rateLimitWindowMs?: number } 
     ledger: store,
     rateWindows: store,
     config,
-    logger: silentLogger,
     now: () => now,
     observer: { creditsCharged: (_op, n) => void charged.push(n), requestRefused: (code) => void refused.push(code) },
   });
@@ -31,7 +31,7 @@ describe('Metering', () => {
   it('debits what the result says and records one usage line per request', async () => {
     const { store, metering, keys, charged } = setup();
     const { record } = await keys.create({ name: 'a', credits: 10 });
-    const result = await metering.run({ key: record }, 'crawl', 5, async () => ({ credits: 3 }), (r) => r.credits);
+    const result = await metering.run(testContext({ caller: { key: record } }), 'crawl', 5, async () => ({ credits: 3 }), (r) => r.credits);
     expect(result).toEqual({ credits: 3 });
     expect((await store.keyById(record.id))?.balance).toBe(7);
     expect(await store.usage({ keyId: record.id })).toMatchObject([{ keyId: record.id, operation: 'crawl', credits: 3 }]);
@@ -43,12 +43,12 @@ describe('Metering', () => {
   it('charges nothing for a failed operation and releases its hold', async () => {
     const { store, metering, keys } = setup();
     const { record } = await keys.create({ name: 'a', credits: 1 });
-    await expect(metering.run({ key: record }, 'search', 4, async () => Promise.reject(new AppError('engines_unavailable', 'all down')), () => 4)).rejects.toMatchObject({
+    await expect(metering.run(testContext({ caller: { key: record } }), 'search', 4, async () => Promise.reject(new AppError('engines_unavailable', 'all down')), () => 4)).rejects.toMatchObject({
       code: 'engines_unavailable',
     });
     expect((await store.keyById(record.id))?.balance).toBe(1);
     expect(await store.usage({ keyId: record.id })).toEqual([]);
-    await expect(metering.run({ key: record }, 'search', 4, async () => 'ok', () => 1)).resolves.toBe('ok');
+    await expect(metering.run(testContext({ caller: { key: record } }), 'search', 4, async () => 'ok', () => 1)).resolves.toBe('ok');
   });
 
   it('refuses a spent key with insufficient_credits before doing any work', async () => {
@@ -56,7 +56,7 @@ describe('Metering', () => {
     const { record } = await keys.create({ name: 'a', credits: 0 });
     let worked = false;
     await expect(
-      metering.run({ key: record }, 'crawl', 1, async () => {
+      metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => {
         worked = true;
       }, () => 1),
     ).rejects.toMatchObject({ code: 'insufficient_credits' });
@@ -68,7 +68,7 @@ describe('Metering', () => {
     const { store, metering, keys } = setup();
     const { record } = await keys.create({ name: 'a', credits: 3 });
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, () => metering.run({ key: record }, 'crawl', 2, () => new Promise<number>((r) => setTimeout(() => r(2), 5)), (n) => n)),
+      Array.from({ length: 20 }, () => metering.run(testContext({ caller: { key: record } }), 'crawl', 2, () => new Promise<number>((r) => setTimeout(() => r(2), 5)), (n) => n)),
     );
     const done = outcomes.filter((o) => o.status === 'fulfilled').length;
     const balance = (await store.keyById(record.id))?.balance as number;
@@ -82,14 +82,14 @@ describe('Metering', () => {
     const { metering, keys } = setup();
     const { record } = await keys.create({ name: 'a', credits: 3 });
     let finish: () => void = () => undefined;
-    const first = metering.run({ key: record }, 'crawl', 10, () => new Promise<number>((r) => (finish = () => r(1))), (n) => n);
+    const first = metering.run(testContext({ caller: { key: record } }), 'crawl', 10, () => new Promise<number>((r) => (finish = () => r(1))), (n) => n);
     await new Promise((r) => setTimeout(r, 5));
-    const error = await metering.run({ key: record }, 'crawl', 1, async () => 1, (n) => n).catch((e: unknown) => e);
+    const error = await metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => 1, (n) => n).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'insufficient_credits', retryable: true });
     expect((error as AppError).message).toMatch(/remaining 3 credits are held by its requests in progress/);
     finish();
     await first;
-    await expect(metering.run({ key: record }, 'crawl', 1, async () => 1, (n) => n)).resolves.toBe(1);
+    await expect(metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => 1, (n) => n)).resolves.toBe(1);
   });
 
   it('releases the hold when the debit itself fails (nothing charged)', async () => {
@@ -97,7 +97,7 @@ describe('Metering', () => {
     const { record } = await keys.create({ name: 'a', credits: 2 });
     const charge = store.charge.bind(store);
     store.charge = async () => Promise.reject(new Error('store went away'));
-    await expect(metering.run({ key: record }, 'crawl', 2, async () => 2, (n) => n)).rejects.toThrow('store went away');
+    await expect(metering.run(testContext({ caller: { key: record } }), 'crawl', 2, async () => 2, (n) => n)).rejects.toThrow('store went away');
     store.charge = charge;
     expect((await store.keyById(record.id))?.balance).toBe(2);
     expect(await store.reserve(record.id, 'probe', 2, 60_000, Date.now())).toMatchObject({ ok: true });
@@ -107,14 +107,14 @@ describe('Metering', () => {
     const { metering, keys } = setup();
     const { record } = await keys.create({ name: 'a' });
     await keys.revoke(record.id);
-    await expect(metering.run({ key: record }, 'crawl', 1, async () => 1, () => 1)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => 1, () => 1)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('rate-limits per key and window, with a Retry-After to the end of the window', async () => {
     const { metering, keys, advance, refused } = setup({ rateLimitRequests: 2, rateLimitWindowMs: 10_000 });
     const a = (await keys.create({ name: 'a' })).record;
     const b = (await keys.create({ name: 'b' })).record;
-    const call = (key: typeof a) => metering.run({ key }, 'search', 1, async () => 'ok', () => 0);
+    const call = (key: typeof a) => metering.run(testContext({ caller: { key } }), 'search', 1, async () => 'ok', () => 0);
     await call(a);
     await call(a);
     const error = await call(a).catch((e: unknown) => e);
@@ -129,7 +129,7 @@ describe('Metering', () => {
 
   it('does not meter a local caller', async () => {
     const { store, metering } = setup({ rateLimitRequests: 1 });
-    for (let i = 0; i < 3; i++) await expect(metering.run(LOCAL_CALLER, 'crawl', 1, async () => i, () => 1)).resolves.toBe(i);
+    for (let i = 0; i < 3; i++) await expect(metering.run(testContext({ caller: LOCAL_CALLER }), 'crawl', 1, async () => i, () => 1)).resolves.toBe(i);
     expect(await store.usage()).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import type { EngineId } from '../../src/engines/types.js';
 import { searchCacheKey } from '../../src/services/search-service.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import { testContext } from '../helpers/request-context.js';
 
 let h: SearchHarness | undefined;
 afterEach(async () => {
@@ -24,12 +25,12 @@ describe('search cache', () => {
   it('serves a repeated search from cache: fresh id and times, 0 credits, engines not asked again', async () => {
     const { service, fake, cache, clock } = await harness({ search: { cacheTtlMs: TTL } });
     const request = searchRequest('Rust  borrow checker', { engines: ['duckduckgo', 'brave'] });
-    const first = await service.search(request);
+    const first = await service.search(testContext(), request);
     expect(first.metadata).toMatchObject({ status: 'success', from_cache: false, credits_used: 1 });
     expect(cache.sets).toBe(1);
 
     clock.advance(1_000);
-    const again = await service.search(searchRequest(' rust borrow   CHECKER ', { engines: ['brave', 'duckduckgo'] }));
+    const again = await service.search(testContext(), searchRequest(' rust borrow   CHECKER ', { engines: ['brave', 'duckduckgo'] }));
     expect(fake.hits('duckduckgo')).toBe(1);
     expect(fake.hits('brave')).toBe(1);
     expect(again.id).not.toBe(first.id);
@@ -42,12 +43,12 @@ describe('search cache', () => {
     expect(Object.keys(again.metadata)).toEqual(Object.keys(first.metadata));
     // The stored entry is not shared with the answers.
     again.results[0]!.title = 'changed';
-    const third = await service.search(request);
+    const third = await service.search(testContext(), request);
     expect(third.results[0]!.title).toBe(first.results[0]!.title);
     expect(first.metadata.from_cache).toBe(false);
 
     clock.advance(TTL);
-    await service.search(request);
+    await service.search(testContext(), request);
     expect(fake.hits('duckduckgo')).toBe(2); // expired
   });
 
@@ -57,9 +58,9 @@ describe('search cache', () => {
       const { service, fake } = await harness({ search: { cacheTtlMs: TTL } });
       fake.setScenario('searxng', { body: { results: [{ url: `${site.origin}/html?cached`, title: 't', content: 's' }] } });
       const request = searchRequest('q', { engines: ['searxng'], include_content: true });
-      const first = await service.search(request);
+      const first = await service.search(testContext(), request);
       expect(first.metadata).toMatchObject({ content_delivered: 1, credits_used: 2 });
-      const hit = await service.search(request);
+      const hit = await service.search(testContext(), request);
       expect(hit.results[0]!.content).toBe(first.results[0]!.content);
       expect(hit.metadata).toMatchObject({ from_cache: true, credits_used: 0, content_requested: 1, content_delivered: 1 });
       expect(site.hits('/html?cached')).toBe(1);
@@ -72,14 +73,14 @@ describe('search cache', () => {
     const { service, fake, cache } = await harness({ search: { cacheTtlMs: TTL } });
     fake.setScenario('mojeek', 'server_error');
     const partial = searchRequest('q', { engines: ['wikipedia', 'mojeek'] });
-    expect((await service.search(partial)).metadata.status).toBe('partial');
-    await service.search(partial);
+    expect((await service.search(testContext(), partial)).metadata.status).toBe('partial');
+    await service.search(testContext(), partial);
     expect(fake.hits('wikipedia')).toBe(2);
 
     fake.setScenario('wikipedia', 'no_results');
     const empty = searchRequest('q', { engines: ['wikipedia'] });
-    expect((await service.search(empty)).metadata.status).toBe('no_results');
-    await service.search(empty);
+    expect((await service.search(testContext(), empty)).metadata.status).toBe('no_results');
+    await service.search(testContext(), empty);
     expect(fake.hits('wikipedia')).toBe(4);
     expect(cache.sets).toBe(0);
   });
@@ -87,8 +88,8 @@ describe('search cache', () => {
   it('is off with a TTL of 0', async () => {
     const { service, fake, cache } = await harness({ search: { cacheTtlMs: 0 } });
     const request = searchRequest('q', { engines: ['wikipedia'] });
-    await service.search(request);
-    await service.search(request);
+    await service.search(testContext(), request);
+    await service.search(testContext(), request);
     expect(fake.hits('wikipedia')).toBe(2);
     expect(cache.gets + cache.sets).toBe(0);
   });
@@ -97,7 +98,7 @@ describe('search cache', () => {
     const { service, cache } = await harness({ search: { cacheTtlMs: TTL } });
     cache.get = async () => Promise.reject(new Error('redis down'));
     cache.set = async () => Promise.reject(new Error('redis down'));
-    expect((await service.search(searchRequest('q', { engines: ['wikipedia'] }))).metadata.status).toBe('success');
+    expect((await service.search(testContext(), searchRequest('q', { engines: ['wikipedia'] }))).metadata.status).toBe('success');
   });
 });
 
@@ -141,7 +142,7 @@ describe('politeness', () => {
   it('DuckDuckGo: concurrent searches start their requests at least the interval apart', async () => {
     const { service, fake } = await harness({ search: { duckduckgoIntervalMs: 400 } });
     const request = searchRequest('q', { engines: ['duckduckgo'] });
-    await Promise.all([service.search(request), service.search(request)]);
+    await Promise.all([service.search(testContext(), request), service.search(testContext(), request)]);
     const [a, b] = fake.requests('duckduckgo');
     expect(b!.at - a!.at).toBeGreaterThanOrEqual(390);
   });
@@ -150,7 +151,7 @@ describe('politeness', () => {
     const { service, fake } = await harness({ search: { duckduckgoIntervalMs: 0 } });
     fake.setScenario('duckduckgo', 'slow:300');
     const request = searchRequest('q', { engines: ['duckduckgo'] });
-    await Promise.all([service.search(request), service.search(request)]);
+    await Promise.all([service.search(testContext(), request), service.search(testContext(), request)]);
     const [a, b] = fake.requests('duckduckgo');
     expect(b!.at - a!.at).toBeGreaterThanOrEqual(290);
   });
@@ -158,7 +159,7 @@ describe('politeness', () => {
   it('a call queued longer than its budget gives up in the queue', async () => {
     const { service, fake } = await harness({ search: { duckduckgoIntervalMs: 2_000, engineTimeoutMs: 300 } });
     const request = searchRequest('q', { engines: ['duckduckgo', 'wikipedia'] });
-    const [first, second] = await Promise.all([service.search(request), service.search(request)]);
+    const [first, second] = await Promise.all([service.search(testContext(), request), service.search(testContext(), request)]);
     expect(first.metadata.status).toBe('success');
     expect(second.metadata.status).toBe('partial');
     expect(second.metadata.failed_engines).toEqual([{ engine: 'duckduckgo', error: 'timeout', message: 'duckduckgo did not answer within 300 ms' }]);
@@ -168,7 +169,7 @@ describe('politeness', () => {
   it('Brave: request starts spaced by the configured rate', async () => {
     const { service, fake } = await harness({ search: { braveRatePerSecond: 5 } });
     const request = searchRequest('q', { engines: ['brave'] });
-    await Promise.all([service.search(request), service.search(request), service.search(request)]);
+    await Promise.all([service.search(testContext(), request), service.search(testContext(), request), service.search(testContext(), request)]);
     const starts = fake.requests('brave').map((r) => r.at);
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(190);
     expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(190);

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse, SearchResult } from '../../src/core/schemas.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import { testContext } from '../helpers/request-context.js';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ async function withResults(paths: string[], options: HarnessOptions = {}): Promi
 }
 
 const search = (harness: SearchHarness, extra: Record<string, unknown> = {}, onProgress?: (p: { done: number; total: number; url: string }) => void) =>
-  harness.service.search(searchRequest('q', { engines: ['searxng'], include_content: true, ...extra }), onProgress ? { onProgress } : {});
+  harness.service.search(testContext(), searchRequest('q', { engines: ['searxng'], include_content: true, ...extra }), onProgress ? { onProgress } : {});
 
 /** What each result carries: 'content' or its content_error, or '-' for neither. */
 function carried(response: SearchResponse): string[] {
@@ -119,7 +120,7 @@ describe('include_content', () => {
 
   it('a plain search carries neither key and no content counts', async () => {
     const harness = await withResults(['/html?plain', '/text?plain']);
-    const response = await harness.service.search(searchRequest('q', { engines: ['searxng'] }));
+    const response = await harness.service.search(testContext(), searchRequest('q', { engines: ['searxng'] }));
     expect(carried(response)).toEqual(['-', '-']);
     expect(JSON.stringify(response)).not.toMatch(/content_(requested|delivered|error)|"content"/);
     expect(site.hits('/text?plain')).toBe(0);
@@ -167,7 +168,7 @@ describe('billing tiers (docs/interface.md 8.2)', () => {
 
   it('a plain search costs 1 credit', async () => {
     const harness = await withResults(['/html']);
-    const response = await harness.service.search(searchRequest('q', { engines: ['searxng'] }));
+    const response = await harness.service.search(testContext(), searchRequest('q', { engines: ['searxng'] }));
     expect(response.metadata.credits_used).toBe(1);
   });
 });

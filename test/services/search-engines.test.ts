@@ -8,6 +8,7 @@ import { AppError } from '../../src/core/errors.js';
 import { searchResponseSchema, type SearchResponse } from '../../src/core/schemas.js';
 import { ENGINE_IDS, type EngineId } from '../../src/engines/types.js';
 import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import { testContext } from '../helpers/request-context.js';
 
 /** Result counts of the fixture bodies served by the 'results' scenario (manifest.json). */
 const FIXTURE_COUNTS: Record<EngineId, number> = { duckduckgo: 6, wikipedia: 4, mojeek: 3, brave: 3, searxng: 3, google: 3 };
@@ -44,7 +45,7 @@ function expectWellFormed(response: SearchResponse): void {
 describe('each engine through the service', () => {
   it.each(ENGINE_IDS.map((id) => [id]))('%s answers with its fixture results', async (id) => {
     const { service, fake } = await harness();
-    const response = await service.search(searchRequest('test query', { engines: [id] }));
+    const response = await service.search(testContext(), searchRequest('test query', { engines: [id] }));
     expectWellFormed(response);
     expect(response.engines).toEqual([id]);
     expect(response.results).toHaveLength(FIXTURE_COUNTS[id]);
@@ -61,20 +62,20 @@ describe('each engine through the service', () => {
 
   it('queries every configured engine by default, in canonical order, and fuses them', async () => {
     const { service, fake } = await harness();
-    const response = await service.search(searchRequest('test query', { max_results: 20 }));
+    const response = await service.search(testContext(), searchRequest('test query', { max_results: 20 }));
     expect(response.engines).toEqual([...ENGINE_IDS]);
     for (const id of ENGINE_IDS) expect(fake.hits(id)).toBe(1);
     expect(new Set(response.results.map((r) => r.engine))).toEqual(new Set(ENGINE_IDS));
     expect(response.metadata.status).toBe('success');
     // Engine selection order never changes the answer.
-    const reordered = await service.search(searchRequest('test query', { max_results: 20, engines: [...ENGINE_IDS].reverse() }));
+    const reordered = await service.search(testContext(), searchRequest('test query', { max_results: 20, engines: [...ENGINE_IDS].reverse() }));
     expect(reordered.engines).toEqual([...ENGINE_IDS]);
     expect(reordered.results).toEqual(response.results);
   });
 
   it('sends the engines the request parameters, and engine requests may go to private addresses', async () => {
     const { service, fake } = await harness();
-    await service.search(searchRequest('tide tables', { engines: ['brave', 'searxng'], country: 'DE', language: 'de', safesearch: 'strict', time_range: 'week' }));
+    await service.search(testContext(), searchRequest('tide tables', { engines: ['brave', 'searxng'], country: 'DE', language: 'de', safesearch: 'strict', time_range: 'week' }));
     const brave = new URL(fake.requests('brave')[0]!.path, fake.baseUrl).searchParams;
     expect(Object.fromEntries(brave)).toMatchObject({ q: 'tide tables', count: '10', country: 'DE', search_lang: 'de', safesearch: 'strict', freshness: 'pw' });
     expect(fake.requests('brave')[0]!.headers['x-subscription-token']).toBe('test-brave-key');
@@ -87,7 +88,7 @@ describe('engine failures', () => {
   it('no results anywhere → no_results, 0 credits', async () => {
     const { service, fake } = await harness();
     for (const id of ENGINE_IDS) fake.setScenario(id, 'no_results');
-    const response = await service.search(searchRequest('nothing'));
+    const response = await service.search(testContext(), searchRequest('nothing'));
     expectWellFormed(response);
     expect(response.results).toEqual([]);
     expect(response.metadata).toMatchObject({ status: 'no_results', credits_used: 0, number_of_results: 0 });
@@ -98,7 +99,7 @@ describe('engine failures', () => {
     const { service, fake } = await harness();
     fake.setScenario('wikipedia', 'no_results');
     fake.setScenario('mojeek', 'server_error');
-    const response = await service.search(searchRequest('nothing', { engines: ['wikipedia', 'mojeek'] }));
+    const response = await service.search(testContext(), searchRequest('nothing', { engines: ['wikipedia', 'mojeek'] }));
     expect(response.metadata).toMatchObject({ status: 'no_results', credits_used: 0 });
     expect(response.metadata.failed_engines).toEqual([{ engine: 'mojeek', error: 'http', message: 'Mojeek answered HTTP 500' }]);
   });
@@ -107,7 +108,7 @@ describe('engine failures', () => {
     const { service, fake, clock, config } = await harness();
     fake.setScenario('duckduckgo', 'captcha');
     const request = searchRequest('canoe', { engines: ['duckduckgo', 'wikipedia'] });
-    const first = await service.search(request);
+    const first = await service.search(testContext(), request);
     expectWellFormed(first);
     expect(first.metadata.status).toBe('partial');
     expect(first.metadata.credits_used).toBe(1);
@@ -119,7 +120,7 @@ describe('engine failures', () => {
     expect(fake.hits('duckduckgo_lite')).toBe(0); // a block is never retried on the lite page
 
     fake.setScenario('duckduckgo', 'results');
-    const second = await service.search(request);
+    const second = await service.search(testContext(), request);
     expect(fake.hits('duckduckgo')).toBe(1); // suspended: not asked
     const until = new Date(clock.now() + config.search.suspendBlockedMs).toISOString();
     expect(second.metadata.failed_engines).toEqual([
@@ -128,7 +129,7 @@ describe('engine failures', () => {
     expect(second.metadata.status).toBe('partial');
 
     clock.advance(config.search.suspendBlockedMs);
-    const third = await service.search(request);
+    const third = await service.search(testContext(), request);
     expect(fake.hits('duckduckgo')).toBe(2);
     expect(third.metadata.status).toBe('success');
   });
@@ -137,16 +138,16 @@ describe('engine failures', () => {
     const { service, fake, clock } = await harness({ search: { suspendRateLimitedMs: 5_000 } });
     fake.setScenario('brave', 'rate_limited');
     const request = searchRequest('q', { engines: ['brave', 'mojeek'] });
-    const first = await service.search(request);
+    const first = await service.search(testContext(), request);
     expect(first.metadata.status).toBe('partial');
     expect(first.metadata.failed_engines?.[0]).toMatchObject({ engine: 'brave', error: 'rate_limited' });
     fake.setScenario('brave', 'results');
     clock.advance(119_999);
-    const during = await service.search(request);
+    const during = await service.search(testContext(), request);
     expect(during.metadata.failed_engines?.[0]?.message).toMatch(/^brave is suspended until .* because it rate-limited the last request/);
     expect(fake.hits('brave')).toBe(1);
     clock.advance(1);
-    expect((await service.search(request)).metadata.status).toBe('success');
+    expect((await service.search(testContext(), request)).metadata.status).toBe('success');
     expect(fake.hits('brave')).toBe(2);
   });
 
@@ -154,12 +155,12 @@ describe('engine failures', () => {
     const { service, fake, clock } = await harness({ search: { suspendRateLimitedMs: 60_000 } });
     fake.setScenario('google', 'rate_limited_no_retry_after');
     const request = searchRequest('q', { engines: ['google', 'mojeek'] });
-    expect((await service.search(request)).metadata.failed_engines?.[0]).toMatchObject({ engine: 'google', error: 'rate_limited' });
+    expect((await service.search(testContext(), request)).metadata.failed_engines?.[0]).toMatchObject({ engine: 'google', error: 'rate_limited' });
     clock.advance(59_999);
-    await service.search(request);
+    await service.search(testContext(), request);
     expect(fake.hits('google')).toBe(1);
     clock.advance(1);
-    await service.search(request);
+    await service.search(testContext(), request);
     expect(fake.hits('google')).toBe(2);
   });
 
@@ -167,10 +168,10 @@ describe('engine failures', () => {
     const { service, fake } = await harness();
     fake.setScenario('searxng', 'server_error');
     const request = searchRequest('q', { engines: ['searxng', 'brave'] });
-    const response = await service.search(request);
+    const response = await service.search(testContext(), request);
     expect(response.metadata.status).toBe('partial');
     expect(response.metadata.failed_engines).toEqual([{ engine: 'searxng', error: 'http', message: expect.stringContaining('HTTP 500') }]);
-    await service.search(request);
+    await service.search(testContext(), request);
     expect(fake.hits('searxng')).toBe(2);
   });
 
@@ -178,7 +179,7 @@ describe('engine failures', () => {
     const { service, fake } = await harness({ search: { engineTimeoutMs: 300 } });
     fake.setScenario('wikipedia', 'hang');
     const t0 = performance.now();
-    const response = await service.search(searchRequest('q', { engines: ['wikipedia', 'mojeek'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['wikipedia', 'mojeek'] }));
     const elapsed = performance.now() - t0;
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(1_000);
@@ -190,7 +191,7 @@ describe('engine failures', () => {
   it('a malformed answer → partial', async () => {
     const { service, fake } = await harness();
     fake.setScenario('wikipedia', 'malformed');
-    const response = await service.search(searchRequest('q', { engines: ['wikipedia', 'google'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['wikipedia', 'google'] }));
     expect(response.metadata.status).toBe('partial');
     expect(response.metadata.failed_engines?.[0]).toMatchObject({ engine: 'wikipedia', error: 'malformed_response' });
   });
@@ -198,7 +199,7 @@ describe('engine failures', () => {
   it('a SearXNG without JSON output says how to enable it', async () => {
     const { service, fake } = await harness();
     fake.setScenario('searxng', 'searxng_json_disabled');
-    const response = await service.search(searchRequest('q', { engines: ['searxng', 'mojeek'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['searxng', 'mojeek'] }));
     expect(response.metadata.failed_engines?.[0]?.message).toContain('formats: [html, json]');
   });
 
@@ -208,7 +209,7 @@ describe('engine failures', () => {
   ] as const)('DuckDuckGo falls back to the lite page after %s', async (_name, scenario) => {
     const { service, fake } = await harness();
     fake.setScenario('duckduckgo', scenario);
-    const response = await service.search(searchRequest('q', { engines: ['duckduckgo'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['duckduckgo'] }));
     expect(fake.hits('duckduckgo')).toBe(1);
     expect(fake.hits('duckduckgo_lite')).toBe(1);
     expect(fake.requests('duckduckgo_lite')[0]!.method).toBe('POST');
@@ -220,7 +221,7 @@ describe('engine failures', () => {
     const { service, fake } = await harness();
     fake.setScenario('duckduckgo', 'malformed');
     fake.setScenario('duckduckgo_lite', 'captcha');
-    const response = await service.search(searchRequest('q', { engines: ['duckduckgo', 'mojeek'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['duckduckgo', 'mojeek'] }));
     expect(response.metadata.failed_engines?.[0]).toMatchObject({ engine: 'duckduckgo', error: 'blocked' });
   });
 
@@ -229,7 +230,7 @@ describe('engine failures', () => {
     fake.setScenario('duckduckgo', 'captcha');
     fake.setScenario('wikipedia', 'hang');
     fake.setScenario('brave', 'rate_limited');
-    const err = await rejection(service.search(searchRequest('q', { engines: ['duckduckgo', 'wikipedia', 'brave'] })));
+    const err = await rejection(service.search(testContext(), searchRequest('q', { engines: ['duckduckgo', 'wikipedia', 'brave'] })));
     expect(err.code).toBe('engines_unavailable');
     expect(err.retryable).toBe(true);
     expect(err.message).toMatch(
@@ -245,7 +246,7 @@ describe('engine failures', () => {
   it('an engine that is not configured → invalid_request naming the missing setting', async () => {
     const { service, fake } = await harness({ engines: { braveApiKey: undefined, googleCseId: undefined, searxngUrl: undefined } });
     expect(service.settings.configured).toEqual(['duckduckgo', 'wikipedia', 'mojeek']);
-    const err = await rejection(service.search(searchRequest('q', { engines: ['duckduckgo', 'brave', 'google', 'searxng'] })));
+    const err = await rejection(service.search(testContext(), searchRequest('q', { engines: ['duckduckgo', 'brave', 'google', 'searxng'] })));
     expect(err.code).toBe('invalid_request');
     expect(err.message).toBe('Not configured on this server: brave, google, searxng (configured engines: duckduckgo, wikipedia, mojeek).');
     expect(err.details).toEqual([
@@ -261,7 +262,7 @@ describe('engine failures', () => {
     fake.setScenario('mojeek', 'hang');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const err = await rejection(service.search(searchRequest('q', { engines: ['mojeek'] }), { signal: controller.signal }));
+    const err = await rejection(service.search(testContext({ signal: controller.signal }), searchRequest('q', { engines: ['mojeek'] })));
     expect(err.code).toBe('cancelled');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import { testContext } from '../helpers/request-context.js';
 
 let h: SearchHarness | undefined;
 afterEach(async () => {
@@ -57,7 +58,7 @@ describe('fusion through the service', () => {
     //   A = 1.2/61 + 1/63          = 0.019672 + 0.015873            = 0.035545
     //   D = 1/62 + 0.5/61          = 0.016129 + 0.008197            = 0.024326
     //   C = 1.2/63                 = 0.019048
-    const response = await service.search(searchRequest('q', { engines: ['google', 'brave', 'searxng'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['google', 'brave', 'searxng'] }));
     expect(response.results.map((r) => [r.url, r.position, r.engine, r.engines])).toEqual([
       // B's best rank is 1 (SearXNG); then rank 2 at Brave (weight 1.2) before Google (0.5).
       [B, 1, 'searxng', ['searxng', 'brave', 'google']],
@@ -74,7 +75,7 @@ describe('fusion through the service', () => {
     fake.setScenario('brave', { body: braveBody([{ url: A }, { url: B }]) });
     fake.setScenario('searxng', { body: searxBody([{ url: B }, { url: A }]) });
     // A = 1/61 + 2/62 = 0.048650; B = 1/62 + 2/61 = 0.048916 → B first.
-    const response = await service.search(searchRequest('q', { engines: ['brave', 'searxng'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['brave', 'searxng'] }));
     expect(response.results.map((r) => r.url)).toEqual([B, A]);
   });
 
@@ -87,7 +88,7 @@ describe('fusion through the service', () => {
       ]),
     });
     fake.setScenario('searxng', { body: searxBody([{ url: 'https://A.example/guide#top', title: 'The complete guide', snippet: 'Short.' }, { url: B }]) });
-    const response = await service.search(searchRequest('q', { engines: ['brave', 'searxng'] }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['brave', 'searxng'] }));
     expect(response.results).toHaveLength(2);
     const [first] = response.results;
     expect(first).toEqual({
@@ -110,7 +111,7 @@ describe('fusion through the service', () => {
       body: braveBody([{ url: 'https://evil.example/x' }, { url: 'https://docs.a.example/1' }, { url: 'https://a.example/2' }, { url: 'https://nota.example/3' }]),
     });
     fake.setScenario('searxng', { body: searxBody([{ url: 'https://skip.a.example/4' }, { url: 'https://b.example/5' }, { url: 'https://a.example/6' }]) });
-    const response = await service.search(
+    const response = await service.search(testContext(), 
       searchRequest('q', { engines: ['brave', 'searxng'], max_results: 5, include_domains: ['a.example', 'b.example'], exclude_domains: ['skip.a.example'] }),
     );
     const hosts = response.results.map((r) => new URL(r.url).host);
@@ -125,7 +126,7 @@ describe('fusion through the service', () => {
     const { service, fake } = await harness();
     fake.setScenario('brave', { body: braveBody([1, 2, 3, 4, 5].map((n) => ({ url: `https://a.example/${n}` }))) });
     fake.setScenario('searxng', { body: searxBody([6, 7, 8].map((n) => ({ url: `https://a.example/${n}` }))) });
-    const response = await service.search(searchRequest('q', { engines: ['brave', 'searxng'], max_results: 3 }));
+    const response = await service.search(testContext(), searchRequest('q', { engines: ['brave', 'searxng'], max_results: 3 }));
     expect(response.results.map((r) => r.url)).toEqual(['https://a.example/1', 'https://a.example/6', 'https://a.example/2']);
     expect(new URL(fake.requests('brave')[0]!.path, fake.baseUrl).searchParams.get('count')).toBe('3');
   });

@@ -10,6 +10,7 @@ import { collectGarbage } from '../../src/workers/collect-garbage.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import type { ConvertInput } from '../../src/extract/index.js';
 import { AppError } from '../../src/core/errors.js';
+import { deadlineIn } from '../../src/core/request-context.js';
 
 const pool = new ConvertPool({ threads: 2, maxQueue: 16, memoryMb: 256 });
 const inThread = new InThreadConverter();
@@ -40,7 +41,7 @@ const CASES: [string, ConvertInput][] = [
 
 describe('ConvertPool', () => {
   it.each(CASES)('%s: the same output as on this thread', async (_name, page) => {
-    const [pooled, local] = await Promise.all([pool.convert(page, { timeoutMs: 20_000 }), inThread.convert(page, { timeoutMs: 20_000 })]);
+    const [pooled, local] = await Promise.all([pool.convert(page, deadlineIn(20_000)), inThread.convert(page, deadlineIn(20_000))]);
     expect(pooled).toEqual(local);
     expect(pooled.markdown.length + (pooled.html?.length ?? 0)).toBeGreaterThan(20);
   });
@@ -49,18 +50,18 @@ describe('ConvertPool', () => {
     ['blocked', input(pages.CHALLENGE_HTML, 'text/html')],
     ['unsupported_content_type', input('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj', 'application/pdf')],
   ])('keeps the converter\'s error code %s', async (code, page) => {
-    const error = await pool.convert(page, { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    const error = await pool.convert(page, deadlineIn(20_000)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe(code);
   });
 
   it('a cancelled call is refused before it is queued', async () => {
-    const error = await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 5_000, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const error = await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), deadlineIn(5_000, AbortSignal.abort())).catch((e: unknown) => e);
     expect((error as AppError).code).toBe('cancelled');
   });
 
   it('bounds each worker\'s heap: the configured old generation and a young one of an eighth of it, at most 64 MB', async () => {
-    await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 20_000 });
+    await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), deadlineIn(20_000));
     expect(pool.threads.length).toBeGreaterThan(0);
     for (const worker of pool.threads) expect(worker.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 });
     expect([32, 512, 8192].map(youngGenerationMb)).toEqual([4, 64, 64]);
@@ -91,12 +92,12 @@ describe('ConvertPool, memory after a huge page', () => {
   it('collects on the main thread once the pool is idle after a page of 1 MiB or more, not after small ones', async () => {
     const { pool: watched, collections } = watchedPool(50);
     try {
-      await watched.convert(input(pages.ARTICLE_HTML, 'text/html'), { timeoutMs: 20_000 });
+      await watched.convert(input(pages.ARTICLE_HTML, 'text/html'), deadlineIn(20_000));
       await sleep(200);
       expect(collections()).toBe(0);
       expect(large.bytes.length).toBeGreaterThanOrEqual(LARGE_INPUT_BYTES);
-      await watched.convert(large, { timeoutMs: 20_000 });
-      await watched.convert(large, { timeoutMs: 20_000 });
+      await watched.convert(large, deadlineIn(20_000));
+      await watched.convert(large, deadlineIn(20_000));
       expect(collections()).toBe(0);
       await sleep(300);
       // Two huge pages in a row, one collection.
@@ -109,9 +110,9 @@ describe('ConvertPool, memory after a huge page', () => {
   it('waits while the pool is converting', async () => {
     const { pool: watched, collections } = watchedPool(50);
     try {
-      await watched.convert(large, { timeoutMs: 20_000 });
+      await watched.convert(large, deadlineIn(20_000));
       const busy = input(`<html><body>${'<div><p>A paragraph that keeps the worker busy for a while.</p></div>'.repeat(40_000)}</body></html>`, 'text/html');
-      await watched.convert(busy, { timeoutMs: 60_000 });
+      await watched.convert(busy, deadlineIn(60_000));
       expect(collections()).toBe(0);
       await sleep(300);
       expect(collections()).toBe(1);
@@ -122,7 +123,7 @@ describe('ConvertPool, memory after a huge page', () => {
 
   it('a closed pool collects nothing', async () => {
     const { pool: watched, collections } = watchedPool(30);
-    await watched.convert(large, { timeoutMs: 20_000 });
+    await watched.convert(large, deadlineIn(20_000));
     await watched.close();
     await sleep(150);
     expect(collections()).toBe(0);
@@ -132,7 +133,7 @@ describe('ConvertPool, memory after a huge page', () => {
 describe('InThreadConverter', () => {
   it('refuses work whose deadline or caller is already gone', async () => {
     const page = input(pages.ARTICLE_HTML, 'text/html');
-    expect(((await inThread.convert(page, { timeoutMs: 0 }).catch((e: unknown) => e)) as AppError).code).toBe('timeout');
-    expect(((await inThread.convert(page, { timeoutMs: 1000, signal: AbortSignal.abort() }).catch((e: unknown) => e)) as AppError).code).toBe('cancelled');
+    expect(((await inThread.convert(page, deadlineIn(0)).catch((e: unknown) => e)) as AppError).code).toBe('timeout');
+    expect(((await inThread.convert(page, deadlineIn(1000, AbortSignal.abort())).catch((e: unknown) => e)) as AppError).code).toBe('cancelled');
   });
 });

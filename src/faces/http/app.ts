@@ -3,7 +3,8 @@
  * endpoint at `/mcp` and the legacy SSE one, each behind the API-key check; `/healthz`;
  * and the request-level errors of
  * docs/decisions.md, "Gaps in part 7 (request-level errors)" (400 with paths, 401, 402,
- * 404, 405, 413, 415, 429, 500 without a stack trace).
+ * 404, 405, 413, 415, 429, 500 without a stack trace). Every response names its request
+ * in `X-Request-Id`: the id of the request's context, its log lines and its usage record.
  */
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
@@ -11,11 +12,11 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import { AppError, toAppError } from '../../core/errors.js';
+import { newRequestId } from '../../core/ids.js';
 import type { Logger } from '../../core/logger.js';
-import { crawlRequestSchema, searchRequestSchema } from '../../core/schemas.js';
-import { validate } from '../../core/validate.js';
+import { incomingRequest, type IncomingRequest } from '../../core/request-context.js';
 import type { Store } from '../../core/store-port.js';
-import type { Caller } from '../../services/metering.js';
+import type { Caller } from '../../core/caller.js';
 import type { Metrics } from '../../services/metrics.js';
 import type { Operations } from '../../services/operations.js';
 import type { LegacySseHandler } from '../mcp/legacy-sse.js';
@@ -60,20 +61,31 @@ const ROUTES: Record<string, string[]> = {
 /** How long `/healthz` waits for the store before calling it unreachable. */
 const HEALTH_TIMEOUT_MS = 2_000;
 
-type Env = { Bindings: HttpBindings; Variables: AuthVariables };
+/** The response header naming the request (its context's id: core/request-context.ts). */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** The mark of @hono/node-server's RESPONSE_ALREADY_SENT: nothing more can be written. */
+const ALREADY_SENT = 'x-hono-already-sent';
+
+type Env = { Bindings: HttpBindings; Variables: AuthVariables & { requestId: string } };
 
 export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const crawlSchema = crawlRequestSchema({ maxUrls: deps.config.crawl.maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
 
-  // One debug line per request: who (the key's id, never the key), what, how it ended;
-  // and the request metrics, labelled by route (a raw path would be an unbounded label).
+  // First of all: the request's id, on every response (errors included: they reach here
+  // through onError) and on its lines in the log. One debug line per request: who (the
+  // key's id, never the key), what, how it ended; and the request metrics, labelled by
+  // route (a raw path would be an unbounded label).
   app.use('*', async (c, next) => {
     const started = performance.now();
+    const requestId = newRequestId();
+    c.set('requestId', requestId);
     await next();
+    // A stream the SDK wrote to node's response itself (GET /sse) got the header there.
+    if (!c.res.headers.has(ALREADY_SENT)) c.header(REQUEST_ID_HEADER, requestId);
     const ms = performance.now() - started;
     deps.metrics?.observeHttp(c.req.path in ROUTES ? c.req.path : 'other', c.req.method, c.res.status, ms / 1000);
-    deps.logger.debug({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms), key: c.get('caller')?.key?.id }, 'request');
+    deps.logger.debug({ request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms), key: c.get('caller')?.key?.id }, 'request');
   });
   app.use('*', hostGuard(deps.config.server.host, deps.config.auth.allowedHosts));
 
@@ -111,23 +123,24 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const authenticated = requireCaller(deps.auth, (code) => deps.metrics?.requestRefused(code));
   for (const path of ['/api/crawl', '/api/search', '/mcp', '/sse', '/messages']) app.use(path, authenticated);
 
+  // The request as Operations takes it (which validates it and fixes its deadline): its
+  // id, its caller, and the client's disconnect.
+  const incoming = (c: Context<Env>): IncomingRequest =>
+    incomingRequest({ id: c.get('requestId'), caller: c.get('caller'), logger: deps.logger, cancel: c.req.raw.signal });
+
   // One body limit for every route; only the JSON API takes `curl -d` bodies labelled as forms.
   const limit = deps.config.server.bodyLimitBytes;
   app.post('/api/crawl', async (c) => {
     const body = await readJsonBody(c, limit, { curlForms: true });
-    const request = validate(crawlSchema, body);
-    return c.json(await deps.operations.crawl(c.get('caller'), request, { signal: c.req.raw.signal }));
+    return c.json(await deps.operations.crawl(incoming(c), body));
   });
 
   app.post('/api/search', async (c) => {
-    const request = validate(searchRequestSchema, await readJsonBody(c, limit, { curlForms: true }));
-    return c.json(await deps.operations.search(c.get('caller'), request, { signal: c.req.raw.signal }));
+    const body = await readJsonBody(c, limit, { curlForms: true });
+    return c.json(await deps.operations.search(incoming(c), body));
   });
 
-  app.get('/api/search', async (c) => {
-    const request = validate(searchRequestSchema, searchQueryToBody(new URL(c.req.url).searchParams));
-    return c.json(await deps.operations.search(c.get('caller'), request, { signal: c.req.raw.signal }));
-  });
+  app.get('/api/search', async (c) => c.json(await deps.operations.search(incoming(c), searchQueryToBody(new URL(c.req.url).searchParams))));
 
   if (deps.mcp) {
     const handle = deps.mcp;
@@ -143,6 +156,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     app.get('/sse', async (c) => {
       // HEAD reaches GET routes: answer the headers of a stream without opening one.
       if (c.req.method === 'HEAD') return c.body(null, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
+      // Written by the SDK, not by hono: the header goes on node's response first.
+      c.env.outgoing.setHeader(REQUEST_ID_HEADER, c.get('requestId'));
       await sse.open(c.env.incoming, c.env.outgoing, c.get('caller'));
       return RESPONSE_ALREADY_SENT;
     });
@@ -167,7 +182,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   app.onError((err, c) => {
     const error = toAppError(err);
     if (!(err instanceof AppError) || error.code === 'internal_error') {
-      deps.logger.error({ err, path: c.req.path }, 'request failed');
+      deps.logger.error({ err, path: c.req.path, request_id: c.get('requestId') }, 'request failed');
     }
     return appErrorResponse(c, error);
   });

@@ -9,8 +9,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../core/errors.js';
 import type { ApiKeys } from '../../services/api-keys.js';
-import type { Caller } from '../../services/metering.js';
-import { LOCAL_CALLER } from '../../services/metering.js';
+import type { Caller } from '../../core/caller.js';
+import { LOCAL_CALLER } from '../../core/caller.js';
 
 export interface AuthVariables {
   caller: Caller;

@@ -3,7 +3,9 @@
  * it. The low-level SDK `Server` is used rather than `McpServer` so that a bad argument
  * comes back as an `isError` result whose text starts with our error code
  * (`invalid_request: ...`), which a model can act on, and so that `structuredContent` is
- * exactly the object the HTTP API returns.
+ * exactly the object the HTTP API returns. Each tool call is a request of its own: its
+ * result carries the request's id in `_meta.request_id` (errors too), the id of its log
+ * lines and of its usage record.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,11 +14,11 @@ import { CallToolRequestSchema, ListToolsRequestSchema, LoggingLevelSchema, SetL
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import { VERSION } from '../../core/config.js';
+import type { Caller } from '../../core/caller.js';
+import { LOCAL_CALLER } from '../../core/caller.js';
 import { toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { validate } from '../../core/validate.js';
-import type { Caller } from '../../services/metering.js';
-import { LOCAL_CALLER } from '../../services/metering.js';
+import { incomingRequest } from '../../core/request-context.js';
 import type { Operations } from '../../services/operations.js';
 import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
 import { extractUrlsTool } from './tools/extract-urls.js';
@@ -51,8 +53,7 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
 }
 
 export function listTools(deps: McpDeps): ToolDefinition[] {
-  const withCaller = { ...deps, caller: deps.caller ?? LOCAL_CALLER };
-  return [webSearchTool(withCaller) as unknown as ToolDefinition, extractUrlsTool(withCaller) as unknown as ToolDefinition];
+  return [webSearchTool(deps) as unknown as ToolDefinition, extractUrlsTool(deps) as unknown as ToolDefinition];
 }
 
 export function createMcpServer(deps: McpDeps): McpServerHandle {
@@ -96,45 +97,46 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
   };
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const call = incomingRequest({ caller: deps.caller ?? LOCAL_CALLER, logger: deps.logger, cancel: extra.signal });
+    const meta = { request_id: call.id };
     const tool = tools.get(request.params.name);
     if (!tool) {
-      return errorResult(`invalid_request: unknown tool "${request.params.name}"; available: ${[...tools.keys()].join(', ')}.`);
+      return errorResult(`invalid_request: unknown tool "${request.params.name}"; available: ${[...tools.keys()].join(', ')}.`, meta);
     }
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolCallContext = {
-      signal: extra.signal,
+      request: call,
       progress: (done, total, message) => {
         if (progressToken === undefined) return;
         extra
           .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: done, total, ...(message ? { message } : {}) } })
-          .catch((err: unknown) => deps.logger.debug({ err }, 'progress notification failed'));
+          .catch((err: unknown) => call.log.debug({ err }, 'progress notification failed'));
       },
     };
     const started = performance.now();
     const observe = (outcome: 'ok' | 'error') => deps.observer?.toolCall(tool.name, outcome, (performance.now() - started) / 1000);
     try {
-      const args = validate(tool.inputSchema, request.params.arguments ?? {});
       const budgetChars = deps.config.mcp.outputBudgetChars;
-      const whole = await tool.handler(args, ctx);
+      const whole = await tool.handler(request.params.arguments ?? {}, ctx);
       for (const line of tool.logLines(whole)) logToClient(extra.sendNotification, line.level, line.message);
       const { result, cut } = tool.budget(whole, budgetChars, tool.renderText);
       const notice = cut > 0 ? `[Output budget: ${cut} page(s) were cut to fit ${budgetChars} characters; each cut page says how to get the rest.]\n\n` : '';
       observe('ok');
-      return { content: [{ type: 'text', text: notice + tool.renderText(result) }], structuredContent: result as Record<string, unknown> };
+      return { content: [{ type: 'text', text: notice + tool.renderText(result) }], structuredContent: result as Record<string, unknown>, _meta: meta };
     } catch (err) {
       observe('error');
       const error = toAppError(err);
-      if (error.code === 'internal_error') deps.logger.error({ err, tool: tool.name }, 'tool call failed');
+      if (error.code === 'internal_error') call.log.error({ err, tool: tool.name }, 'tool call failed');
       const message = error.code === 'internal_error' ? 'An internal error occurred; it has been logged.' : error.message;
       logToClient(extra.sendNotification, error.code === 'internal_error' ? 'error' : 'warning', `${tool.name}: ${error.code}: ${message}`);
       const details = error.details?.map((d) => `\n- ${d.path}: ${d.message}`).join('') ?? '';
-      return errorResult(`${error.code}: ${message}${details}`);
+      return errorResult(`${error.code}: ${message}${details}`, meta);
     }
   });
 
   return { server, close: () => server.close() };
 }
 
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+function errorResult(text: string, meta: { request_id: string }): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true, _meta: meta };
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { Caller } from '../../services/metering.js';
+import type { Caller } from '../../core/caller.js';
 import type { McpServerHandle } from './create-mcp-server.js';
 import type { SessionLease, SessionLimits } from './session-limits.js';
 import type { McpServerFactory } from './streamable-http.js';

@@ -6,7 +6,7 @@
  * touched it for the idle time; a request in progress (a long tool call) keeps it alive.
  */
 import { AppError } from '../../core/errors.js';
-import type { Caller } from '../../services/metering.js';
+import type { Caller } from '../../core/caller.js';
 
 export interface SessionLimitSettings {
   maxSessions: number;

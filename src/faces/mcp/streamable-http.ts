@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Logger } from '../../core/logger.js';
-import type { Caller } from '../../services/metering.js';
+import type { Caller } from '../../core/caller.js';
 import type { McpServerHandle } from './create-mcp-server.js';
 import type { SessionLease, SessionLimits } from './session-limits.js';
 

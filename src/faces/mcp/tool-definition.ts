@@ -4,10 +4,11 @@
  * that calls a service.
  */
 import type { z } from 'zod';
+import type { IncomingRequest } from '../../core/request-context.js';
 
 export interface ToolCallContext {
-  /** Aborted when the client cancels the call. */
-  signal: AbortSignal;
+  /** The call as a request: its id (the result's `_meta.request_id`), caller, logger, and the client's cancellation. */
+  request: IncomingRequest;
   /** Reports progress when the client asked for it (a progress token); no-op otherwise. */
   progress: (done: number, total: number, message?: string) => void;
 }
@@ -30,8 +31,12 @@ export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.
     idempotentHint?: boolean;
     openWorldHint?: boolean;
   };
-  /** Returns the response object, exactly what the HTTP API would answer. */
-  handler: (args: z.infer<In>, ctx: ToolCallContext) => Promise<z.infer<Out>>;
+  /**
+   * Returns the response object, exactly what the HTTP API would answer. `args` as the
+   * client sent them: Operations validates them against `inputSchema`'s twin, as it does
+   * every face's input.
+   */
+  handler: (args: unknown, ctx: ToolCallContext) => Promise<z.infer<Out>>;
   /** Renders the response object as Markdown for clients without structured output. */
   renderText: (result: z.infer<Out>) => string;
   /** What the client's log (MCP `notifications/message`) should say about a result. */

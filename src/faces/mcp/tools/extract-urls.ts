@@ -3,13 +3,12 @@
  */
 import type { Config } from '../../../core/config.js';
 import { crawlRequestSchema, crawlResponseSchema } from '../../../core/schemas.js';
-import type { Caller } from '../../../services/metering.js';
 import type { Operations } from '../../../services/operations.js';
 import { budgetCrawl } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderCrawlMarkdown } from './render-crawl-markdown.js';
 
-export function extractUrlsTool(deps: { config: Config; caller: Caller; services: () => Promise<{ operations: Pick<Operations, 'crawl'> }> }) {
+export function extractUrlsTool(deps: { config: Config; services: () => Promise<{ operations: Pick<Operations, 'crawl'> }> }) {
   const maxUrls = deps.config.crawl.maxUrls;
   const inputSchema = crawlRequestSchema({ maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
   const tool: ToolDefinition<typeof inputSchema, typeof crawlResponseSchema> = {
@@ -27,8 +26,7 @@ export function extractUrlsTool(deps: { config: Config; caller: Caller; services
     outputSchema: crawlResponseSchema,
     annotations: { title: 'Extract web pages', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
     handler: async (args, ctx) =>
-      (await deps.services()).operations.crawl(deps.caller, args, {
-        signal: ctx.signal,
+      (await deps.services()).operations.crawl(ctx.request, args, {
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
       }),
     renderText: renderCrawlMarkdown,

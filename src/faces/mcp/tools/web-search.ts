@@ -2,13 +2,12 @@
  * The `web_search` tool: the search operation (`POST /api/search`) for models.
  */
 import { searchRequestSchema, searchResponseSchema } from '../../../core/schemas.js';
-import type { Caller } from '../../../services/metering.js';
 import type { Operations } from '../../../services/operations.js';
 import { budgetSearch } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderSearchMarkdown } from './render-search-markdown.js';
 
-export function webSearchTool(deps: { engines: readonly string[]; caller: Caller; services: () => Promise<{ operations: Pick<Operations, 'search'> }> }) {
+export function webSearchTool(deps: { engines: readonly string[]; services: () => Promise<{ operations: Pick<Operations, 'search'> }> }) {
   const configured = deps.engines.join(', ');
   const tool: ToolDefinition<typeof searchRequestSchema, typeof searchResponseSchema> = {
     name: 'web_search',
@@ -25,8 +24,7 @@ export function webSearchTool(deps: { engines: readonly string[]; caller: Caller
     outputSchema: searchResponseSchema,
     annotations: { title: 'Search the web', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
     handler: async (args, ctx) =>
-      (await deps.services()).operations.search(deps.caller, args, {
-        signal: ctx.signal,
+      (await deps.services()).operations.search(ctx.request, args, {
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
       }),
     renderText: renderSearchMarkdown,
