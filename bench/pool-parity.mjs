@@ -40,7 +40,7 @@ async function main() {
     import(built('workers/convert-pool.js')),
     import(built('workers/in-thread-converter.js')),
     import(built('core/config.js')),
-    import(built('extract/html/input-bounds.js')),
+    import(built('extract/html/read/input-bounds.js')),
     import(built('core/request-context.js')),
   ]);
   const config = loadConfig({ env: {}, overrides: { store: { path: ':memory:' } } });

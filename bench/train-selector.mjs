@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Trains and validates the stage selector (src/extract/html/stage-selector.ts) on the three
+// Trains and validates the stage selector (src/extract/html/choose/stage-selector.ts) on the three
 // dev splits: for every page, the pipeline runs twice, once with Readability's pick first
 // and once with the cleaned body first, and both Markdowns are scored; the features the
 // selector reads (stage-features.ts) come with the runs. Then:
@@ -8,7 +8,7 @@
 //     selector beside today's fixed rule (the recall rescue it replaced), always
 //     Readability's pick, always the cleaned body, and the per-page oracle of the two;
 //   - the page-type guess, cross-validated the same way, its share right per WCXB type;
-//   - with --write, both models fitted on every page, to src/extract/html/stage-model.json.
+//   - with --write, both models fitted on every page, to src/extract/html/choose/stage-model.json.
 // Deterministic: the same pages give the same folds, figures and weights.
 //
 //   npm run bench:selector -- [options]     (or: npm run build && node bench/train-selector.mjs)
@@ -34,8 +34,8 @@ import { boostedScore, fitBoostedTrees } from './boosted-trees.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PIPELINE_JS = path.join(ROOT, 'dist/extract/html/pipeline.js');
-const FEATURES_JS = path.join(ROOT, 'dist/extract/html/stage-features.js');
-const MODEL_JSON = path.join(ROOT, 'src/extract/html/stage-model.json');
+const FEATURES_JS = path.join(ROOT, 'dist/extract/html/choose/stage-features.js');
+const MODEL_JSON = path.join(ROOT, 'src/extract/html/choose/stage-model.json');
 /** The page types the guess chooses from: WCXB's seven (scrapinghub and dragnet pages are articles). */
 const CLASSES = ['article', 'collection', 'documentation', 'forum', 'listing', 'product', 'service'];
 /**

@@ -10,6 +10,7 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { StaticDocument } from '../core/render-port.js';
+import { withTimeout } from '../core/with-timeout.js';
 
 /** Renders one page serves before it is closed (bounds what a long-lived page accumulates). */
 const MAX_USES = 25;
@@ -84,10 +85,4 @@ async function wipe(pooled: PooledPage): Promise<void> {
   const origins = [...pooled.origins];
   pooled.origins.clear();
   await Promise.all([pooled.context.clearCookies(), ...origins.map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }))]);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -1,10 +1,10 @@
 /**
- * A product page's declared description (src/extract/html/declared-description.ts): found
+ * A product page's declared description (src/extract/html/choose/declared-description.ts): found
  * again in the page when the chrome removal took it out, and only then.
  */
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { declaredText, findDeclared, mentions } from '../../src/extract/html/declared-description.js';
+import { declaredText, findDeclared, mentions } from '../../src/extract/html/choose/declared-description.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 

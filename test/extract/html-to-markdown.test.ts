@@ -7,14 +7,14 @@ import { Event, parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
-import { dropBeforeTitle } from '../../src/extract/html/boilerplate.js';
-import { largestItemRun } from '../../src/extract/html/listing-items.js';
+import { dropBeforeTitle } from '../../src/extract/html/choose/boilerplate.js';
+import { largestItemRun } from '../../src/extract/html/choose/listing-items.js';
 import { charsUpTo, computeTextStats, textLengthMemo, visibleChars } from '../../src/extract/html/text-stats.js';
 import { textLength } from '../../src/extract/html/dom.js';
-import { boundWhiteSpaceRuns } from '../../src/extract/html/white-space-runs.js';
-import { metaMap } from '../../src/extract/html/metadata.js';
-import { isProductPage } from '../../src/extract/html/product-page.js';
-import { emptyBlankBlocks } from '../../src/extract/html/markdown.js';
+import { boundWhiteSpaceRuns } from '../../src/extract/html/clean/white-space-runs.js';
+import { metaMap } from '../../src/extract/html/read/metadata.js';
+import { isProductPage } from '../../src/extract/html/read/product-page.js';
+import { emptyBlankBlocks } from '../../src/extract/html/write/markdown.js';
 import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 
 const URL_ = 'https://example.com/blog/post.html';
@@ -901,7 +901,7 @@ describe('robustness', () => {
 
 describe('linkedom after the event-target patch', () => {
   it('still delivers events to listeners, with bubbling and once', async () => {
-    await import('../../src/extract/html/parse.js');
+    await import('../../src/extract/html/read/parse.js');
     const { document } = parseHTML('<html><body><div id="a"><p id="b">x</p></div></body></html>');
     const outer = document.getElementById('a')!;
     const inner = document.getElementById('b')!;

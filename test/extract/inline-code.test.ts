@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DomElement } from '../../src/extract/html/dom.js';
-import { normalizeInlineCode } from '../../src/extract/html/inline-code.js';
-import { parseDocument } from '../../src/extract/html/parse.js';
+import { normalizeInlineCode } from '../../src/extract/html/clean/inline-code.js';
+import { parseDocument } from '../../src/extract/html/read/parse.js';
 import { fragmentMarkdown as md } from '../helpers/fragment-markdown.js';
 
 describe('inline code', () => {

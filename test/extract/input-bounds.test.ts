@@ -5,7 +5,7 @@
  */
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { HTML_BOUNDS, boundHtml, measureHtml } from '../../src/extract/html/input-bounds.js';
+import { HTML_BOUNDS, boundHtml, measureHtml } from '../../src/extract/html/read/input-bounds.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import { ARTICLE_HTML } from '../helpers/fixture-pages.js';
 

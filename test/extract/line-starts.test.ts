@@ -13,9 +13,9 @@ import { HtmlRenderer, Parser } from 'commonmark';
 import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fragmentMarkdown } from '../helpers/fragment-markdown.js';
-import { MID_LINE_MARK } from '../../src/extract/html/line-starts.js';
+import { MID_LINE_MARK } from '../../src/extract/html/clean/escape-line-starts.js';
 import { CAPTION_MARK } from '../../src/extract/html/marks.js';
-import type * as LineStarts from '../../src/extract/html/line-starts.js';
+import type * as LineStarts from '../../src/extract/html/clean/escape-line-starts.js';
 
 const md = fragmentMarkdown;
 
@@ -210,7 +210,7 @@ function shownMore(before: string, after: string): boolean {
 
 describe('differential check against escaping every text node start', () => {
   afterEach(() => {
-    vi.doUnmock('../../src/extract/html/line-starts.js');
+    vi.doUnmock('../../src/extract/html/clean/escape-line-starts.js');
     vi.resetModules();
   });
 
@@ -220,7 +220,7 @@ describe('differential check against escaping every text node start', () => {
     const ours = fragments.map(md);
     // Turndown's own escaping: the text nodes are joined and cleaned, none is marked.
     vi.resetModules();
-    vi.doMock('../../src/extract/html/line-starts.js', async (importOriginal) => {
+    vi.doMock('../../src/extract/html/clean/escape-line-starts.js', async (importOriginal) => {
       const real = await importOriginal<typeof LineStarts>();
       return { ...real, markMidLineStarts: (root: Parameters<typeof real.markMidLineStarts>[0]) => real.markMidLineStarts(root, false) };
     });

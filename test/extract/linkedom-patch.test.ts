@@ -1,12 +1,12 @@
 /**
  * linkedom's `className` (and so `getAttribute('class')`) read from the attribute
- * (src/extract/html/linkedom-patch.ts) must give what linkedom's own getter gives, the class
+ * (src/extract/html/read/linkedom-patch.ts) must give what linkedom's own getter gives, the class
  * list joined by one space, however the classes were set.
  */
 import { Element } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import type { DomElement } from '../../src/extract/html/dom.js';
-import { parseDocument } from '../../src/extract/html/parse.js';
+import { parseDocument } from '../../src/extract/html/read/parse.js';
 
 type Classy = DomElement & { classList: Iterable<string> & { add(...t: string[]): void; remove(...t: string[]): void; toggle(t: string): boolean } };
 

@@ -1,5 +1,5 @@
 /**
- * linkedom's `Node` gets a new parent class (src/extract/html/linkedom-patch.ts). Without
+ * linkedom's `Node` gets a new parent class (src/extract/html/read/linkedom-patch.ts). Without
  * `--no-omit-default-ctors`, V8 then compiles its subclasses' constructors again and again
  * and throws every result away ("aborted optimizing ... dependency change"): a third of a
  * page's CPU. Counted from V8's own trace, in a fresh process that parses pages the way
@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const PARSE = new URL('../../dist/extract/html/parse.js', import.meta.url).href;
+const PARSE = new URL('../../dist/extract/html/read/parse.js', import.meta.url).href;
 
 function abortedCompiles(before = ''): number {
   const script = `

@@ -6,7 +6,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
-import { mathmlToTex } from '../../src/extract/html/math.js';
+import { mathmlToTex } from '../../src/extract/html/prepare/math.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
 
 const URL_ = 'https://example.com/notes/energy.html';

@@ -6,9 +6,9 @@
  * here by stand-ins for the modules they call (no page of the dev splits makes one fail).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as MathModule from '../../src/extract/html/math.js';
-import type * as NoiseModule from '../../src/extract/html/noise.js';
-import type * as TablesModule from '../../src/extract/html/tables.js';
+import type * as MathModule from '../../src/extract/html/prepare/math.js';
+import type * as NoiseModule from '../../src/extract/html/prepare/noise.js';
+import type * as TablesModule from '../../src/extract/html/clean/tables.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import { FailureLog, pipelineRun } from '../../src/extract/html/page-context.js';
 import { PIPELINE, RULES, SWITCHES, runPipeline } from '../../src/extract/html/pipeline.js';
@@ -17,7 +17,7 @@ import { PASSES, RULES as RULE_NAMES } from '../../src/extract/html/switches.js'
 const broken = vi.hoisted(() => ({ math: false, tables: false, noiseFrom: Infinity, noiseCalls: 0 }));
 const STACK = '\n    at fake (fake.ts:1:1)\n    at fake (fake.ts:2:2)';
 
-vi.mock('../../src/extract/html/math.js', async (importOriginal) => {
+vi.mock('../../src/extract/html/prepare/math.js', async (importOriginal) => {
   const original = await importOriginal<typeof MathModule>();
   return {
     ...original,
@@ -27,7 +27,7 @@ vi.mock('../../src/extract/html/math.js', async (importOriginal) => {
     },
   };
 });
-vi.mock('../../src/extract/html/tables.js', async (importOriginal) => {
+vi.mock('../../src/extract/html/clean/tables.js', async (importOriginal) => {
   const original = await importOriginal<typeof TablesModule>();
   return {
     ...original,
@@ -37,7 +37,7 @@ vi.mock('../../src/extract/html/tables.js', async (importOriginal) => {
     },
   };
 });
-vi.mock('../../src/extract/html/noise.js', async (importOriginal) => {
+vi.mock('../../src/extract/html/prepare/noise.js', async (importOriginal) => {
   const original = await importOriginal<typeof NoiseModule>();
   return {
     ...original,

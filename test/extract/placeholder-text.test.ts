@@ -5,8 +5,8 @@
  */
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { dropPlaceholderText } from '../../src/extract/html/placeholder-text.js';
-import { sourceWords } from '../../src/extract/html/source-words.js';
+import { dropPlaceholderText } from '../../src/extract/html/prepare/placeholder-text.js';
+import { sourceWords } from '../../src/extract/html/read/source-words.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomDocument, DomElement } from '../../src/extract/html/dom.js';
 

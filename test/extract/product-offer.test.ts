@@ -1,5 +1,5 @@
 /**
- * A product page's declared price (src/extract/html/product-offer.ts): read from JSON-LD,
+ * A product page's declared price (src/extract/html/finish/product-offer.ts): read from JSON-LD,
  * microdata or Open Graph, written for a reader, added under the title only when the
  * Markdown lacks it and the page is about the product that declares it.
  */
@@ -7,10 +7,10 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomElement } from '../../src/extract/html/dom.js';
-import { metaMap } from '../../src/extract/html/metadata.js';
-import { jsonLdOffer, microdataOffer, offerLine, openGraphOffer, parseAmount, showsAmount, withOffer } from '../../src/extract/html/product-offer.js';
-import { readProductPage } from '../../src/extract/html/product-page.js';
-import { sourceWords } from '../../src/extract/html/source-words.js';
+import { metaMap } from '../../src/extract/html/read/metadata.js';
+import { jsonLdOffer, microdataOffer, offerLine, openGraphOffer, parseAmount, showsAmount, withOffer } from '../../src/extract/html/finish/product-offer.js';
+import { readProductPage } from '../../src/extract/html/read/product-page.js';
+import { sourceWords } from '../../src/extract/html/read/source-words.js';
 
 const URL_ = 'https://shop.example/kettle';
 

@@ -1,13 +1,13 @@
 /**
- * The reordered Readability tests (src/extract/html/readability-tests.ts) must answer as
+ * The reordered Readability tests (src/extract/html/choose/readability-tests.ts) must answer as
  * Readability's own do, node for node: each is run beside the original on every element of
  * pages built to hit their edge cases.
  */
 import { Readability } from '@mozilla/readability';
 import { describe, expect, it } from 'vitest';
 import type { DomElement } from '../../src/extract/html/dom.js';
-import { hasVisibleText, lightenReadability } from '../../src/extract/html/readability-tests.js';
-import { parseDocument } from '../../src/extract/html/parse.js';
+import { hasVisibleText, lightenReadability } from '../../src/extract/html/choose/readability-tests.js';
+import { parseDocument } from '../../src/extract/html/read/parse.js';
 
 type Test = (node: DomElement, matchString?: string) => boolean;
 

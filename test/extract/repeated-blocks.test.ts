@@ -4,9 +4,9 @@
  * and copies that lead elsewhere stay.
  */
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from '../../src/extract/html/parse.js';
+import { parseDocument } from '../../src/extract/html/read/parse.js';
 import { fragmentMarkdown } from '../helpers/fragment-markdown.js';
-import { dropRepeatedBlocks } from '../../src/extract/html/repeated-blocks.js';
+import { dropRepeatedBlocks } from '../../src/extract/html/clean/repeated-blocks.js';
 import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 
 const md = fragmentMarkdown;

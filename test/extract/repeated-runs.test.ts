@@ -4,7 +4,7 @@
  * parts, and Readability's pick are left alone.
  */
 import { describe, expect, it } from 'vitest';
-import { dropRepeatedRuns } from '../../src/extract/html/repeated-runs.js';
+import { dropRepeatedRuns } from '../../src/extract/html/write/repeated-runs.js';
 import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 

@@ -1,9 +1,9 @@
 /**
  * The one scan of a page's source for the words passes look for before their walks
- * (src/extract/html/source-words.ts) answers as a search per word did.
+ * (src/extract/html/read/source-words.ts) answers as a search per word did.
  */
 import { describe, expect, it } from 'vitest';
-import { sourceWords, type SourceWord } from '../../src/extract/html/source-words.js';
+import { sourceWords, type SourceWord } from '../../src/extract/html/read/source-words.js';
 
 const WORDS: SourceWord[] = ['data-md-', 'schema.org/Product', 'roduct', 'ld+json', '<math', 'math/tex', 'katex', 'mjx-container', 'mwe-math', 'checkbox', 'avatar', 'lorem', '<figcaption'];
 const CASED = new Set<SourceWord>(['data-md-', 'schema.org/Product', 'roduct']);

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
-import { dropCommentThreads, markBesideArticle } from '../../src/extract/html/beside-article.js';
+import { dropCommentThreads, markBesideArticle } from '../../src/extract/html/choose/beside-article.js';
 import { TEASER_MARK, THREAD_MARK } from '../../src/extract/html/marks.js';
 import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 import type { DomElement } from '../../src/extract/html/dom.js';

@@ -6,13 +6,13 @@
  */
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { readDeclaredTypes } from '../../src/extract/html/declared-types.js';
+import { readDeclaredTypes } from '../../src/extract/html/read/declared-types.js';
 import type { DomDocument } from '../../src/extract/html/dom.js';
-import { metaMap } from '../../src/extract/html/metadata.js';
+import { metaMap } from '../../src/extract/html/read/metadata.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { runPipeline } from '../../src/extract/html/pipeline.js';
-import { STAGE_FEATURES } from '../../src/extract/html/stage-features.js';
-import { STAGE_MODEL, guessPageType, readabilityFirst } from '../../src/extract/html/stage-selector.js';
+import { STAGE_FEATURES } from '../../src/extract/html/choose/stage-features.js';
+import { STAGE_MODEL, guessPageType, readabilityFirst } from '../../src/extract/html/choose/stage-selector.js';
 
 function prose(words: number, seed: string): string {
   const out: string[] = [];

@@ -4,11 +4,11 @@
  * something of its own stays, as does whatever a desktop shows.
  */
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from '../../src/extract/html/parse.js';
+import { parseDocument } from '../../src/extract/html/read/parse.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
-import { dropMobileCopies } from '../../src/extract/html/viewport-copies.js';
+import { dropMobileCopies } from '../../src/extract/html/prepare/viewport-copies.js';
 import { runPipeline } from '../../src/extract/html/pipeline.js';
-import { measureHtml } from '../../src/extract/html/input-bounds.js';
+import { measureHtml } from '../../src/extract/html/read/input-bounds.js';
 
 const SPECS = '<h3>Specifications</h3><p>Material: anodised aluminium</p><p>Weight: 2 oz</p><p>Holds 1 to 12 cards</p>';
 

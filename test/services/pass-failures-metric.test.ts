@@ -6,7 +6,7 @@
  * the conversion runs on this thread (the workers load dist/, which no stand-in reaches).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as TablesModule from '../../src/extract/html/tables.js';
+import type * as TablesModule from '../../src/extract/html/clean/tables.js';
 import { buildCore, type Core } from '../../src/compose.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { crawlResponseSchema } from '../../src/core/schemas.js';
@@ -17,7 +17,7 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { testConfig } from '../helpers/test-server.js';
 
 const broken = vi.hoisted(() => ({ tables: false }));
-vi.mock('../../src/extract/html/tables.js', async (importOriginal) => {
+vi.mock('../../src/extract/html/clean/tables.js', async (importOriginal) => {
   const original = await importOriginal<typeof TablesModule>();
   return {
     ...original,

@@ -121,6 +121,21 @@ export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<s
 }
 
 /**
+ * Visits `root` and the elements under it in document order, parents before children;
+ * when `visit` returns false, the element's children are not walked. Iterative (pages
+ * nest thousands deep). The children are read once their parent's visit returns: a visit
+ * may change its own element's children, not those of elements met before it.
+ */
+export function walk(root: DomElement, visit: (element: DomElement) => boolean | void): void {
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (visit(element) === false) continue;
+    for (let child = element.lastChild; child !== null; child = child.previousSibling) if (isElement(child)) stack.push(child);
+  }
+}
+
+/**
  * An element's class and id as one string for the class/id word patterns; '' when it has
  * neither.
  */

@@ -5,7 +5,7 @@
  * on the way comes back in `failures`).
  */
 
-import type { PageMetadata } from './metadata.js';
+import type { PageMetadata } from './read/metadata.js';
 import type { PassFailure, Stage } from './page-context.js';
 import type { PageType } from '../../core/page-types.js';
 import { runPipeline } from './pipeline.js';

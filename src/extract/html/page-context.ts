@@ -9,13 +9,13 @@
  */
 
 import type { DomDocument, DomElement } from './dom.js';
-import type { PageMetadata } from './metadata.js';
+import type { PageMetadata } from './read/metadata.js';
 import type { PageType } from '../../core/page-types.js';
-import type { Offer } from './product-offer.js';
+import type { Offer } from './finish/product-offer.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
-import type { SourceWords } from './source-words.js';
-import type { StageFeatures } from './stage-features.js';
+import type { SourceWords } from './read/source-words.js';
+import type { StageFeatures } from './choose/stage-features.js';
 import type { PassName, SwitchName } from './switches.js';
 
 export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'plain-text' | 'empty';

@@ -17,6 +17,7 @@ import type { Logger } from '../../core/logger.js';
 import { incomingRequest, type IncomingRequest } from '../../core/request-context.js';
 import type { Store } from '../../core/store-port.js';
 import type { Caller } from '../../core/caller.js';
+import { withTimeout } from '../../core/with-timeout.js';
 import type { Metrics } from '../../services/metrics.js';
 import type { Operations } from '../../services/operations.js';
 import type { LegacySseHandler } from '../mcp/legacy-sse.js';
@@ -188,12 +189,4 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   return app;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
