@@ -207,7 +207,7 @@ async function hostile(fixture) {
 async function oneShot(fixture, runs = 7) {
   const script = (mode) => `const [{ buildCore }, { loadConfig }, { silentLogger }] = await Promise.all([import(${JSON.stringify(built('compose.js'))}), import(${JSON.stringify(built('core/config.js'))}), import(${JSON.stringify(built('core/logger.js'))})]);
 const core = await buildCore(loadConfig({ env: {}, overrides: ${JSON.stringify(OVERRIDES)} }), silentLogger, { converter: '${mode}' });
-const r = await core.operations.crawl({ id: 'req_bench', caller: {}, log: silentLogger }, { urls: ['${fixture.url}/article'] });
+const r = await core.operations.extract({ id: 'req_bench', caller: {}, log: silentLogger }, { urls: ['${fixture.url}/article'] });
 if (!r.results[0].success) process.exit(1);
 await core.close();`;
   const once = (mode) => new Promise((resolve, reject) => {

@@ -66,13 +66,13 @@ if (process.argv[2] === '--serve') {
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 5);
   // Warm the modules first so that their code does not count as response memory.
   const local = { id: 'req_bench', caller: {}, log: silentLogger };
-  await core.operations.crawl(local, { urls: [`http://127.0.0.1:${port}/robots.txt`] });
+  await core.operations.extract(local, { urls: [`http://127.0.0.1:${port}/robots.txt`] });
   globalThis.gc?.();
   const before = rssMb();
   peak = before;
   const urls = Array.from({ length: 10 }, (_, i) => `http://127.0.0.${i + 1}:${port}/${i % 2 ? 'bomb' : 'stream'}/${i}`);
   const started = performance.now();
-  const response = await core.operations.crawl(local, { urls });
+  const response = await core.operations.extract(local, { urls });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, rssMb());

@@ -181,7 +181,7 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
   const core = await buildCore(config, logger, { converter: 'in-thread' });
   try {
     // Through Operations, as every face: validated there, under the request's deadline.
-    const response = await core.operations.crawl(incomingRequest({ caller: LOCAL_CALLER, logger }), body);
+    const response = await core.operations.extract(incomingRequest({ caller: LOCAL_CALLER, logger }), body);
     if (json) {
       process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
     } else {

@@ -14,7 +14,7 @@ import { GuardedFetcher } from './net/guarded-fetcher.js';
 import type { StoredRobots } from './net/robots.js';
 import { RobotsChecker } from './net/robots.js';
 import { ApiKeys } from './services/api-keys.js';
-import { CrawlService } from './services/crawl-service.js';
+import { ExtractService } from './services/extract-service.js';
 import { Metering } from './services/metering.js';
 import type { Metrics } from './services/metrics.js';
 import { Operations } from './services/operations.js';
@@ -36,7 +36,7 @@ export interface Core {
   metrics?: Metrics;
   /** The two operations, validated and metered for a caller: what every face calls (HTTP, MCP, the CLI, the library). */
   operations: Operations;
-  crawl: CrawlService;
+  extract: ExtractService;
   search: SearchService;
   pages: PageExtractor;
   /** Where pages are converted: the worker pool, or the calling thread. */
@@ -88,7 +88,7 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
   const renderer = buildRenderer(config, logger);
   const converter = options.converter === 'in-thread' ? new InThreadConverter() : new ConvertPool(config.convert);
   const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), converter, logger, ...observer, ...(renderer ? { renderer } : {}) });
-  const crawl = new CrawlService(pages);
+  const extract = new ExtractService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
   const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, ...observer });
   const metering = new Metering({ ledger: store, rateWindows: store, config, ...observer });
@@ -98,8 +98,8 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     store,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     keys: new ApiKeys(store),
-    operations: new Operations({ config, metering, crawl, search }),
-    crawl,
+    operations: new Operations({ config, metering, extract, search }),
+    extract,
     search,
     pages,
     converter,

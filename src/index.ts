@@ -19,7 +19,7 @@ import { AppError } from './core/errors.js';
 import type { Logger } from './core/logger.js';
 import { silentLogger } from './core/logger.js';
 import { incomingRequest } from './core/request-context.js';
-import type { crawlRequestSchema, searchRequestSchema } from './core/schemas.js';
+import type { extractRequestSchema, searchRequestSchema } from './core/schemas.js';
 import type { CrawlResponse, SearchResponse } from './core/schemas.js';
 import { engineSettingsProblems } from './services/engine-settings.js';
 
@@ -30,14 +30,15 @@ export type { ErrorCode, ExtractionErrorType, ContentErrorValue, RequestErrorCod
 export { ConfigError, VERSION } from './core/config.js';
 export type { Config, DeepPartial } from './core/config.js';
 export type { Logger } from './core/logger.js';
-export { crawlRequestSchema, crawlResponseSchema, searchRequestSchema, searchResponseSchema } from './core/schemas.js';
+// Published names, kept: they name the /api/crawl payloads, as CrawlResponse does.
+export { extractRequestSchema as crawlRequestSchema, extractResponseSchema as crawlResponseSchema, searchRequestSchema, searchResponseSchema } from './core/schemas.js';
 export type { CrawlResponse, CrawlResult, SearchResponse, SearchResult } from './core/schemas.js';
 export type { PageType } from './core/page-types.js';
 
 /** What `search` takes: the body of `POST /api/search` (defaults may be left out). */
 export type SearchRequest = z.input<typeof searchRequestSchema>;
 /** What `extract` takes: the body of `POST /api/crawl` (defaults may be left out). */
-export type ExtractRequest = z.input<ReturnType<typeof crawlRequestSchema>>;
+export type ExtractRequest = z.input<ReturnType<typeof extractRequestSchema>>;
 
 export interface CallOptions {
   /** Aborts the call: page fetches and engine calls stop. */
@@ -86,7 +87,7 @@ export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
       return (await built()).operations.search(incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }), request);
     },
     async extract(request, callOptions = {}) {
-      return (await built()).operations.crawl(incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }), request);
+      return (await built()).operations.extract(incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }), request);
     },
     async close() {
       closed = true;

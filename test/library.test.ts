@@ -39,7 +39,7 @@ describe('createWebSearch', () => {
   });
 
   it('goes through Operations: validated as the HTTP API validates, each call a request with an id in the logs', async () => {
-    const crawl = vi.spyOn(Operations.prototype, 'crawl');
+    const extract = vi.spyOn(Operations.prototype, 'extract');
     const lines: Record<string, unknown>[] = [];
     const make = (bindings: Record<string, unknown>): Logger => {
       const write = (obj: unknown, msg?: string) => void lines.push({ ...bindings, ...(obj as object), msg });
@@ -50,7 +50,7 @@ describe('createWebSearch', () => {
     try {
       const answer = await web.extract({ urls: [`${site.origin}/text`] });
       expect(answer.metadata.successful_crawls).toBe(1);
-      expect(crawl).toHaveBeenCalledTimes(1);
+      expect(extract).toHaveBeenCalledTimes(1);
       expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({ operation: 'crawl', request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/) });
       // The same refusal, word for word, as the HTTP API's 400.
       const body = { urls: [`${site.origin}/text`], timeout_ms: 10 ** 9, format: 'pdf' };
@@ -58,7 +58,7 @@ describe('createWebSearch', () => {
       const refused = (await (await http.post('/api/crawl', body)).json()) as { error: { code: string; message: string; details: unknown } };
       expect({ code: error.code, message: error.message, details: error.details }).toEqual(refused.error);
     } finally {
-      crawl.mockRestore();
+      extract.mockRestore();
       await web.close();
       await http.close();
     }

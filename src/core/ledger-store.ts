@@ -4,6 +4,7 @@
  * charge moves its balance in the same atomic step).
  */
 
+// 'crawl' is the extraction operation's value as stored in usage records (SQLite, Redis): kept, not renamed.
 export type Operation = 'search' | 'crawl';
 
 export interface UsageRecord {

@@ -15,7 +15,7 @@ const SEARCH_CREDITS_CONTENT_LOWER = 2;
 const SEARCH_CREDITS_CONTENT_HIGHER = 4;
 
 /** What an extraction did, as far as its price goes. */
-export interface CrawlUsage {
+export interface ExtractUsage {
   /**
    * Distinct URLs extracted successfully and not served from cache: duplicates in one
    * request were fetched once and count once; cache hits and failures are free.
@@ -33,7 +33,7 @@ export interface SearchUsage {
 }
 
 /** docs/interface.md 8.3: 1 credit per URL extracted (5 with stealth), 0 from cache, 0 for a failure. */
-export function crawlCredits({ extracted, stealth }: CrawlUsage): number {
+export function extractCredits({ extracted, stealth }: ExtractUsage): number {
   return extracted * (stealth ? CRAWL_CREDITS_PER_URL_STEALTH : CRAWL_CREDITS_PER_URL);
 }
 
@@ -48,12 +48,12 @@ export function searchCredits({ fromCache, numberOfResults, contentDelivered }: 
 }
 
 /**
- * Admission: the most a crawl can cost, every distinct URL extracted fresh. URLs are told
- * apart as written (the crawl also merges ones differing only in a fragment), so the
+ * Admission: the most an extraction can cost, every distinct URL extracted fresh. URLs are told
+ * apart as written (the extract service also merges ones differing only in a fragment), so the
  * bound is never below the charge.
  */
-export function maxCrawlCredits(request: Pick<CrawlRequest, 'urls' | 'stealth'>): number {
-  return crawlCredits({ extracted: new Set(request.urls).size, stealth: request.stealth });
+export function maxExtractCredits(request: Pick<CrawlRequest, 'urls' | 'stealth'>): number {
+  return extractCredits({ extracted: new Set(request.urls).size, stealth: request.stealth });
 }
 
 /** Admission: the most a search can cost, the plain rate, or the higher content tier with content. */

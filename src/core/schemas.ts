@@ -9,9 +9,9 @@ import { PAGE_TYPES } from './page-types.js';
 /** Longest URL string accepted in a request (browsers and CDNs cap near 8 KiB too). */
 export const MAX_URL_LENGTH = 8192;
 
-export const crawlFormatSchema = z.enum(['markdown', 'html']);
+export const extractFormatSchema = z.enum(['markdown', 'html']);
 
-export function crawlRequestSchema(limits: { maxUrls: number; maxTimeoutMs: number }) {
+export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: number }) {
   return z
     .object({
       urls: z
@@ -19,7 +19,7 @@ export function crawlRequestSchema(limits: { maxUrls: number; maxTimeoutMs: numb
         .min(1, 'give at least one URL')
         .max(limits.maxUrls, `at most ${limits.maxUrls} URLs per request; split larger batches into several requests`)
         .describe(`URLs to extract (1 to ${limits.maxUrls}). Each URL succeeds or fails on its own.`),
-      format: crawlFormatSchema
+      format: extractFormatSchema
         .default('markdown')
         .describe('"markdown" (default): main content as Markdown, boilerplate removed (rendered in the headless browser when the page needs scripts). "html": the full page HTML after rendering when a browser is available, else as served, decoded to UTF-8.'),
       stealth: z
@@ -51,7 +51,7 @@ export function crawlRequestSchema(limits: { maxUrls: number; maxTimeoutMs: numb
     })
     .strict();
 }
-export type CrawlRequest = z.infer<ReturnType<typeof crawlRequestSchema>>;
+export type CrawlRequest = z.infer<ReturnType<typeof extractRequestSchema>>;
 
 export const extractionErrorTypeSchema = z.enum([
   'http',
@@ -71,7 +71,7 @@ export const extractionErrorTypeSchema = z.enum([
 /** What kind of page the HTML extractor takes a page for (page-types.ts). */
 export const pageTypeSchema = z.enum(PAGE_TYPES);
 
-export const crawlResultSchema = z.object({
+export const extractResultSchema = z.object({
   url: z.string().describe('The submitted URL.'),
   success: z.boolean(),
   markdown: z.string().describe('Extracted Markdown; empty string on failure or with format "html".'),
@@ -90,9 +90,9 @@ export const crawlResultSchema = z.object({
   total_chars: z.number().int().optional().describe('Length of the whole content when max_chars or start_char was given.'),
   next_start_char: z.number().int().optional().describe('Offset of the rest of the content, when it was cut.'),
 });
-export type CrawlResult = z.infer<typeof crawlResultSchema>;
+export type CrawlResult = z.infer<typeof extractResultSchema>;
 
-export const crawlMetadataSchema = z.object({
+export const extractMetadataSchema = z.object({
   total_urls: z.number().int(),
   processed_urls: z.number().int(),
   successful_crawls: z.number().int(),
@@ -103,11 +103,11 @@ export const crawlMetadataSchema = z.object({
   timestamp: z.string().describe('ISO 8601 UTC.'),
 });
 
-export const crawlResponseSchema = z.object({
-  results: z.array(crawlResultSchema),
-  metadata: crawlMetadataSchema,
+export const extractResponseSchema = z.object({
+  results: z.array(extractResultSchema),
+  metadata: extractMetadataSchema,
 });
-export type CrawlResponse = z.infer<typeof crawlResponseSchema>;
+export type CrawlResponse = z.infer<typeof extractResponseSchema>;
 
 /** Request-level error body (docs/decisions.md, "Gaps in part 7 (request-level errors)"). */
 export const errorBodySchema = z.object({

@@ -28,10 +28,13 @@ export interface CreatedKey {
 }
 
 export class ApiKeys {
-  constructor(
-    private readonly store: ApiKeysStore,
-    private readonly now: () => number = Date.now,
-  ) {}
+  readonly #store: ApiKeysStore;
+  readonly #now: () => number;
+
+  constructor(store: ApiKeysStore, now: () => number = Date.now) {
+    this.#store = store;
+    this.#now = now;
+  }
 
   /** `credits` undefined = unlimited. */
   async create(options: { name?: string; credits?: number } = {}): Promise<CreatedKey> {
@@ -46,27 +49,27 @@ export class ApiKeys {
       hash: hashSecret(secret),
       prefix: secret.slice(0, SHOWN_CHARS),
       balance: options.credits ?? null,
-      createdAt: new Date(this.now()).toISOString(),
+      createdAt: new Date(this.#now()).toISOString(),
     };
-    await this.store.createKey(record);
+    await this.#store.createKey(record);
     return { secret, record };
   }
 
   list(): Promise<ApiKeyRecord[]> {
-    return this.store.listKeys();
+    return this.#store.listKeys();
   }
 
   /** Keys ever created, revoked ones included (open mode ends with the first key). */
   async count(): Promise<number> {
-    return this.store.keyCount();
+    return this.#store.keyCount();
   }
 
   /** Finds a key by its id, or by a prefix of the secret as `keys list` shows it. */
   async resolve(idOrPrefix: string): Promise<ApiKeyRecord> {
     const wanted = idOrPrefix.trim();
-    const byId = await this.store.keyById(wanted);
+    const byId = await this.#store.keyById(wanted);
     if (byId) return byId;
-    const matches = wanted.length >= SHOWN_CHARS ? (await this.store.listKeys()).filter((k) => wanted.startsWith(k.prefix) || k.prefix.startsWith(wanted)) : [];
+    const matches = wanted.length >= SHOWN_CHARS ? (await this.#store.listKeys()).filter((k) => wanted.startsWith(k.prefix) || k.prefix.startsWith(wanted)) : [];
     if (matches.length === 1) return matches[0] as ApiKeyRecord;
     throw new AppError(
       'not_found',
@@ -76,8 +79,8 @@ export class ApiKeys {
 
   async revoke(idOrPrefix: string): Promise<ApiKeyRecord> {
     const key = await this.resolve(idOrPrefix);
-    await this.store.revokeKey(key.id, new Date(this.now()).toISOString());
-    return (await this.store.keyById(key.id)) as ApiKeyRecord;
+    await this.#store.revokeKey(key.id, new Date(this.#now()).toISOString());
+    return (await this.#store.keyById(key.id)) as ApiKeyRecord;
   }
 
   async topUp(idOrPrefix: string, credits: number): Promise<ApiKeyRecord> {
@@ -85,12 +88,12 @@ export class ApiKeys {
     const key = await this.resolve(idOrPrefix);
     if (key.balance === null) throw new AppError('invalid_request', `Key ${key.id} is unlimited; there is nothing to top up.`);
     if (key.revokedAt !== undefined) throw new AppError('invalid_request', `Key ${key.id} was revoked on ${key.revokedAt}.`);
-    return (await this.store.topUp(key.id, credits)) as ApiKeyRecord;
+    return (await this.#store.topUp(key.id, credits)) as ApiKeyRecord;
   }
 
   async usage(query: { key?: string; since?: string } = {}): Promise<UsageRecord[]> {
     const keyId = query.key === undefined ? undefined : (await this.resolve(query.key)).id;
-    return this.store.usage({ ...(keyId ? { keyId } : {}), ...(query.since ? { since: query.since } : {}) });
+    return this.#store.usage({ ...(keyId ? { keyId } : {}), ...(query.since ? { since: query.since } : {}) });
   }
 
   /**
@@ -99,7 +102,7 @@ export class ApiKeys {
    */
   async authenticate(secret: string): Promise<ApiKeyRecord> {
     const presented = hashSecret(secret.trim());
-    const key = secret.startsWith(KEY_PREFIX) ? await this.store.keyByHash(presented) : undefined;
+    const key = secret.startsWith(KEY_PREFIX) ? await this.#store.keyByHash(presented) : undefined;
     if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(presented, 'hex'))) {
       throw new AppError('unauthorized', 'The API key is not valid.');
     }

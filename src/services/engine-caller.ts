@@ -43,21 +43,25 @@ export interface EngineCallerDeps {
 const utf8 = new TextDecoder('utf-8');
 
 export class EngineCaller {
-  constructor(private readonly deps: EngineCallerDeps) {}
+  readonly #deps: EngineCallerDeps;
+
+  constructor(deps: EngineCallerDeps) {
+    this.#deps = deps;
+  }
 
   async call(ctx: RequestContext, id: EngineId, params: SearchParams): Promise<EngineOutcome> {
-    const suspension = await this.deps.health.check(id).catch((err: unknown) => {
+    const suspension = await this.#deps.health.check(id).catch((err: unknown) => {
       ctx.log.warn({ err, engine: id }, 'reading engine suspensions failed');
       return undefined;
     });
     if (suspension) {
-      this.deps.observer?.engineCall(id, 'suspended');
-      return { engine: id, ok: false, failure: { engine: id, error: suspension.reason, message: this.deps.health.describe(id, suspension) } };
+      this.#deps.observer?.engineCall(id, 'suspended');
+      return { engine: id, ok: false, failure: { engine: id, error: suspension.reason, message: this.#deps.health.describe(id, suspension) } };
     }
 
     // The engine's own budget, never past the request's deadline.
     const budget = new DeadlineScope(ctx, {
-      budgetMs: this.deps.timeoutMs,
+      budgetMs: this.#deps.timeoutMs,
       timeout: (ms) => new AppError('timeout', `${id} did not answer within ${ms} ms`, { retryable: true }),
     });
 
@@ -77,19 +81,19 @@ export class EngineCaller {
         ctx.log.debug({ engine: id, code: err.code }, 'trying the fallback endpoint');
         results = await this.#once(fallback, params, budget);
       }
-      this.deps.observer?.engineCall(id, 'ok');
+      this.#deps.observer?.engineCall(id, 'ok');
       return { engine: id, ok: true, results };
     } catch (error) {
       // A fired budget or cancellation explains whatever error it caused downstream.
       const err = budget.failure ?? toAppError(error);
       if (err.code === 'internal_error') ctx.log.error({ err: error, engine: id }, 'engine call failed unexpectedly');
-      const suspended = await this.deps.health.recordFailure(id, err).catch((storeErr: unknown) => {
+      const suspended = await this.#deps.health.recordFailure(id, err).catch((storeErr: unknown) => {
         ctx.log.warn({ err: storeErr, engine: id }, 'recording an engine suspension failed');
         return undefined;
       });
-      this.deps.observer?.engineCall(id, err.code);
+      this.#deps.observer?.engineCall(id, err.code);
       if (suspended) {
-        this.deps.observer?.engineSuspended(id, suspended.reason);
+        this.#deps.observer?.engineSuspended(id, suspended.reason);
         ctx.log.warn({ engine: id, reason: suspended.reason, until: new Date(suspended.until).toISOString() }, 'search engine suspended');
       }
       return { engine: id, ok: false, failure: { engine: id, error: err.code, message: err.message } };
@@ -100,11 +104,11 @@ export class EngineCaller {
 
   /** One request/parse round trip through the engine's politeness lane. */
   async #once(engine: SearchEngine, params: SearchParams, budget: DeadlineScope): Promise<EngineResult[]> {
-    const request = engine.buildRequest(params, this.deps.settings.contexts[engine.id]);
-    const release = await this.deps.throttle.acquire(engine.id, budget.signal);
+    const request = engine.buildRequest(params, this.#deps.settings.contexts[engine.id]);
+    const release = await this.#deps.throttle.acquire(engine.id, budget.signal);
     let response;
     try {
-      response = await this.deps.client.fetch(request.url, {
+      response = await this.#deps.client.fetch(request.url, {
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),

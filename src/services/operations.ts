@@ -4,40 +4,40 @@
  * schema (400 / `invalid_request` with paths), then the request's context with its
  * deadline, fixed here once (core/request-context.ts), then metering for the caller (rate
  * limit, credit hold, debit of exactly `credits_used`, filed under the context's id) around
- * the crawl and search services. Both amounts come from core/pricing.ts: the hold from the
+ * the extract and search services. Both amounts come from core/pricing.ts: the hold from the
  * request, the debit from the services' priced answer.
  */
 import type { Config } from '../core/config.js';
 import type { Operation } from '../core/ledger-store.js';
-import { maxCrawlCredits, maxSearchCredits } from '../core/pricing.js';
+import { maxExtractCredits, maxSearchCredits } from '../core/pricing.js';
 import { withRequestContext, type IncomingRequest, type RequestContext } from '../core/request-context.js';
 import type { CrawlRequest, CrawlResponse, SearchRequest, SearchResponse } from '../core/schemas.js';
-import { crawlRequestSchema, searchRequestSchema } from '../core/schemas.js';
+import { extractRequestSchema, searchRequestSchema } from '../core/schemas.js';
 import { validate } from '../core/validate.js';
-import type { CrawlCallOptions, CrawlService } from './crawl-service.js';
+import type { ExtractCallOptions, ExtractService } from './extract-service.js';
 import type { Metering } from './metering.js';
 import type { SearchOptions, SearchService } from './search-service.js';
 
 export interface OperationsDeps {
   config: Config;
   metering: Metering;
-  crawl: Pick<CrawlService, 'crawl'>;
+  extract: Pick<ExtractService, 'extract'>;
   search: Pick<SearchService, 'search'>;
 }
 
 export class Operations {
   readonly #deps: OperationsDeps;
-  readonly #crawlSchema: ReturnType<typeof crawlRequestSchema>;
+  readonly #extractSchema: ReturnType<typeof extractRequestSchema>;
 
   constructor(deps: OperationsDeps) {
     this.#deps = deps;
-    this.#crawlSchema = crawlRequestSchema({ maxUrls: deps.config.crawl.maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
+    this.#extractSchema = extractRequestSchema({ maxUrls: deps.config.crawl.maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
   }
 
   /** `POST /api/crawl`, `extract_urls`, `websearch-mcp extract`, the library's `extract`: `input` as the client sent it. */
-  crawl(incoming: IncomingRequest, input: unknown, options: CrawlCallOptions = {}): Promise<CrawlResponse> {
-    const request = validate(this.#crawlSchema, input);
-    return this.#run(incoming, 'crawl', this.#crawlTimeoutMs(request), maxCrawlCredits(request), (ctx) => this.#deps.crawl.crawl(ctx, request, options));
+  extract(incoming: IncomingRequest, input: unknown, options: ExtractCallOptions = {}): Promise<CrawlResponse> {
+    const request = validate(this.#extractSchema, input);
+    return this.#run(incoming, 'crawl', this.#extractTimeoutMs(request), maxExtractCredits(request), (ctx) => this.#deps.extract.extract(ctx, request, options));
   }
 
   /** `GET|POST /api/search`, `web_search`, `websearch-mcp search`, the library's `search`: `input` as the client sent it. */
@@ -66,7 +66,7 @@ export class Operations {
    * deadline is the request's), or the configured default, never past the configured
    * maximum (the schema refuses more; this is the one clamp, for callers of the services).
    */
-  #crawlTimeoutMs(request: Pick<CrawlRequest, 'timeout_ms'>): number {
+  #extractTimeoutMs(request: Pick<CrawlRequest, 'timeout_ms'>): number {
     const { timeoutMs, maxTimeoutMs } = this.#deps.config.fetch;
     return Math.min(request.timeout_ms ?? timeoutMs, maxTimeoutMs);
   }

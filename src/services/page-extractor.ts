@@ -4,7 +4,7 @@
  * status, Content-Type allowlist, magic-byte sniffing, size (counted while streaming),
  * then conversion (which refuses anti-bot challenge pages), rendering in the headless
  * browser when the page needs it (render-decision below), and the readable-text gate.
- * Each gate fails this URL alone, with a stable error code. Used by the crawl service and
+ * Each gate fails this URL alone, with a stable error code. Used by the extract service and
  * by search for result page content.
  */
 import type { Config } from '../core/config.js';
@@ -90,12 +90,16 @@ function isSuccess(status: number): boolean {
 }
 
 export class PageExtractor {
-  constructor(private readonly deps: PageExtractorDeps) {}
+  readonly #deps: PageExtractorDeps;
+
+  constructor(deps: PageExtractorDeps) {
+    this.#deps = deps;
+  }
 
   /** One URL through every gate, under the request's deadline (the whole of it: URLs run side by side). */
   async extract(ctx: RequestContext, rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
     const outcome = await this.#extract(ctx, rawUrl, options);
-    this.deps.observer?.pageFetched(outcome.ok ? (outcome.fromCache ? 'cached' : 'success') : extractionErrorTypeOf(outcome.error.code));
+    this.#deps.observer?.pageFetched(outcome.ok ? (outcome.fromCache ? 'cached' : 'success') : extractionErrorTypeOf(outcome.error.code));
     return outcome;
   }
 
@@ -103,16 +107,16 @@ export class PageExtractor {
     const parsed = parseTargetUrl(rawUrl);
     if (parsed instanceof AppError) return { ok: false, statusCode: 0, error: parsed };
     const cacheKey = `page:${options.format}:${pageKey(parsed)}`;
-    if (this.deps.config.cache.ttlMs > 0) {
-      const cached = await this.deps.cache.get(cacheKey).catch(() => undefined);
-      this.deps.observer?.cacheLookup('page', cached !== undefined);
+    if (this.#deps.config.cache.ttlMs > 0) {
+      const cached = await this.#deps.cache.get(cacheKey).catch(() => undefined);
+      this.#deps.observer?.cacheLookup('page', cached !== undefined);
       // Pages cached before rendering existed carry no flag: they were static.
       if (cached) return { ok: true, fromCache: true, ...cached, rendered: cached.rendered ?? false };
     }
     try {
-      const page = await this.fetchAndConvert(ctx, parsed, options);
-      if (this.deps.config.cache.ttlMs > 0) {
-        await this.deps.cache.set(cacheKey, page, this.deps.config.cache.ttlMs).catch((err: unknown) => {
+      const page = await this.#fetchAndConvert(ctx, parsed, options);
+      if (this.#deps.config.cache.ttlMs > 0) {
+        await this.#deps.cache.set(cacheKey, page, this.#deps.config.cache.ttlMs).catch((err: unknown) => {
           ctx.log.warn({ err, url: parsed.href }, 'page cache write failed');
         });
       }
@@ -124,7 +128,7 @@ export class PageExtractor {
     }
   }
 
-  private async fetchAndConvert(ctx: RequestContext, url: URL, options: ExtractOptions): Promise<ExtractedPage> {
+  async #fetchAndConvert(ctx: RequestContext, url: URL, options: ExtractOptions): Promise<ExtractedPage> {
     const extension = rejectedExtension(url);
     if (extension !== null) {
       throw new AppError(
@@ -135,7 +139,7 @@ export class PageExtractor {
     }
     // The request's one deadline covers the robots.txt check and the page.
     const budgetMs = Math.max(0, Math.round(timeLeft(ctx)));
-    const verdict = await this.deps.robots.check(url.href, ctx).catch((err: unknown) => {
+    const verdict = await this.#deps.robots.check(url.href, ctx).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'timeout') {
         throw new AppError('timeout', `No answer within ${budgetMs} ms: the site's robots.txt did not answer in that time.`, { statusCode: 0, retryable: true });
       }
@@ -149,17 +153,17 @@ export class PageExtractor {
       if (verdict.error && (cause === 'forbidden_address' || cause === 'network' || cause === 'cancelled')) throw verdict.error;
       const why = verdict.source === 'unreachable'
         ? `its robots.txt could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly (${ROBOTS_HINT})`
-        : `its robots.txt disallows this path for ${this.deps.config.fetch.productToken} (${ROBOTS_HINT})`;
+        : `its robots.txt disallows this path for ${this.#deps.config.fetch.productToken} (${ROBOTS_HINT})`;
       throw new AppError('robots_disallowed', `Not fetched: ${why}.`, { statusCode: 0 });
     }
-    const profile = options.stealth ? browserProfile(this.deps.renderer?.browserMajor?.()) : undefined;
+    const profile = options.stealth ? browserProfile(this.#deps.renderer?.browserMajor?.()) : undefined;
     let response: FetchedResponse;
     let output: ConvertOutput;
     try {
-      response = await this.deps.client.fetch(url.href, {
+      response = await this.#deps.client.fetch(url.href, {
         ctx,
         ...(profile ? { profile } : {}),
-        onHead: (head) => checkHead(head, this.deps.config.fetch.maxBytes),
+        onHead: (head) => checkHead(head, this.#deps.config.fetch.maxBytes),
         onFirstBytes: async (bytes, head) => {
           const binary = await sniffBinary(bytes);
           if (binary !== null) {
@@ -171,19 +175,19 @@ export class PageExtractor {
           }
         },
       });
-      output = await this.convert(ctx, response.body, response.headers['content-type'] ?? null, response.finalUrl, options, response.headers, response.status);
+      output = await this.#convert(ctx, response.body, response.headers['content-type'] ?? null, response.finalUrl, options, response.headers, response.status);
     } catch (err) {
       // Stealth: a page that turned the plain fetch away as a bot is retried in the browser,
       // which fetches it itself with the same profile.
-      if (options.stealth && this.deps.renderer && this.deps.config.render.mode !== 'never' && isBotWall(err)) {
+      if (options.stealth && this.#deps.renderer && this.#deps.config.render.mode !== 'never' && isBotWall(err)) {
         ctx.log.debug({ url: url.href, code: (err as AppError).code }, 'blocked: retrying rendered with the stealth profile');
-        return this.renderAndConvert(ctx, url.href, undefined, options);
+        return this.#renderAndConvert(ctx, url.href, undefined, options);
       }
       throw err;
     }
-    if (this.shouldRender(response, output, options.format)) {
+    if (this.#shouldRender(response, output, options.format)) {
       const document = { finalUrl: response.finalUrl, status: response.status, headers: response.headers, body: response.body };
-      return this.renderAndConvert(ctx, url.href, document, options);
+      return this.#renderAndConvert(ctx, url.href, document, options);
     }
     if (!hasReadableText(output)) throw emptyContent(response.status, false);
     return { statusCode: response.status, finalUrl: response.finalUrl, output, rendered: false };
@@ -193,28 +197,28 @@ export class PageExtractor {
    * The rendering decision, from the static response alone: format html renders whenever a
    * browser exists; Markdown renders always, or (auto) when the page looks script-built.
    */
-  private shouldRender(response: FetchedResponse, output: ConvertOutput, format: ExtractFormat): boolean {
-    const mode = this.deps.config.render.mode;
-    if (!this.deps.renderer || mode === 'never' || classifyContentType(output.content_type) !== 'html') return false;
+  #shouldRender(response: FetchedResponse, output: ConvertOutput, format: ExtractFormat): boolean {
+    const mode = this.#deps.config.render.mode;
+    if (!this.#deps.renderer || mode === 'never' || classifyContentType(output.content_type) !== 'html') return false;
     if (format === 'html' || mode === 'always') return true;
     if (!nearEmpty(output.markdown)) return false;
     const { text } = decodeText(response.body, response.headers['content-type'] ?? null, 'html');
     return looksScriptDependent(text, output.markdown);
   }
 
-  private async renderAndConvert(ctx: RequestContext, url: string, document: StaticDocument | undefined, options: ExtractOptions): Promise<ExtractedPage> {
-    const renderer = this.deps.renderer as Renderer;
+  async #renderAndConvert(ctx: RequestContext, url: string, document: StaticDocument | undefined, options: ExtractOptions): Promise<ExtractedPage> {
+    const renderer = this.#deps.renderer as Renderer;
     const page = await renderer.render({ url, stealth: options.stealth === true, ...(document ? { document } : {}) }, ctx);
     // A browser that fetched the page itself (stealth retry) applies the status gate here.
     if (!document) checkHead({ url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] }, Number.MAX_SAFE_INTEGER);
     const bytes = new TextEncoder().encode(page.html);
-    const output = await this.convert(ctx, bytes, 'text/html; charset=utf-8', page.finalUrl, options, {}, page.status);
+    const output = await this.#convert(ctx, bytes, 'text/html; charset=utf-8', page.finalUrl, options, {}, page.status);
     if (!hasReadableText(output)) throw emptyContent(page.status, true);
     return { statusCode: page.status, finalUrl: page.finalUrl, output, rendered: true };
   }
 
   /** Converts in the converter (a worker pool in servers) under what is left of the request's deadline. */
-  private async convert(
+  async #convert(
     ctx: RequestDeadline,
     bytes: Uint8Array,
     contentType: string | null,
@@ -224,7 +228,7 @@ export class PageExtractor {
     status: number,
   ): Promise<ConvertOutput> {
     const input = { bytes, contentType, url, format: options.format, headers };
-    const output = await this.deps.converter.convert(input, ctx).catch((err: unknown) => {
+    const output = await this.#deps.converter.convert(input, ctx).catch((err: unknown) => {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
       throw error.statusCode === undefined ? new AppError(error.code, error.message, { statusCode: status, retryable: error.retryable, cause: error.cause }) : error;
@@ -236,8 +240,8 @@ export class PageExtractor {
   #countFailures(output: ConvertOutput, url: string): ConvertOutput {
     const { pass_failures: failures, ...rest } = output;
     if (failures === undefined) return output;
-    for (const failure of failures) this.deps.observer?.passFailed(failure.pass);
-    this.deps.logger.debug({ url, failures }, 'extraction passes failed');
+    for (const failure of failures) this.#deps.observer?.passFailed(failure.pass);
+    this.#deps.logger.debug({ url, failures }, 'extraction passes failed');
     return rest;
   }
 }

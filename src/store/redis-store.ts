@@ -137,6 +137,7 @@ export class RedisStore implements Store {
     return new RedisStore(redis, options.prefix ?? 'wsm:');
   }
 
+  // TypeScript's `private`: ECMAScript has no private constructor; connect() is the way in.
   private constructor(redis: Redis, prefix: string) {
     redis.defineCommand('wsmCreateKey', { numberOfKeys: 4, lua: CREATE_KEY });
     redis.defineCommand('wsmReserve', { numberOfKeys: 4, lua: RESERVE });

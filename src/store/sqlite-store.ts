@@ -92,6 +92,7 @@ export class SqliteStore implements Store {
     }
   }
 
+  // TypeScript's `private`: ECMAScript has no private constructor; open() is the way in.
   private constructor(db: Database.Database, path: string, options: SqliteStoreOptions) {
     this.#db = db;
     this.path = path;

@@ -1,6 +1,6 @@
 /** `page_type`, as the API declares it (core/schemas.ts, from core/page-types.ts). */
 import { describe, expect, it } from 'vitest';
-import { crawlResultSchema, pageTypeSchema } from '../../src/core/schemas.js';
+import { extractResultSchema, pageTypeSchema } from '../../src/core/schemas.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
 
 describe('page_type', () => {
@@ -10,8 +10,8 @@ describe('page_type', () => {
 
   it('is an optional field of a crawl result', () => {
     const result = { url: 'https://x.example/', success: true, markdown: 'x', status_code: 200 };
-    expect(crawlResultSchema.parse(result)).not.toHaveProperty('page_type');
-    expect(crawlResultSchema.parse({ ...result, page_type: 'forum' }).page_type).toBe('forum');
-    expect(crawlResultSchema.safeParse({ ...result, page_type: 'blog' }).success).toBe(false);
+    expect(extractResultSchema.parse(result)).not.toHaveProperty('page_type');
+    expect(extractResultSchema.parse({ ...result, page_type: 'forum' }).page_type).toBe('forum');
+    expect(extractResultSchema.safeParse({ ...result, page_type: 'blog' }).success).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawlCredits, maxCrawlCredits, maxSearchCredits, searchCredits } from '../../src/core/pricing.js';
+import { extractCredits, maxExtractCredits, maxSearchCredits, searchCredits } from '../../src/core/pricing.js';
 
 describe('crawl credits (docs/interface.md 8.3)', () => {
   it.each([
@@ -10,7 +10,7 @@ describe('crawl credits (docs/interface.md 8.3)', () => {
     [3, true, 15],
     [0, true, 0],
   ])('%i fresh successes, stealth %s -> %i', (extracted, stealth, credits) => {
-    expect(crawlCredits({ extracted, stealth })).toBe(credits);
+    expect(extractCredits({ extracted, stealth })).toBe(credits);
   });
 });
 
@@ -33,8 +33,8 @@ describe('search credits (docs/interface.md 8.2)', () => {
 
 describe('the largest possible cost (admission)', () => {
   it('bounds what a request can cost', () => {
-    expect(maxCrawlCredits({ urls: ['a', 'b', 'a'], stealth: false })).toBe(2);
-    expect(maxCrawlCredits({ urls: ['a', 'b'], stealth: true })).toBe(10);
+    expect(maxExtractCredits({ urls: ['a', 'b', 'a'], stealth: false })).toBe(2);
+    expect(maxExtractCredits({ urls: ['a', 'b'], stealth: true })).toBe(10);
     expect(maxSearchCredits({ include_content: false })).toBe(1);
     expect(maxSearchCredits({ include_content: true })).toBe(4);
   });
@@ -42,9 +42,9 @@ describe('the largest possible cost (admission)', () => {
   it('is never below the charge of anything the request can deliver', () => {
     for (const stealth of [false, true]) {
       const urls = ['https://a.example/', 'https://b.example/', 'https://a.example/', 'https://a.example/#part'];
-      const max = maxCrawlCredits({ urls, stealth });
+      const max = maxExtractCredits({ urls, stealth });
       // At most the distinct URLs are extracted fresh (fragments merge them further).
-      for (let extracted = 0; extracted <= 3; extracted++) expect(crawlCredits({ extracted, stealth })).toBeLessThanOrEqual(max);
+      for (let extracted = 0; extracted <= 3; extracted++) expect(extractCredits({ extracted, stealth })).toBeLessThanOrEqual(max);
     }
     for (const include_content of [false, true]) {
       const max = maxSearchCredits({ include_content });

@@ -15,7 +15,7 @@ describe('500 internal_error', () => {
     const logged: unknown[] = [];
     const logger: Logger = { ...silentLogger, error: (obj: unknown) => void logged.push(obj) };
     const operations = {
-      crawl: async () => {
+      extract: async () => {
         throw new TypeError('secret internal detail at /srv/app/file.js:12');
       },
     } as unknown as Operations;

@@ -6,7 +6,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { crawlRequestSchema } from '../../src/core/schemas.js';
+import { extractRequestSchema } from '../../src/core/schemas.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { spawnServe } from '../helpers/spawn-cli.js';
@@ -143,7 +143,7 @@ describe('/openapi.json', () => {
 
     const ajv = new Ajv2020({ strict: false });
     const validate = ajv.compile(doc.components.schemas.CrawlRequest);
-    const zod = crawlRequestSchema({ maxUrls: 10, maxTimeoutMs: a.core.config.fetch.maxTimeoutMs });
+    const zod = extractRequestSchema({ maxUrls: 10, maxTimeoutMs: a.core.config.fetch.maxTimeoutMs });
     const samples = [
       { urls: ['https://example.com/'] },
       { urls: ['https://example.com/'], format: 'html', stealth: true, max_chars: 10, start_char: 5 },

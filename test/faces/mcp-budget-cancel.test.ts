@@ -6,9 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { budgetCrawl, fairShares } from '../../src/faces/mcp/output-budget.js';
+import { budgetExtract, fairShares } from '../../src/faces/mcp/output-budget.js';
 import { createMcpServer } from '../../src/faces/mcp/create-mcp-server.js';
-import { renderCrawlMarkdown } from '../../src/faces/mcp/tools/render-crawl-markdown.js';
+import { renderExtractMarkdown } from '../../src/faces/mcp/tools/render-extract-markdown.js';
 import type { Scenario } from '../helpers/fixture-site.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
@@ -65,10 +65,10 @@ describe('fairShares', () => {
   });
 });
 
-describe('budgetCrawl', () => {
+describe('budgetExtract', () => {
   it('leaves a response under budget untouched', () => {
     const response = { results: [{ url: 'u', success: true, markdown: 'abc', status_code: 200 }], metadata: {} } as any;
-    expect(budgetCrawl(response, 10_000, renderCrawlMarkdown)).toEqual({ result: response, cut: 0 });
+    expect(budgetExtract(response, 10_000, renderExtractMarkdown)).toEqual({ result: response, cut: 0 });
   });
 });
 

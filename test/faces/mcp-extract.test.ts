@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlResponseSchema } from '../../src/core/schemas.js';
+import { extractResponseSchema } from '../../src/core/schemas.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import type { TestApi } from '../helpers/test-server.js';
@@ -45,7 +45,7 @@ async function exercise(client: Client) {
   const result = await client.callTool({ name: 'extract_urls', arguments: args });
   expect(result.isError).toBeFalsy();
   const structured = result.structuredContent as any;
-  expect(crawlResponseSchema.parse(structured)).toEqual(structured);
+  expect(extractResponseSchema.parse(structured)).toEqual(structured);
   const http = await api.crawl(args);
   expect(stable(structured)).toEqual(stable(http.json));
   const text = (result.content as { type: string; text: string }[])[0]!;

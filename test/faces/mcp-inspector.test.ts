@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { crawlResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
+import { extractResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { spawnedServerEnv, startFakeEngines } from '../helpers/fake-engines.js';
 import type { FixtureSite } from '../helpers/fixture-site.js';
@@ -164,7 +164,7 @@ describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
     const urls = JSON.stringify([`${site.origin}/html`, `${site.origin}/doc.pdf`]);
     const result = await inspect(target(), ['--method', 'tools/call', '--tool-name', 'extract_urls', '--tool-arg', `urls=${urls}`]);
     expectSuccess(result);
-    const response = crawlResponseSchema.parse(result.structuredContent);
+    const response = extractResponseSchema.parse(result.structuredContent);
     expect(response.results.map((r) => r.success)).toEqual([true, false]);
     expect(response.results[1]?.error_type).toBe('unsupported_content_type');
     expect(response.results[0]?.markdown.length).toBeGreaterThan(0);

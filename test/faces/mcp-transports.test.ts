@@ -30,7 +30,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { crawlResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
+import { extractResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { spawnedServerEnv, startFakeEngines } from '../helpers/fake-engines.js';
 import type { FixtureSite, Scenario } from '../helpers/fixture-site.js';
@@ -131,7 +131,7 @@ const TARGETS: Target[] = [
 function stableSearch(response: any) {
   return { ...response, id: '', metadata: { ...response.metadata, response_time: 0, timestamp: '' } };
 }
-function stableCrawl(response: any) {
+function stableExtract(response: any) {
   return { ...response, metadata: { ...response.metadata, response_time: 0, timestamp: '' } };
 }
 
@@ -213,7 +213,7 @@ describe.each(TARGETS)('over $name', (target) => {
     const result = await client.callTool({ name: 'extract_urls', arguments: args });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const structured = result.structuredContent as any;
-    expectValid(toolNamed('extract_urls'), structured, crawlResponseSchema);
+    expectValid(toolNamed('extract_urls'), structured, extractResponseSchema);
     expect(structured.results.map((r: { success: boolean }) => r.success)).toEqual([true, true, false]);
     expect(structured.results[2].error_type).toBe('unsupported_content_type');
     expect(structured.metadata).toMatchObject({ total_urls: 3, successful_crawls: 2, failed_crawls: 1, credits_used: 2 });
@@ -221,7 +221,7 @@ describe.each(TARGETS)('over $name', (target) => {
 
     const http = await api.crawl(args);
     expect(http.status).toBe(200);
-    expect(stableCrawl(structured)).toEqual(stableCrawl(http.json));
+    expect(stableExtract(structured)).toEqual(stableExtract(http.json));
   });
 
   it('reports web_search page content as progress 1..3 of 3, every notification before the response', async () => {
@@ -367,7 +367,7 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
     }
     const crawl = extract.response(7)?.result;
     expect(crawl?.isError).toBeFalsy();
-    expect(crawlResponseSchema.parse(crawl.structuredContent).results[0]?.success).toBe(true);
+    expect(extractResponseSchema.parse(crawl.structuredContent).results[0]?.success).toBe(true);
     const found = search.response(8)?.result;
     expect(found?.isError).toBeFalsy();
     expect(searchResponseSchema.parse(found.structuredContent).engines).toEqual(['wikipedia']);

@@ -19,16 +19,19 @@ export class TestCache<V> implements CacheStore<V> {
   readonly entries = new Map<string, { value: V; expires: number }>();
   gets = 0;
   sets = 0;
-  constructor(private readonly now: () => number) {}
+  readonly #now: () => number;
+  constructor(now: () => number) {
+    this.#now = now;
+  }
   async get(key: string): Promise<V | undefined> {
     this.gets++;
     const entry = this.entries.get(key);
-    if (!entry || entry.expires <= this.now()) return undefined;
+    if (!entry || entry.expires <= this.#now()) return undefined;
     return entry.value;
   }
   async set(key: string, value: V, ttlMs: number): Promise<void> {
     this.sets++;
-    this.entries.set(key, { value, expires: this.now() + ttlMs });
+    this.entries.set(key, { value, expires: this.#now() + ttlMs });
   }
 }
 

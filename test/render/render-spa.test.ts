@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
-import { crawlResponseSchema } from '../../src/core/schemas.js';
+import { extractResponseSchema } from '../../src/core/schemas.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -95,7 +95,7 @@ describeWithChromium('rendering a single-page app', () => {
     try {
       const result = await client.callTool({ name: 'extract_urls', arguments: { urls: [`${site.origin}/spa`] } });
       expect(result.isError).toBeFalsy();
-      const structured = crawlResponseSchema.parse(result.structuredContent);
+      const structured = extractResponseSchema.parse(result.structuredContent);
       expect(structured.results[0]).toMatchObject({ success: true, rendered: true });
       expect(structured.results[0]?.markdown).toContain(SPA_TEXT);
       expect(structured.metadata.credits_used).toBe(1);

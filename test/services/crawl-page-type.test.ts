@@ -8,11 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { Renderer, RenderRequest } from '../../src/core/render-port.js';
-import { crawlRequestSchema } from '../../src/core/schemas.js';
+import { extractRequestSchema } from '../../src/core/schemas.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { RobotsChecker } from '../../src/net/robots.js';
-import { CrawlService } from '../../src/services/crawl-service.js';
+import { ExtractService } from '../../src/services/extract-service.js';
 import { PageExtractor, type ExtractedPage } from '../../src/services/page-extractor.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
@@ -54,8 +54,8 @@ function services(config: Config, renderer?: Renderer) {
   const cache = store.cache<ExtractedPage>('page');
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
   const pages = new PageExtractor({ config, client, robots, cache, converter: new InThreadConverter(), logger: silentLogger, ...(renderer ? { renderer } : {}) });
-  const schema = crawlRequestSchema({ maxUrls: 10, maxTimeoutMs: config.fetch.maxTimeoutMs });
-  return { cache, crawl: (body: Record<string, unknown>) => new CrawlService(pages).crawl(testContext(), schema.parse(body)) };
+  const schema = extractRequestSchema({ maxUrls: 10, maxTimeoutMs: config.fetch.maxTimeoutMs });
+  return { cache, crawl: (body: Record<string, unknown>) => new ExtractService(pages).extract(testContext(), schema.parse(body)) };
 }
 
 describe('page_type in the services', () => {

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type * as TablesModule from '../../src/extract/html/clean/tables.js';
 import { buildCore, type Core } from '../../src/compose.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { crawlResponseSchema } from '../../src/core/schemas.js';
+import { extractResponseSchema } from '../../src/core/schemas.js';
 import { startHttpServer, type RunningServer } from '../../src/http-server.js';
 import { Metrics } from '../../src/services/metrics.js';
 import type { ExtractedPage } from '../../src/services/page-extractor.js';
@@ -70,7 +70,7 @@ describe('pass failures in /metrics', () => {
     const answer = await crawl({ urls: [`${site.origin}/html`] });
     expect(answer.results[0]).toMatchObject({ success: true });
     expect(answer.results[0].markdown).not.toBe('');
-    expect(crawlResponseSchema.parse(answer)).toEqual(answer);
+    expect(extractResponseSchema.parse(answer)).toEqual(answer);
     expect(JSON.stringify(answer)).not.toMatch(/failures|tables broke/);
     // Each candidate the clean passes took failed on its tables, down to the plain text.
     const count = await failed('tables');

@@ -32,7 +32,7 @@ import { searchQueryToBody } from './search-query.js';
 export interface HttpAppDeps {
   config: Config;
   logger: Logger;
-  operations: Pick<Operations, 'crawl' | 'search'>;
+  operations: Pick<Operations, 'extract' | 'search'>;
   auth: Authenticator;
   /** Reached by `/healthz`: the store must answer. */
   store: Pick<Store, 'kind' | 'ping'>;
@@ -133,7 +133,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const limit = deps.config.server.bodyLimitBytes;
   app.post('/api/crawl', async (c) => {
     const body = await readJsonBody(c, limit, { curlForms: true });
-    return c.json(await deps.operations.crawl(incoming(c), body));
+    return c.json(await deps.operations.extract(incoming(c), body));
   });
 
   app.post('/api/search', async (c) => {

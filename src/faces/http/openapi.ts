@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import { PROJECT_URL, VERSION } from '../../core/config.js';
-import { crawlRequestSchema, crawlResponseSchema, errorBodySchema, searchRequestSchema, searchResponseSchema } from '../../core/schemas.js';
+import { extractRequestSchema, extractResponseSchema, errorBodySchema, searchRequestSchema, searchResponseSchema } from '../../core/schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -65,7 +65,7 @@ function searchQueryParameters(requestSchema: Json): Json[] {
 
 export function buildOpenApiDocument(options: { config: Config; serverUrl?: string }): Json {
   const { config } = options;
-  const crawlRequest = crawlRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs });
+  const extractRequest = extractRequestSchema({ maxUrls: config.crawl.maxUrls, maxTimeoutMs: config.fetch.maxTimeoutMs });
   const searchRequestJson = schemaOf(searchRequestSchema, 'input');
   const work = ['400', '401', '402', '403', '408', '413', '415', '429', '500'];
   const jsonBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
@@ -159,8 +159,8 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
       schemas: {
         SearchRequest: searchRequestJson,
         SearchResponse: schemaOf(searchResponseSchema, 'output'),
-        CrawlRequest: schemaOf(crawlRequest, 'input'),
-        CrawlResponse: schemaOf(crawlResponseSchema, 'output'),
+        CrawlRequest: schemaOf(extractRequest, 'input'),
+        CrawlResponse: schemaOf(extractResponseSchema, 'output'),
         ErrorBody: schemaOf(errorBodySchema, 'output'),
       },
     },

@@ -26,7 +26,7 @@ import { webSearchTool } from './tools/web-search.js';
 
 /** The services behind the tools, loaded on first use (start-up stays light). */
 export interface McpServices {
-  operations: Pick<Operations, 'crawl' | 'search'>;
+  operations: Pick<Operations, 'extract' | 'search'>;
 }
 
 export interface McpDeps {

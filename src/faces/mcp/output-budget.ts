@@ -64,7 +64,7 @@ function cutAll(items: Cuttable[], budget: number): { text: string; next?: numbe
  */
 const VOLATILE_RESERVE = 64;
 
-function stableCrawl(response: CrawlResponse): CrawlResponse {
+function stableExtract(response: CrawlResponse): CrawlResponse {
   return { ...response, metadata: { ...response.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' } };
 }
 
@@ -77,12 +77,12 @@ function contentBudget(budget: number, skeletonLength: number, pages: number): n
   return budget - skeletonLength - VOLATILE_RESERVE - HINT_RESERVE * pages;
 }
 
-export function budgetCrawl(response: CrawlResponse, budget: number, render: (r: CrawlResponse) => string): Budgeted<CrawlResponse> {
+export function budgetExtract(response: CrawlResponse, budget: number, render: (r: CrawlResponse) => string): Budgeted<CrawlResponse> {
   const field = (r: CrawlResult): 'html' | 'markdown' => (r.html !== undefined ? 'html' : 'markdown');
   const withContent = response.results.filter((r) => r.success && (r[field(r)] ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r[field(r)] ?? '').length, 0);
-  if (render(stableCrawl(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
-  const skeleton = render(stableCrawl({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) }));
+  if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
+  const skeleton = render(stableExtract({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) }));
   const items: Cuttable[] = withContent.map((r) => {
     const text = r[field(r)] ?? '';
     const whole = r.total_chars ?? text.length;

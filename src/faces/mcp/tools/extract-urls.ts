@@ -2,16 +2,16 @@
  * The `extract_urls` tool: the extraction operation (`POST /api/crawl`) for models.
  */
 import type { Config } from '../../../core/config.js';
-import { crawlRequestSchema, crawlResponseSchema } from '../../../core/schemas.js';
+import { extractRequestSchema, extractResponseSchema } from '../../../core/schemas.js';
 import type { Operations } from '../../../services/operations.js';
-import { budgetCrawl } from '../output-budget.js';
+import { budgetExtract } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import { renderCrawlMarkdown } from './render-crawl-markdown.js';
+import { renderExtractMarkdown } from './render-extract-markdown.js';
 
-export function extractUrlsTool(deps: { config: Config; services: () => Promise<{ operations: Pick<Operations, 'crawl'> }> }) {
+export function extractUrlsTool(deps: { config: Config; services: () => Promise<{ operations: Pick<Operations, 'extract'> }> }) {
   const maxUrls = deps.config.crawl.maxUrls;
-  const inputSchema = crawlRequestSchema({ maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
-  const tool: ToolDefinition<typeof inputSchema, typeof crawlResponseSchema> = {
+  const inputSchema = extractRequestSchema({ maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
+  const tool: ToolDefinition<typeof inputSchema, typeof extractResponseSchema> = {
     name: 'extract_urls',
     title: 'Extract web pages',
     description: [
@@ -23,14 +23,14 @@ export function extractUrlsTool(deps: { config: Config; services: () => Promise<
       'Cost: 1 credit per successfully extracted URL (5 with stealth); failures and pages served from cache are free.',
     ].join('\n'),
     inputSchema,
-    outputSchema: crawlResponseSchema,
+    outputSchema: extractResponseSchema,
     annotations: { title: 'Extract web pages', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
     handler: async (args, ctx) =>
-      (await deps.services()).operations.crawl(ctx.request, args, {
+      (await deps.services()).operations.extract(ctx.request, args, {
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
       }),
-    renderText: renderCrawlMarkdown,
-    budget: budgetCrawl,
+    renderText: renderExtractMarkdown,
+    budget: budgetExtract,
     logLines: (r) => [
       { level: 'info', message: `extract_urls: ${r.metadata.successful_crawls} of ${r.metadata.total_urls} URL(s) extracted, ${r.metadata.credits_used} credit(s)` },
       ...r.results

@@ -4,33 +4,37 @@
  * host); duplicates fetched and charged once; results in submission order.
  */
 import { extractionErrorTypeOf } from '../core/errors.js';
-import { crawlCredits } from '../core/pricing.js';
+import { extractCredits } from '../core/pricing.js';
 import type { RequestContext } from '../core/request-context.js';
 import type { CrawlRequest, CrawlResponse, CrawlResult } from '../core/schemas.js';
 import { pageContent } from './paging.js';
 import type { PageExtractor, PageOutcome } from './page-extractor.js';
 import { pageKey, parseTargetUrl } from './page-extractor.js';
 
-export interface CrawlProgress {
+export interface ExtractProgress {
   done: number;
   total: number;
   url: string;
 }
 
-export interface CrawlCallOptions {
+export interface ExtractCallOptions {
   /** Called as each distinct URL finishes. */
-  onProgress?: (progress: CrawlProgress) => void;
+  onProgress?: (progress: ExtractProgress) => void;
 }
 
 export function elapsedSeconds(startedAt: number): number {
   return Math.round(performance.now() - startedAt) / 1000;
 }
 
-export class CrawlService {
-  constructor(private readonly pages: PageExtractor) {}
+export class ExtractService {
+  readonly #pages: PageExtractor;
+
+  constructor(pages: PageExtractor) {
+    this.#pages = pages;
+  }
 
   /** Every URL under the request's one deadline (its `timeout_ms`, fixed in the context). */
-  async crawl(ctx: RequestContext, request: CrawlRequest, options: CrawlCallOptions = {}): Promise<CrawlResponse> {
+  async extract(ctx: RequestContext, request: CrawlRequest, options: ExtractCallOptions = {}): Promise<CrawlResponse> {
     const startedAt = performance.now();
     const timestamp = new Date().toISOString();
     // Duplicates (same URL up to the fragment) share one extraction.
@@ -43,7 +47,7 @@ export class CrawlService {
     const outcomes = new Map<string, PageOutcome>();
     await Promise.all(
       distinct.map(async ([key, raw]) => {
-        const outcome = await this.pages.extract(ctx, raw, { format: request.format, stealth: request.stealth });
+        const outcome = await this.#pages.extract(ctx, raw, { format: request.format, stealth: request.stealth });
         outcomes.set(key, outcome);
         done += 1;
         options.onProgress?.({ done, total: distinct.length, url: raw });
@@ -63,7 +67,7 @@ export class CrawlService {
         processed_urls: results.length,
         successful_crawls: successful,
         failed_crawls: results.length - successful,
-        credits_used: crawlCredits({ extracted, stealth: request.stealth }),
+        credits_used: extractCredits({ extracted, stealth: request.stealth }),
         cached_free: cachedFree,
         response_time: elapsedSeconds(startedAt),
         timestamp,

@@ -26,7 +26,7 @@ function renderResult(result: CrawlResult, index: number): string {
   return lines.join('\n');
 }
 
-export function renderCrawlMarkdown(response: CrawlResponse): string {
+export function renderExtractMarkdown(response: CrawlResponse): string {
   const m = response.metadata;
   const summary = `Extracted ${m.successful_crawls} of ${m.total_urls} URL(s); ${m.failed_crawls} failed; ${m.credits_used} credit(s) used${m.cached_free ? `, ${m.cached_free} from cache` : ''}.`;
   return [summary, ...response.results.map(renderResult)].join('\n\n');
