@@ -77,8 +77,12 @@ if (!isMainThread) {
 function parseArgs(argv) {
   const opts = {
     data: process.env.BENCH_DATA || path.resolve(ROOT, '../shared/bench/extraction'),
-    only: null, baselineOnly: false, maxHalfGap: null, workers: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
-    markdown: null, json: null,
+    only: null,
+    baselineOnly: false,
+    maxHalfGap: null,
+    workers: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
+    markdown: null,
+    json: null,
   };
   for (const { name: a, value, number: anyNumber } of commandLine(argv)) {
     const number = () => {
@@ -87,7 +91,11 @@ function parseArgs(argv) {
       return n;
     };
     if (a === '--data') opts.data = path.resolve(value());
-    else if (a === '--only') opts.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--only')
+      opts.only = value()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (a === '--baseline-only') opts.baselineOnly = true;
     else if (a === '--max-half-gap') opts.maxHalfGap = number();
     else if (a === '--workers') opts.workers = Math.max(1, Math.floor(number()));
@@ -110,7 +118,9 @@ function runWorkers(opts, pages, configs) {
     shares.map(
       (share) =>
         new Promise((resolve, reject) => {
-          const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { data: opts.data, pages: share, configs } });
+          const worker = new Worker(fileURLToPath(import.meta.url), {
+            workerData: { data: opts.data, pages: share, configs },
+          });
           worker.on('message', (message) => {
             if (message.progress) {
               done++;
@@ -165,7 +175,9 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(PIPELINE_JS)) throw new UsageError('no dist/extract/html/pipeline.js: run `npm run build` first');
   const { PIPELINE, SWITCHES: names } = await import(pathToFileURL(PIPELINE_JS).href);
-  if (opts.only) for (const n of opts.only) if (!names.includes(n)) throw new UsageError(`no pass or rule named ${n} (known: ${names.join(', ')})`);
+  if (opts.only)
+    for (const n of opts.only)
+      if (!names.includes(n)) throw new UsageError(`no pass or rule named ${n} (known: ${names.join(', ')})`);
   const switched = opts.baselineOnly ? [] : (opts.only ?? names);
   const scorer = await loadScorer(opts.data);
   const pages = loadTruths(opts.data);
@@ -180,14 +192,32 @@ async function main() {
     const off = figures[i + 1];
     const delta = Object.fromEntries(keys.map((k) => [k, base[k] - off[k]]));
     const phase = PIPELINE.find((p) => p.name === name)?.phase ?? 'rule';
-    return { name, phase, delta, changed: off.changed, msCost: base.ms - off.ms, verdict: verdict(delta), failures: failures[i + 1] };
+    return {
+      name,
+      phase,
+      delta,
+      changed: off.changed,
+      msCost: base.ms - off.ms,
+      verdict: verdict(delta),
+      failures: failures[i + 1],
+    };
   });
 
   const gap = (d) => Math.abs(base[`${d}:A`] - base[`${d}:B`]);
   const lines = [];
-  const splits = DATASETS.map((d) => `${labelOf(d).name} ${fmt(base[d])} (${HALVES.map((h) => `${h} ${fmt(base[`${d}:${h}`])}`).join(', ')}, gap ${fmt(gap(d))})`);
-  lines.push(`Everything on: ${splits.join('; ')}; ${base.ms.toFixed(1)} ms/page; pass failures ${failureText(failures[0])}.`);
-  lines.push(`Per type: ${keys.filter((k) => k.startsWith('type:')).map((k) => `${k.slice(5)} ${fmt(base[k])}`).join(', ')}.`);
+  const splits = DATASETS.map(
+    (d) =>
+      `${labelOf(d).name} ${fmt(base[d])} (${HALVES.map((h) => `${h} ${fmt(base[`${d}:${h}`])}`).join(', ')}, gap ${fmt(gap(d))})`,
+  );
+  lines.push(
+    `Everything on: ${splits.join('; ')}; ${base.ms.toFixed(1)} ms/page; pass failures ${failureText(failures[0])}.`,
+  );
+  lines.push(
+    `Per type: ${keys
+      .filter((k) => k.startsWith('type:'))
+      .map((k) => `${k.slice(5)} ${fmt(base[k])}`)
+      .join(', ')}.`,
+  );
   if (rows.length > 0) {
     const types = keys.filter((k) => k.startsWith('type:'));
     lines.push('');
@@ -205,22 +235,38 @@ async function main() {
     const header = ['name', 'phase', ...columns.map((c) => c.head), 'pages changed', 'ms/page it costs', 'verdict'];
     lines.push(row(header));
     lines.push(row(header.map(() => '---')));
-    for (const r of rows) lines.push(row([r.name, r.phase, ...columns.map((c) => signed(r.delta[c.key])), r.changed, r.msCost.toFixed(1), r.verdict]));
+    for (const r of rows)
+      lines.push(
+        row([
+          r.name,
+          r.phase,
+          ...columns.map((c) => signed(r.delta[c.key])),
+          r.changed,
+          r.msCost.toFixed(1),
+          r.verdict,
+        ]),
+      );
     const failing = rows.filter((r) => Object.keys(r.failures).length > 0);
     lines.push('');
-    lines.push(`Pass failures with one switched off: ${failing.length === 0 ? 'none' : failing.map((r) => `${r.name} off ${failureText(r.failures)}`).join('; ')}.`);
+    lines.push(
+      `Pass failures with one switched off: ${failing.length === 0 ? 'none' : failing.map((r) => `${r.name} off ${failureText(r.failures)}`).join('; ')}.`,
+    );
   }
   lines.push('');
-  lines.push(`${pages.length} pages, ${configs.length} configurations, ${opts.workers} workers, ${((Date.now() - started) / 1000).toFixed(0)} s; Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}.`);
+  lines.push(
+    `${pages.length} pages, ${configs.length} configurations, ${opts.workers} workers, ${((Date.now() - started) / 1000).toFixed(0)} s; Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}.`,
+  );
   const text = lines.join('\n');
   console.log(text);
   if (opts.markdown) fs.writeFileSync(opts.markdown, `${text}\n`);
-  if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify({ base: { ...base, failures: failures[0] }, rows }, null, 1)}\n`);
+  if (opts.json)
+    fs.writeFileSync(opts.json, `${JSON.stringify({ base: { ...base, failures: failures[0] }, rows }, null, 1)}\n`);
 
   if (opts.maxHalfGap !== null) {
     // A split whose gap is not a number (no pages in a half) fails too.
     const over = DATASETS.filter((d) => !(gap(d) <= opts.maxHalfGap));
-    for (const d of over) console.error(`ablation-bench: ${d} halves differ by ${fmt(gap(d))} (bound ${opts.maxHalfGap})`);
+    for (const d of over)
+      console.error(`ablation-bench: ${d} halves differ by ${fmt(gap(d))} (bound ${opts.maxHalfGap})`);
     if (over.length > 0) process.exit(1);
     console.log(`halves' gap within ${opts.maxHalfGap}: yes`);
   }

@@ -57,7 +57,8 @@ export function fitBoostedTrees(X, y, w, { rounds = 100, depth = 3, rate = 0.1, 
           const GR = G - GL;
           const HR = H - HL;
           const gain = (GL * GL) / (HL + lambda) + (GR * GR) / (HR + lambda) - (G * G) / (H + lambda);
-          if (gain > 1e-9 && (best === null || gain > best.gain)) best = { gain, feature: j, threshold: (here + next) / 2 };
+          if (gain > 1e-9 && (best === null || gain > best.gain))
+            best = { gain, feature: j, threshold: (here + next) / 2 };
         }
       }
       if (best === null) return index;

@@ -42,7 +42,13 @@ export function* commandLine(argv) {
 /** A bench's --help: the comment lines that open its file (`metaUrl`: its import.meta.url). */
 export function helpText(metaUrl) {
   const lines = fs.readFileSync(new URL(metaUrl), 'utf8').split('\n');
-  return lines.slice(1, lines.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n');
+  return lines
+    .slice(
+      1,
+      lines.findIndex((l) => l.startsWith('import')),
+    )
+    .map((l) => l.replace(/^\/\/ ?/, ''))
+    .join('\n');
 }
 
 /** Page descriptors: dataset, id, url, page type and the file holding the HTML. */

@@ -51,7 +51,13 @@ export function loadTruths(data) {
   const halves = assignHalves(pages);
   return pages.map((page) => {
     const truth = JSON.parse(fs.readFileSync(path.join(data, page.dataset, `${page.id}.json`), 'utf8'));
-    return { ...page, half: halves.get(`${page.dataset}/${page.id}`), truth: truth.articleBody || '', with: truth.with, without: truth.without };
+    return {
+      ...page,
+      half: halves.get(`${page.dataset}/${page.id}`),
+      truth: truth.articleBody || '',
+      with: truth.with,
+      without: truth.without,
+    };
   });
 }
 
@@ -83,11 +89,17 @@ export function summarise(scorer, scored) {
   const out = {};
   const group = (key, filter) => {
     const rows = scored.filter(filter);
-    if (rows.length > 0) out[key] = aggregateF1(scorer, rows[0].page.dataset, rows.map((s) => s.row));
+    if (rows.length > 0)
+      out[key] = aggregateF1(
+        scorer,
+        rows[0].page.dataset,
+        rows.map((s) => s.row),
+      );
   };
   for (const dataset of DATASETS) {
     group(dataset, (s) => s.page.dataset === dataset);
-    for (const half of ['A', 'B']) group(`${dataset}:${half}`, (s) => s.page.dataset === dataset && s.page.half === half);
+    for (const half of ['A', 'B'])
+      group(`${dataset}:${half}`, (s) => s.page.dataset === dataset && s.page.half === half);
   }
   const types = [...new Set(scored.filter((s) => s.page.dataset === 'wcxb-dev').map((s) => s.page.type))].sort();
   for (const type of types) group(`type:${type}`, (s) => s.page.dataset === 'wcxb-dev' && s.page.type === type);

@@ -49,14 +49,23 @@ const shortName = (dataset) => dataset.replace(/-dev$/, '');
 /** The per-dataset floors: `--min-f1-scrapinghub`, `--min-f1-wcxb`, `--min-f1-dragnet`. */
 const DATASET_FLOORS = new Map(DATASETS.map((d) => [`--min-f1-${shortName(d)}`, d]));
 const BASELINES = {
-  linkedom: { adapter: path.join(ROOT, 'bench/adapters/baseline-linkedom.mjs'), label: 'Readability + linkedom + Turndown' },
+  linkedom: {
+    adapter: path.join(ROOT, 'bench/adapters/baseline-linkedom.mjs'),
+    label: 'Readability + linkedom + Turndown',
+  },
   jsdom: { adapter: path.join(ROOT, 'bench/adapters/baseline-jsdom.mjs'), label: 'Readability + jsdom + Turndown' },
 };
 
 function parseArgs(argv) {
   const opts = {
     data: process.env.BENCH_DATA || path.resolve(ROOT, '../shared/bench/extraction'),
-    json: null, passes: 1, warmupEvery: 20, qualityOnly: false, scoreJsdom: false, skipBaseline: false, floors: {},
+    json: null,
+    passes: 1,
+    warmupEvery: 20,
+    qualityOnly: false,
+    scoreJsdom: false,
+    skipBaseline: false,
+    floors: {},
   };
   for (const { name: a, value, number, count } of commandLine(argv)) {
     if (a === '--data') opts.data = path.resolve(value());
@@ -95,7 +104,8 @@ async function timePass(pages, extract, label) {
     // Let the event loop turn (untimed): jsdom frees a closed window only from a task it
     // queues, so a loop that never yields keeps every page's DOM and runs out of memory.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    if (label !== undefined && ((i + 1) % 50 === 0 || i + 1 === pages.length)) process.stderr.write(`\r  ${label}: ${i + 1}/${pages.length} pages`);
+    if (label !== undefined && ((i + 1) % 50 === 0 || i + 1 === pages.length))
+      process.stderr.write(`\r  ${label}: ${i + 1}/${pages.length} pages`);
   }
   if (label !== undefined) process.stderr.write('\n');
   return { times, failures };
@@ -109,7 +119,10 @@ function speedFigures(timed, failures, passes) {
   for (const t of timed) (byDataset[t.dataset] ??= []).push(t.ms);
   return {
     datasets: Object.fromEntries(
-      Object.entries(byDataset).map(([d, list]) => [d, { mean_ms: round(list.reduce((a, b) => a + b, 0) / list.length, 2), max_ms: round(Math.max(...list), 2) }]),
+      Object.entries(byDataset).map(([d, list]) => [
+        d,
+        { mean_ms: round(list.reduce((a, b) => a + b, 0) / list.length, 2), max_ms: round(Math.max(...list), 2) },
+      ]),
     ),
     pages: times.length / passes,
     passes,
@@ -148,11 +161,15 @@ async function measure(pages, extractors, opts) {
         runs[label].times.push(...run.times);
         runs[label].failures.push(...run.failures);
       }
-      process.stderr.write(`\r  pass ${pass}/${opts.passes}: ${Math.min(start + CHUNK, pages.length)}/${pages.length} pages (${Object.keys(extractors).join(', ')})`);
+      process.stderr.write(
+        `\r  pass ${pass}/${opts.passes}: ${Math.min(start + CHUNK, pages.length)}/${pages.length} pages (${Object.keys(extractors).join(', ')})`,
+      );
     }
     process.stderr.write('\n');
   }
-  return Object.fromEntries(Object.entries(runs).map(([label, run]) => [label, speedFigures(run.times, run.failures, opts.passes)]));
+  return Object.fromEntries(
+    Object.entries(runs).map(([label, run]) => [label, speedFigures(run.times, run.failures, opts.passes)]),
+  );
 }
 
 function round(n, digits) {
@@ -169,10 +186,22 @@ function score(data, adapter, label) {
   const out = path.join(os.tmpdir(), `extract-bench-${label}-${process.pid}.json`);
   // The real path: score.mjs runs only when argv[1] is its own resolved file, so a
   // symlinked data folder would make it exit silently.
-  const args = [fs.realpathSync(path.join(data, 'score.mjs')), ...DATASETS.flatMap((d) => ['--pages', path.join(data, d)]), '--extractor', adapter, '--out', out];
+  const args = [
+    fs.realpathSync(path.join(data, 'score.mjs')),
+    ...DATASETS.flatMap((d) => ['--pages', path.join(data, d)]),
+    '--extractor',
+    adapter,
+    '--out',
+    out,
+  ];
   process.stderr.write(`  scoring ${label} with score.mjs ...\n`);
-  const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
-  if (run.status !== 0) throw new Error(`score.mjs failed for ${label} (exit ${run.status}): ${run.stdout.slice(-2000)}`);
+  const run = spawnSync(process.execPath, args, {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.status !== 0)
+    throw new Error(`score.mjs failed for ${label} (exit ${run.status}): ${run.stdout.slice(-2000)}`);
   const printed = {};
   let meanF1 = null;
   for (const line of run.stdout.split('\n')) {
@@ -193,9 +222,13 @@ function summarise(scored, typesById) {
   for (const d of scored.datasets) {
     const printed = scored.printed[d.dataset] ?? {};
     const entry = {
-      pages: d.pages, errors: d.errors,
-      precision: printed.precision ?? round(d.precision, 4), recall: printed.recall ?? round(d.recall, 4), f1: printed.f1 ?? round(d.f1, 4),
-      ms_per_page: d.timing ? round(d.timing.mean_ms, 1) : null, max_ms: d.timing ? round(d.timing.max_ms, 1) : null,
+      pages: d.pages,
+      errors: d.errors,
+      precision: printed.precision ?? round(d.precision, 4),
+      recall: printed.recall ?? round(d.recall, 4),
+      f1: printed.f1 ?? round(d.f1, 4),
+      ms_per_page: d.timing ? round(d.timing.mean_ms, 1) : null,
+      max_ms: d.timing ? round(d.timing.max_ms, 1) : null,
     };
     if (d.dataset === WCXB) {
       entry.boilerplate_leak = round(d.without, 4);
@@ -204,7 +237,10 @@ function summarise(scored, typesById) {
       entry.f1_by_type = Object.fromEntries(
         Object.entries(byType)
           .sort()
-          .map(([type, list]) => [type, { pages: list.length, f1: round(list.reduce((a, b) => a + b, 0) / list.length, 4) }]),
+          .map(([type, list]) => [
+            type,
+            { pages: list.length, f1: round(list.reduce((a, b) => a + b, 0) / list.length, 4) },
+          ]),
       );
     }
     out.datasets[d.dataset] = entry;
@@ -214,21 +250,30 @@ function summarise(scored, typesById) {
 
 function printSpeed(speed, stages) {
   console.log('\nspeed (extractor call only, same run, extractors taking turns)');
-  console.log(`  extractor  pages  passes  failures  pages/s  mean ms  median ms  p95 ms  max ms  over 1 s  ms/page ${DATASETS.map(shortName).join('; ')}`);
+  console.log(
+    `  extractor  pages  passes  failures  pages/s  mean ms  median ms  p95 ms  max ms  over 1 s  ms/page ${DATASETS.map(shortName).join('; ')}`,
+  );
   for (const [name, s] of Object.entries(speed.extractors)) {
     const per = DATASETS.map((d) => s.datasets[d]?.mean_ms.toFixed(1) ?? '-').join('; ');
-    console.log(`  ${name.padEnd(9)} ${String(s.pages).padStart(6)} ${String(s.passes).padStart(7)} ${String(s.failures).padStart(9)} ${s.pages_per_second.toFixed(2).padStart(8)} ${s.mean_ms.toFixed(1).padStart(8)} ${s.median_ms.toFixed(1).padStart(10)} ${s.p95_ms.toFixed(1).padStart(7)} ${s.max_ms.toFixed(0).padStart(7)} ${String(s.over_1s).padStart(9)}  ${per}`);
+    console.log(
+      `  ${name.padEnd(9)} ${String(s.pages).padStart(6)} ${String(s.passes).padStart(7)} ${String(s.failures).padStart(9)} ${s.pages_per_second.toFixed(2).padStart(8)} ${s.mean_ms.toFixed(1).padStart(8)} ${s.median_ms.toFixed(1).padStart(10)} ${s.p95_ms.toFixed(1).padStart(7)} ${s.max_ms.toFixed(0).padStart(7)} ${String(s.over_1s).padStart(9)}  ${per}`,
+    );
   }
-  if (speed.mean_ms_ratio_linkedom !== undefined) console.log(`  mean ms/page ours / linkedom baseline: ${speed.mean_ms_ratio_linkedom} (target <= 1)`);
-  if (speed.throughput_ratio_jsdom !== undefined) console.log(`  throughput ours / jsdom baseline: ${speed.throughput_ratio_jsdom}x (target >= 2)`);
+  if (speed.mean_ms_ratio_linkedom !== undefined)
+    console.log(`  mean ms/page ours / linkedom baseline: ${speed.mean_ms_ratio_linkedom} (target <= 1)`);
+  if (speed.throughput_ratio_jsdom !== undefined)
+    console.log(`  throughput ours / jsdom baseline: ${speed.throughput_ratio_jsdom}x (target >= 2)`);
   if (stages) console.log(`  cascade stage that won, per dataset: ${JSON.stringify(stages)}`);
 }
 
 function printQuality(label, q) {
   console.log(`\n${label}: mean F1 ${q.mean_f1}`);
   for (const [name, d] of Object.entries(q.datasets)) {
-    console.log(`  ${name.padEnd(16)} P ${d.precision.toFixed(4)}  R ${d.recall.toFixed(4)}  F1 ${d.f1.toFixed(4)}  errors ${d.errors}  ${d.ms_per_page} ms/page (max ${d.max_ms})${d.boilerplate_leak !== undefined ? `  boilerplate leak ${(d.boilerplate_leak * 100).toFixed(1)}%` : ''}`);
-    for (const [type, t] of Object.entries(d.f1_by_type ?? {})) console.log(`      ${type.padEnd(14)} ${String(t.pages).padStart(4)} pages  F1 ${t.f1.toFixed(4)}`);
+    console.log(
+      `  ${name.padEnd(16)} P ${d.precision.toFixed(4)}  R ${d.recall.toFixed(4)}  F1 ${d.f1.toFixed(4)}  errors ${d.errors}  ${d.ms_per_page} ms/page (max ${d.max_ms})${d.boilerplate_leak !== undefined ? `  boilerplate leak ${(d.boilerplate_leak * 100).toFixed(1)}%` : ''}`,
+    );
+    for (const [type, t] of Object.entries(d.f1_by_type ?? {}))
+      console.log(`      ${type.padEnd(14)} ${String(t.pages).padStart(4)} pages  F1 ${t.f1.toFixed(4)}`);
   }
 }
 
@@ -236,13 +281,20 @@ function printQuality(label, q) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (!fs.existsSync(path.join(opts.data, 'score.mjs'))) throw new UsageError(`no score.mjs in ${opts.data}: pass --data or BENCH_DATA`);
-  if (!fs.existsSync(BUILT)) throw new UsageError(`${path.relative(ROOT, BUILT)} is missing: run \`npm run build\` first`);
+  if (!fs.existsSync(path.join(opts.data, 'score.mjs')))
+    throw new UsageError(`no score.mjs in ${opts.data}: pass --data or BENCH_DATA`);
+  if (!fs.existsSync(BUILT))
+    throw new UsageError(`${path.relative(ROOT, BUILT)} is missing: run \`npm run build\` first`);
   const pages = listPages(opts.data);
   const typesById = new Map(pages.map((p) => [`${p.dataset}/${p.id}`, p.type]));
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      memory_gib: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
     data: opts.data,
     pages: pages.length,
   };
@@ -254,8 +306,10 @@ async function main() {
   process.stderr.write(`${pages.length} pages from ${opts.data}\n`);
   const speed = { extractors: await measure(pages, extractors, opts) };
   const ours = speed.extractors.ours;
-  if (speed.extractors.linkedom) speed.mean_ms_ratio_linkedom = round(ours.mean_ms / speed.extractors.linkedom.mean_ms, 2);
-  if (speed.extractors.jsdom) speed.throughput_ratio_jsdom = round(ours.pages_per_second / speed.extractors.jsdom.pages_per_second, 2);
+  if (speed.extractors.linkedom)
+    speed.mean_ms_ratio_linkedom = round(ours.mean_ms / speed.extractors.linkedom.mean_ms, 2);
+  if (speed.extractors.jsdom)
+    speed.throughput_ratio_jsdom = round(ours.pages_per_second / speed.extractors.jsdom.pages_per_second, 2);
   report.speed = speed;
   // Which cascade stage produced each page (untimed).
   const stages = {};
@@ -276,10 +330,13 @@ async function main() {
     report.quality[name] = summarise(score(opts.data, BASELINES[name].adapter, name), typesById);
   }
 
-  console.log(`extraction benchmark: ${pages.length} pages, ${report.machine.cpus} x ${report.machine.cpu}, node ${process.version}`);
+  console.log(
+    `extraction benchmark: ${pages.length} pages, ${report.machine.cpus} x ${report.machine.cpu}, node ${process.version}`,
+  );
   printSpeed(report.speed, report.stages);
   printQuality('ours', report.quality.ours);
-  for (const name of baselines) if (report.quality[name]) printQuality(`baseline: ${BASELINES[name].label}`, report.quality[name]);
+  for (const name of baselines)
+    if (report.quality[name]) printQuality(`baseline: ${BASELINES[name].label}`, report.quality[name]);
 
   const q = report.quality.ours;
   const sh = q.datasets['scrapinghub-dev'];
@@ -293,11 +350,16 @@ async function main() {
     every_wcxb_type_at_least_0_75: types.length > 0 ? types.every((t) => t.f1 >= 0.75) : null,
     // No published figure to aim at yet: at least the field's baseline row, scored in this run.
     dragnet_f1_not_below_linkedom_baseline: dragnet && dragnetBaseline ? dragnet.f1 >= dragnetBaseline.f1 : null,
-    mean_ms_not_above_linkedom_baseline: speed.mean_ms_ratio_linkedom === undefined ? null : speed.mean_ms_ratio_linkedom <= 1,
+    mean_ms_not_above_linkedom_baseline:
+      speed.mean_ms_ratio_linkedom === undefined ? null : speed.mean_ms_ratio_linkedom <= 1,
     no_page_over_1s: ours.over_1s === 0,
     throughput_at_least_2x_jsdom: speed.throughput_ratio_jsdom === undefined ? null : speed.throughput_ratio_jsdom >= 2,
   };
-  console.log(`\ntargets: ${Object.entries(report.targets).map(([k, v]) => `${k} ${v === null ? '-' : v ? 'yes' : 'NO'}`).join(', ')}`);
+  console.log(
+    `\ntargets: ${Object.entries(report.targets)
+      .map(([k, v]) => `${k} ${v === null ? '-' : v ? 'yes' : 'NO'}`)
+      .join(', ')}`,
+  );
 
   if (opts.json) {
     fs.mkdirSync(path.dirname(opts.json), { recursive: true });
@@ -305,7 +367,8 @@ async function main() {
   }
 
   const problems = [];
-  if (opts.floors.mean !== undefined && q.mean_f1 < opts.floors.mean) problems.push(`mean F1 ${q.mean_f1} < floor ${opts.floors.mean}`);
+  if (opts.floors.mean !== undefined && q.mean_f1 < opts.floors.mean)
+    problems.push(`mean F1 ${q.mean_f1} < floor ${opts.floors.mean}`);
   for (const d of DATASETS) {
     const floor = opts.floors[d];
     if (floor === undefined) continue;

@@ -33,8 +33,15 @@ const IN_FLIGHT = 16;
 
 // ------------------------------------------------------------------ one fake engine (SearXNG JSON)
 
-const results = Array.from({ length: 10 }, (_, i) => ({ url: `https://example.org/r/${i}`, title: `Result ${i}`, content: `Snippet ${i}.`, template: 'default.html' }));
-const engine = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query: 'q', results })));
+const results = Array.from({ length: 10 }, (_, i) => ({
+  url: `https://example.org/r/${i}`,
+  title: `Result ${i}`,
+  content: `Snippet ${i}.`,
+  template: 'default.html',
+}));
+const engine = http.createServer((_req, res) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query: 'q', results })),
+);
 await new Promise((resolve) => engine.listen(0, '127.0.0.1', resolve));
 const SEARXNG_URL = `http://127.0.0.1:${engine.address().port}`;
 
@@ -54,7 +61,11 @@ function freePort() {
 
 async function startRedis() {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const spawned = await new Promise((resolve) => {
     child.once('error', () => resolve(false));
     child.once('spawn', () => resolve(true));
@@ -120,7 +131,15 @@ async function measure(label, storeOf) {
   }
   const times = { open: [], keyed: [] };
   for (let i = 0; i < REQUESTS; i++) {
-    for (const [name, url, headers] of i % 2 ? [['open', open.url, {}], ['keyed', keyed.url, auth]] : [['keyed', keyed.url, auth], ['open', open.url, {}]]) {
+    for (const [name, url, headers] of i % 2
+      ? [
+          ['open', open.url, {}],
+          ['keyed', keyed.url, auth],
+        ]
+      : [
+          ['keyed', keyed.url, auth],
+          ['open', open.url, {}],
+        ]) {
       const t = performance.now();
       await get(url + path, headers);
       times[name].push(performance.now() - t);
@@ -151,7 +170,13 @@ async function measure(label, storeOf) {
         const id = `bench-${n++}`;
         const admitted = await store.reserve(limited.id, id, 1, 60_000, Date.now());
         if (!admitted.ok) throw new Error(`refused: ${admitted.reason}`);
-        await store.charge({ keyId: limited.id, operation: 'crawl', credits: 1, requestId: id, at: new Date().toISOString() });
+        await store.charge({
+          keyId: limited.id,
+          operation: 'crawl',
+          credits: 1,
+          requestId: id,
+          at: new Date().toISOString(),
+        });
       }
     }),
   );
@@ -161,7 +186,8 @@ async function measure(label, storeOf) {
   // Every charge left exactly one usage record of its credits.
   const records = await store.usage({ keyId: limited.id });
   const recorded = records.reduce((sum, r) => sum + r.credits, 0);
-  if (records.length !== CHARGES || recorded !== CHARGES) throw new Error(`${records.length} usage records of ${recorded} credits, expected ${CHARGES} of ${CHARGES}`);
+  if (records.length !== CHARGES || recorded !== CHARGES)
+    throw new Error(`${records.length} usage records of ${recorded} credits, expected ${CHARGES} of ${CHARGES}`);
   const usage = records.length;
 
   await Promise.all([open.close(), keyed.close()]);
@@ -187,7 +213,9 @@ try {
   const redis = await startRedis();
   if (redis) {
     try {
-      rows.push(await measure('redis', (name) => ({ kind: 'redis', redisUrl: redis.url, redisPrefix: `bench-${name}:` })));
+      rows.push(
+        await measure('redis', (name) => ({ kind: 'redis', redisUrl: redis.url, redisPrefix: `bench-${name}:` })),
+      );
     } finally {
       redis.stop();
     }
@@ -201,11 +229,18 @@ try {
 }
 
 const targets = { sqlite: 0.5, redis: 2 };
-console.log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model}, node ${process.version}; ${REQUESTS} requests each way, ${CHARGES} charges, ${IN_FLIGHT} in flight`);
-console.log('| store | p50 open | p50 keyed | added p50 (target) | p99 open / keyed | metered req/s | ledger charges/s |');
+console.log(
+  `\nmachine: ${cpus().length} x ${cpus()[0]?.model}, node ${process.version}; ${REQUESTS} requests each way, ${CHARGES} charges, ${IN_FLIGHT} in flight`,
+);
+console.log(
+  '| store | p50 open | p50 keyed | added p50 (target) | p99 open / keyed | metered req/s | ledger charges/s |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const ok = r.added_p50_ms < targets[r.store] ? 'yes' : 'NO';
-  console.log(`| ${r.store} | ${r.p50_open_ms} ms | ${r.p50_keyed_ms} ms | ${r.added_p50_ms} ms (< ${targets[r.store]}: ${ok}) | ${r.p99_open_ms} / ${r.p99_keyed_ms} ms | ${r.metered_requests_per_s} | ${r.ledger_charges_per_s} |`);
+  console.log(
+    `| ${r.store} | ${r.p50_open_ms} ms | ${r.p50_keyed_ms} ms | ${r.added_p50_ms} ms (< ${targets[r.store]}: ${ok}) | ${r.p99_open_ms} / ${r.p99_keyed_ms} ms | ${r.metered_requests_per_s} | ${r.ledger_charges_per_s} |`,
+  );
 }
-if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify({ rows, requests: REQUESTS, charges: CHARGES, inFlight: IN_FLIGHT }, null, 2));
+if (JSON_OUT)
+  writeFileSync(JSON_OUT, JSON.stringify({ rows, requests: REQUESTS, charges: CHARGES, inFlight: IN_FLIGHT }, null, 2));

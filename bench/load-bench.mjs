@@ -43,8 +43,10 @@ const OVERRIDES = {
 /** A ~50 KB article with the usual page furniture around it. */
 function articleHtml() {
   const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/section/${i}">Section ${i}</a></li>`).join('');
-  const paragraphs = Array.from({ length: 300 }, (_, i) =>
-    `${i % 12 === 0 ? `<h2>Part ${i / 12 + 1}</h2>` : ''}<p>Paragraph ${i} of the article tells of harbours and tides, with a <a href="/ref/${i}">reference</a>, some <em>emphasis</em> and a figure of ${i * 7} metres.</p>`,
+  const paragraphs = Array.from(
+    { length: 300 },
+    (_, i) =>
+      `${i % 12 === 0 ? `<h2>Part ${i / 12 + 1}</h2>` : ''}<p>Paragraph ${i} of the article tells of harbours and tides, with a <a href="/ref/${i}">reference</a>, some <em>emphasis</em> and a figure of ${i * 7} metres.</p>`,
   ).join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tides of the North Sea</title><meta name="description" content="An article."></head><body><header><nav><ul>${nav}</ul></nav></header><main><article><h1>Tides of the North Sea</h1>${paragraphs}</article></main><footer><p>Copyright, contact, imprint.</p></footer></body></html>`;
 }
@@ -63,7 +65,15 @@ function startFixture() {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length) });
     res.end(body);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, articleBytes: article.length, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}`,
+        articleBytes: article.length,
+        close: () => server.close(),
+      }),
+    ),
+  );
 }
 
 // ------------------------------------------------------------------------------ servers
@@ -93,7 +103,12 @@ function spawnServer(mode) {
     child.stdout.on('data', (d) => {
       out += d;
       const found = /listening (\S+)/.exec(out);
-      if (found) resolve({ url: found[1], pid: child.pid, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
+      if (found)
+        resolve({
+          url: found[1],
+          pid: child.pid,
+          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
+        });
     });
     child.once('exit', (code) => reject(new Error(`server (${mode}) exited with ${code}`)));
   });
@@ -112,7 +127,11 @@ function rssMb(pid) {
 // ------------------------------------------------------------------------------ measures
 
 async function crawl(server, url) {
-  const res = await fetch(`${server.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ urls: [url], timeout_ms: 15_000 }) });
+  const res = await fetch(`${server.url}/api/crawl`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ urls: [url], timeout_ms: 15_000 }),
+  });
   const json = await res.json();
   return json.results?.[0];
 }
@@ -122,13 +141,15 @@ async function load(server, fixture, ms) {
   let ok = 0;
   let failed = 0;
   const until = performance.now() + ms;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (performance.now() < until) {
-      const result = await crawl(server, `${fixture.url}/article?n=${Math.random()}`);
-      if (result?.success) ok += 1;
-      else failed += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (performance.now() < until) {
+        const result = await crawl(server, `${fixture.url}/article?n=${Math.random()}`);
+        if (result?.success) ok += 1;
+        else failed += 1;
+      }
+    }),
+  );
   return { ok, failed };
 }
 
@@ -154,7 +175,11 @@ async function throughput(fixture, seconds) {
         totals[mode].ms += performance.now() - started;
       }
     }
-    const rate = (mode) => ({ mode, pagesPerSecond: totals[mode].ok / (totals[mode].ms / 1000), failed: totals[mode].failed });
+    const rate = (mode) => ({
+      mode,
+      pagesPerSecond: totals[mode].ok / (totals[mode].ms / 1000),
+      failed: totals[mode].failed,
+    });
     return { inThread: rate('in-thread'), pool: rate('pool') };
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
@@ -189,7 +214,11 @@ async function hostile(fixture) {
     for (const name of Object.keys(HOSTILE_PAGES)) {
       const started = performance.now();
       const result = await crawl(server, `${fixture.url}/hostile/${name}`);
-      outcomes.push({ name, outcome: result?.success ? `success (${result.markdown.length} chars)` : `${result?.error_type}`, seconds: (performance.now() - started) / 1000 });
+      outcomes.push({
+        name,
+        outcome: result?.success ? `success (${result.markdown.length} chars)` : `${result?.error_type}`,
+        seconds: (performance.now() - started) / 1000,
+      });
     }
     done = true;
     await probe;
@@ -197,7 +226,11 @@ async function hostile(fixture) {
     await new Promise((r) => setTimeout(r, 5_000));
     const after = rssMb(server.pid);
     await new Promise((r) => setTimeout(r, 10_000));
-    return { outcomes, healthz: { count: latencies.length, p99: percentile(latencies, 0.99), max: Math.max(...latencies) }, rss: { idle: idleRss, peak: peakRss, after, after15: rssMb(server.pid) } };
+    return {
+      outcomes,
+      healthz: { count: latencies.length, p99: percentile(latencies, 0.99), max: Math.max(...latencies) },
+      rss: { idle: idleRss, peak: peakRss, after, after15: rssMb(server.pid) },
+    };
   } finally {
     await server.stop();
   }
@@ -205,16 +238,21 @@ async function hostile(fixture) {
 
 /** Spawn-to-result of one extraction in a fresh process, with each adapter (medians). */
 async function oneShot(fixture, runs = 7) {
-  const script = (mode) => `const [{ buildCore }, { loadConfig }, { silentLogger }] = await Promise.all([import(${JSON.stringify(built('compose.js'))}), import(${JSON.stringify(built('core/config.js'))}), import(${JSON.stringify(built('core/logger.js'))})]);
+  const script = (
+    mode,
+  ) => `const [{ buildCore }, { loadConfig }, { silentLogger }] = await Promise.all([import(${JSON.stringify(built('compose.js'))}), import(${JSON.stringify(built('core/config.js'))}), import(${JSON.stringify(built('core/logger.js'))})]);
 const core = await buildCore(loadConfig({ env: {}, overrides: ${JSON.stringify(OVERRIDES)} }), silentLogger, { converter: '${mode}' });
 const r = await core.operations.extract({ id: 'req_bench', caller: {}, log: silentLogger }, { urls: ['${fixture.url}/article'] });
 if (!r.results[0].success) process.exit(1);
 await core.close();`;
-  const once = (mode) => new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script(mode)], { stdio: 'ignore' });
-    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`one-shot ${mode} exited with ${code}`))));
-  });
+  const once = (mode) =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script(mode)], { stdio: 'ignore' });
+      child.once('exit', (code) =>
+        code === 0 ? resolve(performance.now() - started) : reject(new Error(`one-shot ${mode} exited with ${code}`)),
+      );
+    });
   const times = { 'in-thread': [], pool: [] };
   for (let i = 0; i < runs; i++) for (const mode of Object.keys(times)) times[mode].push(await once(mode));
   return { inThreadMs: percentile(times['in-thread'], 0.5), poolMs: percentile(times.pool, 0.5) };
@@ -232,22 +270,48 @@ async function main(argv) {
     else throw new Error(`unknown option ${argv[i]} (--seconds N, --json FILE)`);
   }
   if (!(seconds > 0)) throw new Error('--seconds needs a positive number');
-  if (!fs.existsSync(path.join(ROOT, 'dist/workers/convert-worker.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(ROOT, 'dist/workers/convert-worker.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   const fixture = await startFixture();
   try {
     const machine = `${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}`;
-    console.log(`load bench on ${machine}; article ${(fixture.articleBytes / 1024).toFixed(0)} KB, ${IN_FLIGHT} in flight, cache off`);
+    console.log(
+      `load bench on ${machine}; article ${(fixture.articleBytes / 1024).toFixed(0)} KB, ${IN_FLIGHT} in flight, cache off`,
+    );
     const { inThread, pool } = await throughput(fixture, seconds);
-    console.log(`throughput: in-thread ${inThread.pagesPerSecond.toFixed(1)} pages/s, pool ${pool.pagesPerSecond.toFixed(1)} pages/s: ${(pool.pagesPerSecond / inThread.pagesPerSecond).toFixed(2)}x (failed: ${inThread.failed} / ${pool.failed})`);
+    console.log(
+      `throughput: in-thread ${inThread.pagesPerSecond.toFixed(1)} pages/s, pool ${pool.pagesPerSecond.toFixed(1)} pages/s: ${(pool.pagesPerSecond / inThread.pagesPerSecond).toFixed(2)}x (failed: ${inThread.failed} / ${pool.failed})`,
+    );
     const underAttack = await hostile(fixture);
     for (const o of underAttack.outcomes) console.log(`  hostile ${o.name}: ${o.outcome} in ${o.seconds.toFixed(1)} s`);
     const { healthz, rss } = underAttack;
-    console.log(`/healthz during the hostile set: p99 ${healthz.p99.toFixed(1)} ms, max ${healthz.max.toFixed(1)} ms (${healthz.count} requests)`);
+    console.log(
+      `/healthz during the hostile set: p99 ${healthz.p99.toFixed(1)} ms, max ${healthz.max.toFixed(1)} ms (${healthz.count} requests)`,
+    );
     const mb = (v) => (v === null ? 'n/a' : `${v.toFixed(0)} MB`);
-    console.log(`server RSS: idle ${mb(rss.idle)}, peak during the hostile set ${mb(rss.peak)}, 5 s after ${mb(rss.after)}, 15 s after ${mb(rss.after15)}`);
+    console.log(
+      `server RSS: idle ${mb(rss.idle)}, peak during the hostile set ${mb(rss.peak)}, 5 s after ${mb(rss.after)}, 15 s after ${mb(rss.after15)}`,
+    );
     const start = await oneShot(fixture);
-    console.log(`one-shot extraction, spawn to result (median of 7): in-thread ${start.inThreadMs.toFixed(0)} ms, pool ${start.poolMs.toFixed(0)} ms`);
-    if (json) fs.writeFileSync(json, JSON.stringify({ machine, inThread, pool, ratio: pool.pagesPerSecond / inThread.pagesPerSecond, ...underAttack, oneShot: start }, null, 2));
+    console.log(
+      `one-shot extraction, spawn to result (median of 7): in-thread ${start.inThreadMs.toFixed(0)} ms, pool ${start.poolMs.toFixed(0)} ms`,
+    );
+    if (json)
+      fs.writeFileSync(
+        json,
+        JSON.stringify(
+          {
+            machine,
+            inThread,
+            pool,
+            ratio: pool.pagesPerSecond / inThread.pagesPerSecond,
+            ...underAttack,
+            oneShot: start,
+          },
+          null,
+          2,
+        ),
+      );
   } finally {
     fixture.close();
   }

@@ -58,7 +58,14 @@ if (process.argv[2] === '--serve') {
   const { loadConfig } = await import('../dist/core/config.js');
   const { buildCore } = await import('../dist/compose.js');
   const { silentLogger } = await import('../dist/core/logger.js');
-  const config = loadConfig({ env: {}, overrides: { fetch: { allowPrivateAddresses: true, timeoutMs: 60_000 }, cache: { ttlMs: 0 }, log: { level: 'silent' } } });
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      fetch: { allowPrivateAddresses: true, timeoutMs: 60_000 },
+      cache: { ttlMs: 0 },
+      log: { level: 'silent' },
+    },
+  });
   const core = await buildCore(config, silentLogger);
 
   const rssMb = () => process.memoryUsage().rss / MiB;
@@ -70,7 +77,10 @@ if (process.argv[2] === '--serve') {
   globalThis.gc?.();
   const before = rssMb();
   peak = before;
-  const urls = Array.from({ length: 10 }, (_, i) => `http://127.0.0.${i + 1}:${port}/${i % 2 ? 'bomb' : 'stream'}/${i}`);
+  const urls = Array.from(
+    { length: 10 },
+    (_, i) => `http://127.0.0.${i + 1}:${port}/${i % 2 ? 'bomb' : 'stream'}/${i}`,
+  );
   const started = performance.now();
   const response = await core.operations.extract(local, { urls });
   const seconds = (performance.now() - started) / 1000;
@@ -92,7 +102,9 @@ if (process.argv[2] === '--serve') {
     target_mb: TARGET_MB,
   };
   console.log(`ten 50 MB responses, refused as too_large: ${refused}/10 in ${figures.seconds} s`);
-  console.log(`RSS before ${figures.rss_before_mb} MB, peak while refusing ${figures.rss_peak_sampled_mb} MB (process max ${figures.max_rss_process_mb} MB); target < ${TARGET_MB} MB`);
+  console.log(
+    `RSS before ${figures.rss_before_mb} MB, peak while refusing ${figures.rss_peak_sampled_mb} MB (process max ${figures.max_rss_process_mb} MB); target < ${TARGET_MB} MB`,
+  );
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(figures, null, 2));
   const ok = refused === 10 && figures.max_rss_process_mb < TARGET_MB;
   console.log(ok ? 'PASS' : 'FAIL');

@@ -8,6 +8,7 @@ vi.mock('../src/extract/html/pipeline.js', async (importOriginal) => {
   const off = (process.env.PIPELINE_OFF ?? '').split(',').filter(Boolean);
   return {
     ...original,
-    runPipeline: (html: string, url: string, options: { off?: Iterable<string> } = {}) => original.runPipeline(html, url, { off: [...(options.off ?? []), ...off] }),
+    runPipeline: (html: string, url: string, options: { off?: Iterable<string> } = {}) =>
+      original.runPipeline(html, url, { off: [...(options.off ?? []), ...off] }),
   };
 });

@@ -2,4 +2,6 @@
 import { defineConfig } from 'vitest/config';
 import base from '../vitest.config.js';
 
-export default defineConfig({ test: { ...base.test, include: ['test/extract/**/*.test.ts'], setupFiles: ['bench/pass-off-setup.ts'] } });
+export default defineConfig({
+  test: { ...base.test, include: ['test/extract/**/*.test.ts'], setupFiles: ['bench/pass-off-setup.ts'] },
+});

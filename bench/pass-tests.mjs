@@ -19,7 +19,11 @@ let names = SWITCHES;
 let markdown = null;
 try {
   for (const { name, value } of commandLine(process.argv.slice(2))) {
-    if (name === '--only') names = value().split(',').map((s) => s.trim()).filter(Boolean);
+    if (name === '--only')
+      names = value()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (name === '--markdown') markdown = value();
     else if (name === '-h' || name === '--help') {
       console.log(helpText(import.meta.url));
@@ -27,7 +31,8 @@ try {
     } else throw new UsageError(`unknown option ${name} (--only A,B, --markdown FILE)`);
   }
   // A misspelt name would switch nothing off and pass every test.
-  for (const name of names) if (!SWITCHES.includes(name)) throw new UsageError(`no pass or rule named ${name} (known: ${SWITCHES.join(', ')})`);
+  for (const name of names)
+    if (!SWITCHES.includes(name)) throw new UsageError(`no pass or rule named ${name} (known: ${SWITCHES.join(', ')})`);
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   console.error(`pass-tests: ${error.message}`);
@@ -36,18 +41,28 @@ try {
 const rows = [];
 for (const name of names) {
   const report = path.join(ROOT, `.pass-tests-${process.pid}.json`);
-  spawnSync('npx', ['vitest', 'run', '--config', 'bench/pass-off.vitest.config.ts', '--reporter=json', `--outputFile=${report}`], {
-    cwd: ROOT,
-    env: { ...process.env, PIPELINE_OFF: name },
-    stdio: 'ignore',
-  });
+  spawnSync(
+    'npx',
+    ['vitest', 'run', '--config', 'bench/pass-off.vitest.config.ts', '--reporter=json', `--outputFile=${report}`],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PIPELINE_OFF: name },
+      stdio: 'ignore',
+    },
+  );
   const result = JSON.parse(fs.readFileSync(report, 'utf8'));
   fs.rmSync(report, { force: true });
-  const failed = result.testResults.flatMap((file) => file.assertionResults.filter((t) => t.status === 'failed').map((t) => `${path.basename(file.name)}: ${t.fullName}`));
+  const failed = result.testResults.flatMap((file) =>
+    file.assertionResults.filter((t) => t.status === 'failed').map((t) => `${path.basename(file.name)}: ${t.fullName}`),
+  );
   rows.push({ name, failed: failed.length, first: failed[0] ?? '' });
   console.log(`${name.padEnd(22)} ${String(failed.length).padStart(3)}  ${failed[0] ?? ''}`);
 }
 if (markdown) {
-  const lines = ['| name | tests failing with it off | the first of them |', '| --- | --- | --- |', ...rows.map((r) => `| ${r.name} | ${r.failed} | ${r.first.replace(/\|/g, '\\|')} |`)];
+  const lines = [
+    '| name | tests failing with it off | the first of them |',
+    '| --- | --- | --- |',
+    ...rows.map((r) => `| ${r.name} | ${r.failed} | ${r.first.replace(/\|/g, '\\|')} |`),
+  ];
   fs.writeFileSync(markdown, `${lines.join('\n')}\n`);
 }

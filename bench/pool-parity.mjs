@@ -34,20 +34,32 @@ function parseArgs(argv) {
 
 async function main() {
   const { data } = parseArgs(process.argv.slice(2));
-  if (!fs.existsSync(path.join(ROOT, 'dist/workers/convert-worker.js'))) throw new UsageError('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(ROOT, 'dist/workers/convert-worker.js')))
+    throw new UsageError('dist/ is missing: run `npm run build` first');
   const pages = listPages(data);
-  const [{ ConvertPool }, { InThreadConverter }, { loadConfig }, { measureHtml, HTML_BOUNDS }, { deadlineIn }] = await Promise.all([
-    import(built('workers/convert-pool.js')),
-    import(built('workers/in-thread-converter.js')),
-    import(built('core/config.js')),
-    import(built('extract/html/read/input-bounds.js')),
-    import(built('core/request-context.js')),
-  ]);
+  const [{ ConvertPool }, { InThreadConverter }, { loadConfig }, { measureHtml, HTML_BOUNDS }, { deadlineIn }] =
+    await Promise.all([
+      import(built('workers/convert-pool.js')),
+      import(built('workers/in-thread-converter.js')),
+      import(built('core/config.js')),
+      import(built('extract/html/read/input-bounds.js')),
+      import(built('core/request-context.js')),
+    ]);
   const config = loadConfig({ env: {}, overrides: { store: { path: ':memory:' } } });
   const pool = new ConvertPool(config.convert);
   const local = new InThreadConverter();
-  const inputOf = (page) => ({ bytes: readBytes(page.file), contentType: 'text/html; charset=utf-8', url: page.url, format: 'markdown', headers: {} });
-  const outcome = (promise) => promise.then((output) => JSON.stringify(output), (err) => `error ${err.code ?? ''}: ${err.message}`);
+  const inputOf = (page) => ({
+    bytes: readBytes(page.file),
+    contentType: 'text/html; charset=utf-8',
+    url: page.url,
+    format: 'markdown',
+    headers: {},
+  });
+  const outcome = (promise) =>
+    promise.then(
+      (output) => JSON.stringify(output),
+      (err) => `error ${err.code ?? ''}: ${err.message}`,
+    );
   const differences = [];
   const largest = { elements: { n: 0, page: '' }, depth: { n: 0, page: '' } };
   const cut = [];
@@ -62,7 +74,8 @@ async function main() {
       const input = inputOf(page);
       const shape = measureHtml(Buffer.from(input.bytes).toString('utf8'));
       if (shape.cutAt !== -1) cut.push(name);
-      for (const key of ['elements', 'depth']) if (shape[key] > largest[key].n) largest[key] = { n: shape[key], page: name };
+      for (const key of ['elements', 'depth'])
+        if (shape[key] > largest[key].n) largest[key] = { n: shape[key], page: name };
       const pooled = outcome(pool.convert(input, deadlineIn(120_000)));
       const inThread = await outcome(local.convert(inputOf(page), deadlineIn(120_000)));
       if ((await pooled) !== inThread) differences.push(name);
@@ -75,8 +88,12 @@ async function main() {
   await pool.close();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const perDataset = DATASETS.map((d) => `${d} ${pages.filter((p) => p.dataset === d).length}`).join(', ');
-  console.log(`pool parity: ${pages.length} pages (${perDataset}), ${differences.length} differences (${config.convert.threads} threads, ${config.convert.memoryMb} MB each, ${seconds} s)`);
-  console.log(`largest shapes: ${largest.elements.n} elements (${largest.elements.page}), depth ${largest.depth.n} (${largest.depth.page}); bounds ${HTML_BOUNDS.maxElements} elements, depth ${HTML_BOUNDS.maxDepth}`);
+  console.log(
+    `pool parity: ${pages.length} pages (${perDataset}), ${differences.length} differences (${config.convert.threads} threads, ${config.convert.memoryMb} MB each, ${seconds} s)`,
+  );
+  console.log(
+    `largest shapes: ${largest.elements.n} elements (${largest.elements.page}), depth ${largest.depth.n} (${largest.depth.page}); bounds ${HTML_BOUNDS.maxElements} elements, depth ${HTML_BOUNDS.maxDepth}`,
+  );
   for (const name of differences) console.log(`  differs: ${name}`);
   for (const name of cut) console.log(`  cut by the input bounds: ${name}`);
   return differences.length === 0 && cut.length === 0 ? 0 : 1;

@@ -34,12 +34,17 @@ const { ChromiumRenderer } = await import('../dist/render/chromium-renderer.js')
 const { descendants, treeRss } = await import('../dist/render/process-tree.js');
 
 // A single-page app (text written by its script after a fetch) and a static article.
-const paragraph = 'Every small harbour keeps two clocks: the one on the office wall and the sea, which rises and falls twice a day. ';
-const SPA = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script>fetch("/data").then((r) => r.json()).then((d) => { document.getElementById("root").innerHTML = "<article><h1>" + d.title + "</h1><p>" + d.text + "</p></article>"; });</script></body></html>';
+const paragraph =
+  'Every small harbour keeps two clocks: the one on the office wall and the sea, which rises and falls twice a day. ';
+const SPA =
+  '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script>fetch("/data").then((r) => r.json()).then((d) => { document.getElementById("root").innerHTML = "<article><h1>" + d.title + "</h1><p>" + d.text + "</p></article>"; });</script></body></html>';
 const ARTICLE = `<!doctype html><html><head><title>Tides</title></head><body><main><article><h1>Tides</h1>${`<p>${paragraph.repeat(4)}</p>`.repeat(8)}</article></main></body></html>`;
 const server = http.createServer((req, res) => {
   if (req.url === '/robots.txt') return res.writeHead(404).end();
-  if (req.url === '/data') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ title: 'Timetable', text: paragraph }));
+  if (req.url === '/data')
+    return res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ title: 'Timetable', text: paragraph }));
   if (req.url.startsWith('/spa')) return res.writeHead(200, { 'content-type': 'text/html' }).end(SPA);
   return res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE);
 });
@@ -47,7 +52,10 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${server.address().port}`;
 const allowed = `127.0.0.1:${server.address().port}`;
 
-const config = loadConfig({ env: { WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: allowed }, overrides: { cache: { ttlMs: 0 }, log: { level: 'silent' }, store: { path: ':memory:' } } });
+const config = loadConfig({
+  env: { WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: allowed },
+  overrides: { cache: { ttlMs: 0 }, log: { level: 'silent' }, store: { path: ':memory:' } },
+});
 if (!config.render.chromiumPath) {
   console.error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
   process.exit(1);
@@ -107,15 +115,30 @@ const launchedSeconds = (performance.now() - launchedStarted) / 1000;
 // extra headers, Accept-Encoding, Connection and the Sec-Fetch-* ones are left out: set on
 // every request, they make the page's own fetch fail here, and the page is never written.
 const { chromium } = await import('playwright-core');
-const FETCHER_MCP_ARGS = ['--disable-blink-features=AutomationControlled', '--disable-features=IsolateOrigins,site-per-process', '--no-sandbox', '--disable-setuid-sandbox', '--disable-dev-shm-usage', '--disable-webgl', '--disable-infobars', '--window-size=1366,768', '--disable-extensions'];
+const FETCHER_MCP_ARGS = [
+  '--disable-blink-features=AutomationControlled',
+  '--disable-features=IsolateOrigins,site-per-process',
+  '--no-sandbox',
+  '--disable-setuid-sandbox',
+  '--disable-dev-shm-usage',
+  '--disable-webgl',
+  '--disable-infobars',
+  '--window-size=1366,768',
+  '--disable-extensions',
+];
 async function fetcherMcpWay(url) {
-  const browser = await chromium.launch({ executablePath: config.render.chromiumPath, headless: true, args: FETCHER_MCP_ARGS });
+  const browser = await chromium.launch({
+    executablePath: config.render.chromiumPath,
+    headless: true,
+    args: FETCHER_MCP_ARGS,
+  });
   let page;
   try {
     const context = await browser.newContext({
       javaScriptEnabled: true,
       ignoreHTTPSErrors: true,
-      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.0.0 Safari/537.36',
+      userAgent:
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.0.0 Safari/537.36',
       viewport: { width: 1366, height: 768 },
       deviceScaleFactor: 1,
       isMobile: false,
@@ -133,8 +156,14 @@ async function fetcherMcpWay(url) {
       },
     });
     // Functions run in the page; given as source, as this file runs in node.
-    await context.addInitScript({ content: "Object.defineProperty(navigator, 'webdriver', { get: () => false }); window.chrome = { runtime: {} };" });
-    await context.route('**/*', (route) => (['image', 'stylesheet', 'font', 'media'].includes(route.request().resourceType()) ? route.abort() : route.continue()));
+    await context.addInitScript({
+      content: "Object.defineProperty(navigator, 'webdriver', { get: () => false }); window.chrome = { runtime: {} };",
+    });
+    await context.route('**/*', (route) =>
+      ['image', 'stylesheet', 'font', 'media'].includes(route.request().resourceType())
+        ? route.abort()
+        : route.continue(),
+    );
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await page.goto(url, { timeout: 30_000, waitUntil: 'load' });
@@ -157,14 +186,18 @@ async function staticRuns(mode) {
   const core = await buildCore({ ...config, render: { ...config.render, mode } }, silentLogger);
   const times = [];
   // One URL under a request's context, as a crawl hands it to the extractor.
-  const extract = (url) => withRequestContext({ id: 'req_bench', caller: {}, log: silentLogger }, config.fetch.timeoutMs, (ctx) => core.pages.extract(ctx, url, { format: 'markdown' }));
+  const extract = (url) =>
+    withRequestContext({ id: 'req_bench', caller: {}, log: silentLogger }, config.fetch.timeoutMs, (ctx) =>
+      core.pages.extract(ctx, url, { format: 'markdown' }),
+    );
   try {
     for (let i = 0; i < 20; i++) await extract(`${origin}/article`);
     for (let i = 0; i < STATIC_RUNS; i++) {
       const started = performance.now();
       const outcome = await extract(`${origin}/article?${i}`);
       times.push(performance.now() - started);
-      if (!outcome.ok || outcome.rendered) throw new Error(`static page ${i}: ${outcome.ok ? 'rendered' : outcome.error.message}`);
+      if (!outcome.ok || outcome.rendered)
+        throw new Error(`static page ${i}: ${outcome.ok ? 'rendered' : outcome.error.message}`);
     }
     return { times, browsers: descendants().filter((p) => p.cmdline.includes('--proxy-server=')).length };
   } finally {
@@ -204,10 +237,18 @@ const figures = {
 };
 console.log(`machine: ${figures.machine}`);
 console.log(`pool (4 in flight): ${figures.pool_pages_per_second} pages/s over ${PAGES} pages`);
-console.log(`a browser per page, fetcher-mcp's procedure: ${figures.fetcher_mcp_pages_per_second} pages/s; speed-up of the pool ${figures.pool_speedup_over_fetcher_mcp}x (target >= 10x)`);
-console.log(`a browser per page, this renderer started and closed each time: ${figures.launched_pages_per_second} pages/s; speed-up of the pool ${figures.pool_speedup}x`);
-console.log(`static page, median of ${never.length}: never ${figures.static_median_ms_never} ms, auto ${figures.static_median_ms_auto} ms (ratio ${figures.static_auto_over_never}); browser processes started by auto: ${autoBrowsers}`);
-console.log(`peak RSS of node + Chromium (${browserProcesses} browser processes), warm, 4 pages in flight: ${figures.peak_tree_rss_mb} MB`);
+console.log(
+  `a browser per page, fetcher-mcp's procedure: ${figures.fetcher_mcp_pages_per_second} pages/s; speed-up of the pool ${figures.pool_speedup_over_fetcher_mcp}x (target >= 10x)`,
+);
+console.log(
+  `a browser per page, this renderer started and closed each time: ${figures.launched_pages_per_second} pages/s; speed-up of the pool ${figures.pool_speedup}x`,
+);
+console.log(
+  `static page, median of ${never.length}: never ${figures.static_median_ms_never} ms, auto ${figures.static_median_ms_auto} ms (ratio ${figures.static_auto_over_never}); browser processes started by auto: ${autoBrowsers}`,
+);
+console.log(
+  `peak RSS of node + Chromium (${browserProcesses} browser processes), warm, 4 pages in flight: ${figures.peak_tree_rss_mb} MB`,
+);
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(figures, null, 2));
 const ok = figures.pool_speedup_over_fetcher_mcp >= 10 && autoBrowsers === 0;
 console.log(ok ? 'PASS' : 'FAIL');

@@ -32,14 +32,42 @@ const CACHED_RUNS = 2000;
 // ------------------------------------------------------------------ fake engines
 
 /** Ten results per engine, half of them shared, so fusion has real merging to do. */
-const urls = (engine) => Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? `https://shared.example/page/${i}` : `https://${engine}.example/r/${i}`));
+const urls = (engine) =>
+  Array.from({ length: 10 }, (_, i) =>
+    i % 2 === 0 ? `https://shared.example/page/${i}` : `https://${engine}.example/r/${i}`,
+  );
 const snippet = (i) => `Snippet number ${i}: a sentence or two of text, as engines return, about the query.`;
 const BODIES = {
-  searxng: JSON.stringify({ query: 'q', results: urls('searxng').map((url, i) => ({ url, title: `SearXNG result ${i}`, content: snippet(i), template: 'default.html' })) }),
-  brave: JSON.stringify({ type: 'search', web: { results: urls('brave').map((url, i) => ({ url, title: `Brave result ${i}`, description: snippet(i), page_age: '2025-05-01T10:00:00' })) } }),
-  google: JSON.stringify({ kind: 'customsearch#search', items: urls('google').map((link, i) => ({ link, title: `Google result ${i}`, snippet: snippet(i) })) }),
+  searxng: JSON.stringify({
+    query: 'q',
+    results: urls('searxng').map((url, i) => ({
+      url,
+      title: `SearXNG result ${i}`,
+      content: snippet(i),
+      template: 'default.html',
+    })),
+  }),
+  brave: JSON.stringify({
+    type: 'search',
+    web: {
+      results: urls('brave').map((url, i) => ({
+        url,
+        title: `Brave result ${i}`,
+        description: snippet(i),
+        page_age: '2025-05-01T10:00:00',
+      })),
+    },
+  }),
+  google: JSON.stringify({
+    kind: 'customsearch#search',
+    items: urls('google').map((link, i) => ({ link, title: `Google result ${i}`, snippet: snippet(i) })),
+  }),
 };
-const ROUTES = { '/searxng/search': 'searxng', '/brave/res/v1/web/search': 'brave', '/google/customsearch/v1': 'google' };
+const ROUTES = {
+  '/searxng/search': 'searxng',
+  '/brave/res/v1/web/search': 'brave',
+  '/google/customsearch/v1': 'google',
+};
 
 let googleHangs = false;
 const sockets = new Set();
@@ -47,7 +75,10 @@ const server = http.createServer((req, res) => {
   const engine = ROUTES[new URL(req.url ?? '/', 'http://x').pathname];
   if (!engine) return void res.writeHead(404).end();
   if (engine === 'google' && googleHangs) return; // never answers
-  const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(BODIES[engine]), DELAYS[engine]);
+  const timer = setTimeout(
+    () => res.writeHead(200, { 'content-type': 'application/json' }).end(BODIES[engine]),
+    DELAYS[engine],
+  );
   res.on('close', () => clearTimeout(timer));
 });
 server.on('connection', (s) => {
@@ -85,11 +116,21 @@ function makeService(search) {
   const pages = { extract: async () => ({ ok: false, statusCode: 0, error: new Error('unused') }) };
   const service = new SearchService({ config, client, pages, cache });
   // Each search under a request's context, as Operations hands it to the service.
-  const run = (request) => withRequestContext({ id: 'req_bench', caller: {}, log: silentLogger }, 60_000, (ctx) => service.search(ctx, request));
+  const run = (request) =>
+    withRequestContext({ id: 'req_bench', caller: {}, log: silentLogger }, 60_000, (ctx) =>
+      service.search(ctx, request),
+    );
   return { service: { search: run }, client };
 }
 
-const request = (q) => ({ q, include_content: false, content_results: 5, max_results: 10, safesearch: 'moderate', engines: ['searxng', 'brave', 'google'] });
+const request = (q) => ({
+  q,
+  include_content: false,
+  content_results: 5,
+  max_results: 10,
+  safesearch: 'moderate',
+  engines: ['searxng', 'brave', 'google'],
+});
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -177,9 +218,14 @@ for (const r of rows) {
     `${r.scenario.padEnd(33)} ${String(r.runs).padStart(4)}   ${String(r.median_ms).padStart(9)}   ${String(r.p95_ms).padStart(6)}   ${String(r.reference_ms).padStart(6)}   ${r.median_overhead_ms} / ${r.p95_overhead_ms}  (target ${r.target})`,
   );
 }
-console.log(`${cache.scenario.padEnd(33)} ${String(cache.runs).padStart(4)}   median ${cache.median_us} µs, p95 ${cache.p95_us} µs  (target ${cache.target})\n`);
+console.log(
+  `${cache.scenario.padEnd(33)} ${String(cache.runs).padStart(4)}   median ${cache.median_us} µs, p95 ${cache.p95_us} µs  (target ${cache.target})\n`,
+);
 
 if (JSON_OUT) {
-  writeFileSync(JSON_OUT, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), engines: rows, cache }, null, 2)}\n`);
+  writeFileSync(
+    JSON_OUT,
+    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), engines: rows, cache }, null, 2)}\n`,
+  );
   console.log(`wrote ${JSON_OUT}`);
 }

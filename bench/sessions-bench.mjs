@@ -78,7 +78,12 @@ function memory() {
 }
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sessions-bench', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sessions-bench', version: '1' } },
+});
 async function initialize() {
   const res = await fetch(`${base}/mcp`, { method: 'POST', headers: HEADERS, body: INIT });
   const body = await res.text();
@@ -158,8 +163,12 @@ const result = {
 };
 console.log(`machine: ${result.machine.cpus} x ${result.machine.cpu}, node ${result.machine.node}`);
 console.log(`${result.sessions} idle sessions opened in ${result.openSeconds} s (${CONCURRENCY} in flight)`);
-console.log(`RSS idle ${result.idleRssMb} MB -> ${result.heldRssMb} MB held, peak ${result.peakRssMb} MB (${result.peakOverIdle}x idle; target < ${TARGET_MB} MB): ~${result.kbPerSession} KB a session`);
-console.log(`past the cap: ${JSON.stringify(result.refusals)}, median ${result.refuseMedianMs} ms, p99 ${result.refuseP99Ms} ms (a 404: median ${result.baselineMedianMs} ms, p99 ${result.baselineP99Ms} ms; ${result.refuseOverBaseline}x); /healthz while full: ${healthStatus}`);
+console.log(
+  `RSS idle ${result.idleRssMb} MB -> ${result.heldRssMb} MB held, peak ${result.peakRssMb} MB (${result.peakOverIdle}x idle; target < ${TARGET_MB} MB): ~${result.kbPerSession} KB a session`,
+);
+console.log(
+  `past the cap: ${JSON.stringify(result.refusals)}, median ${result.refuseMedianMs} ms, p99 ${result.refuseP99Ms} ms (a 404: median ${result.baselineMedianMs} ms, p99 ${result.baselineP99Ms} ms; ${result.refuseOverBaseline}x); /healthz while full: ${healthStatus}`,
+);
 if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify(result, null, 2)}\n`);
 const ok = result.peakRssMb < TARGET_MB && codes.get('503 server_busy') === REFUSALS && healthStatus === 200;
 process.exitCode = ok ? 0 : 1;

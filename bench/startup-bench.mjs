@@ -68,7 +68,10 @@ function startOnce(server) {
     let failure;
     let buffer = '';
     let stderr = '';
-    const timer = setTimeout(() => finish(new Error(`${server.name}: no tools/list answer within ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish(new Error(`${server.name}: no tools/list answer within ${RUN_TIMEOUT_MS} ms`)),
+      RUN_TIMEOUT_MS,
+    );
     let killer;
 
     function finish(error, value) {
@@ -100,12 +103,14 @@ function startOnce(server) {
           return;
         }
         if (message.id === 1) {
-          if (message.error) return finish(new Error(`${server.name}: initialize failed: ${JSON.stringify(message.error)}`));
+          if (message.error)
+            return finish(new Error(`${server.name}: initialize failed: ${JSON.stringify(message.error)}`));
           initMs = now - t0;
           child.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
           child.stdin.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }));
         } else if (message.id === 2) {
-          if (message.error) return finish(new Error(`${server.name}: tools/list failed: ${JSON.stringify(message.error)}`));
+          if (message.error)
+            return finish(new Error(`${server.name}: tools/list failed: ${JSON.stringify(message.error)}`));
           finish(undefined, { initMs, listMs: now - t0, tools: (message.result?.tools ?? []).map((t) => t.name) });
         }
       }
@@ -114,7 +119,9 @@ function startOnce(server) {
       clearTimeout(killer);
       if (!result && !failure) {
         clearTimeout(timer);
-        failure = new Error(`${server.name}: exited (${code ?? signal}) before answering tools/list\n${stderr.slice(-2000)}`);
+        failure = new Error(
+          `${server.name}: exited (${code ?? signal}) before answering tools/list\n${stderr.slice(-2000)}`,
+        );
       }
       if (failure) reject(failure);
       else resolve(result);
@@ -125,7 +132,11 @@ function startOnce(server) {
         jsonrpc: '2.0',
         id: 1,
         method: 'initialize',
-        params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'startup-bench', version: '1.0.0' } },
+        params: {
+          protocolVersion: PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: 'startup-bench', version: '1.0.0' },
+        },
       }),
     );
   });
@@ -186,7 +197,15 @@ try {
 }
 
 const summary = Object.fromEntries(
-  SERVERS.map((s) => [s.name, { tools: toolsSeen[s.name], toolsList: stats(samples[s.name].listMs), initialize: stats(samples[s.name].initMs), samplesMs: samples[s.name].listMs.map(round) }]),
+  SERVERS.map((s) => [
+    s.name,
+    {
+      tools: toolsSeen[s.name],
+      toolsList: stats(samples[s.name].listMs),
+      initialize: stats(samples[s.name].initMs),
+      samplesMs: samples[s.name].listMs.map(round),
+    },
+  ]),
 );
 const ratio = summary.ours.toolsList.median / summary.minimal.toolsList.median;
 
@@ -196,7 +215,9 @@ const row = (name, s) =>
 console.log('');
 for (const s of SERVERS) console.log(row(s.name, summary[s.name]));
 console.log('');
-console.log(`ratio ours/minimal (medians): ${ratio.toFixed(3)}   target ≤ ${TARGET_RATIO}${ratio <= TARGET_RATIO ? '   OK' : '   OVER TARGET'}`);
+console.log(
+  `ratio ours/minimal (medians): ${ratio.toFixed(3)}   target ≤ ${TARGET_RATIO}${ratio <= TARGET_RATIO ? '   OK' : '   OVER TARGET'}`,
+);
 for (const s of SERVERS) console.log(`tools of ${s.name}: ${summary[s.name].tools.join(', ')}`);
 
 const over = MAX_RATIO !== undefined && ratio > MAX_RATIO;

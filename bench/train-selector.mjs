@@ -70,10 +70,16 @@ if (!isMainThread) {
     const second = runPipeline(html, page.url, { prefer: 'cleaned-body' });
     const f = first.features;
     rows.push({
-      dataset: page.dataset, id: page.id, type: page.type, half: page.half, site: siteOf(page, html),
-      values: f === null ? null : Array.from(f.values), quantities: f?.quantities ?? null,
+      dataset: page.dataset,
+      id: page.id,
+      type: page.type,
+      half: page.half,
+      site: siteOf(page, html),
+      values: f === null ? null : Array.from(f.values),
+      quantities: f?.quantities ?? null,
       same: first.markdown === second.markdown,
-      readability: scorePage(scorer, page, first.markdown), cleaned: scorePage(scorer, page, second.markdown),
+      readability: scorePage(scorer, page, first.markdown),
+      cleaned: scorePage(scorer, page, second.markdown),
     });
     parentPort.postMessage({ progress: 1 });
   }
@@ -95,7 +101,10 @@ function siteOf(page, html) {
   };
   const own = hostOf(page.url);
   if (own !== null && !own.endsWith('.example')) return own;
-  const declared = /<link[^>]+rel=["']?canonical["']?[^>]*href=["']([^"']+)|<meta[^>]+property=["']og:url["'][^>]*content=["']([^"']+)/i.exec(html);
+  const declared =
+    /<link[^>]+rel=["']?canonical["']?[^>]*href=["']([^"']+)|<meta[^>]+property=["']og:url["'][^>]*content=["']([^"']+)/i.exec(
+      html,
+    );
   const fromDeclared = declared ? hostOf(declared[1] ?? declared[2]) : null;
   if (fromDeclared) return fromDeclared;
   const counts = new Map();
@@ -110,8 +119,12 @@ function siteOf(page, html) {
 function parseArgs(argv) {
   const opts = {
     data: process.env.BENCH_DATA || path.resolve(ROOT, '../shared/bench/extraction'),
-    workers: Math.max(1, os.availableParallelism?.() ?? os.cpus().length), folds: 5,
-    rows: null, saveRows: null, write: false, markdown: null,
+    workers: Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
+    folds: 5,
+    rows: null,
+    saveRows: null,
+    write: false,
+    markdown: null,
   };
   for (const { name: a, value, count } of commandLine(argv)) {
     if (a === '--data') opts.data = path.resolve(value());
@@ -132,7 +145,9 @@ function parseArgs(argv) {
 async function collect(opts) {
   if (!fs.existsSync(PIPELINE_JS)) throw new UsageError('no dist/extract/html/pipeline.js: run `npm run build` first');
   const pages = loadTruths(opts.data);
-  const shares = Array.from({ length: Math.min(opts.workers, pages.length) }, (_, w) => pages.filter((_, i) => i % opts.workers === w));
+  const shares = Array.from({ length: Math.min(opts.workers, pages.length) }, (_, w) =>
+    pages.filter((_, i) => i % opts.workers === w),
+  );
   let done = 0;
   const results = await Promise.all(
     shares.map(
@@ -160,14 +175,19 @@ function ruleChoosesReadability(q) {
   if (q === null) return true;
   const listing = q.itemChars >= RULE.MIN_ITEM_SHARE * q.bodyChars && q.pickChars < q.itemChars;
   const share = q.product ? RULE.MIN_PRODUCT_READABILITY_SHARE : RULE.MIN_READABILITY_SHARE;
-  return !listing && (q.pickChars >= share * q.bodyNonLinkChars || q.pickChars >= share * (q.bodyNonLinkChars - q.besideChars));
+  return (
+    !listing &&
+    (q.pickChars >= share * q.bodyNonLinkChars || q.pickChars >= share * (q.bodyNonLinkChars - q.besideChars))
+  );
 }
 
 /** Fold of each site: sites in the order of their name's hash, dealt round so folds hold alike numbers of pages. */
 function assignFolds(rows, k) {
   const sizes = new Map();
   for (const r of rows) sizes.set(r.site, (sizes.get(r.site) ?? 0) + 1);
-  const sites = [...sizes.keys()].sort((a, b) => sizes.get(b) - sizes.get(a) || idHash(a) - idHash(b) || (a < b ? -1 : 1));
+  const sites = [...sizes.keys()].sort(
+    (a, b) => sizes.get(b) - sizes.get(a) || idHash(a) - idHash(b) || (a < b ? -1 : 1),
+  );
   const load = new Array(k).fill(0);
   const fold = new Map();
   for (const site of sites) {
@@ -191,13 +211,23 @@ function fit(train) {
   const labels = train.map((r) => CLASSES.indexOf(r.type ?? 'article'));
   const perClass = CLASSES.map((_, c) => labels.filter((l) => l === c).length);
   const balanced = labels.map((l) => 1 / Math.max(1, perClass[l]));
-  const types = CLASSES.map((_, c) => fitBoostedTrees(X, labels.map((l) => (l === c ? 1 : 0)), balanced, TYPE_TREES));
+  const types = CLASSES.map((_, c) =>
+    fitBoostedTrees(
+      X,
+      labels.map((l) => (l === c ? 1 : 0)),
+      balanced,
+      TYPE_TREES,
+    ),
+  );
   return { stage, types };
 }
 
 function predict(model, row) {
   const scores = model.types.map((m) => boostedScore(m, row.values));
-  return { readabilityFirst: boostedScore(model.stage, row.values) > 0, type: CLASSES[scores.indexOf(Math.max(...scores))] };
+  return {
+    readabilityFirst: boostedScore(model.stage, row.values) > 0,
+    type: CLASSES[scores.indexOf(Math.max(...scores))],
+  };
 }
 
 const POLICIES = ['selector', 'rule', 'readability', 'cleaned', 'oracle'];
@@ -205,7 +235,13 @@ const POLICIES = ['selector', 'rule', 'readability', 'cleaned', 'oracle'];
 /** The scored row a policy writes for a page. */
 function chosen(row, policy, prediction) {
   const better = row.readability.f1 >= row.cleaned.f1;
-  const first = { selector: prediction.readabilityFirst, rule: ruleChoosesReadability(row.quantities), readability: true, cleaned: false, oracle: better }[policy];
+  const first = {
+    selector: prediction.readabilityFirst,
+    rule: ruleChoosesReadability(row.quantities),
+    readability: true,
+    cleaned: false,
+    oracle: better,
+  }[policy];
   return first ? row.readability : row.cleaned;
 }
 
@@ -219,7 +255,13 @@ function table(title, groups, scorer, predictions, rows) {
     const byDataset = (policy) => {
       // A group spanning datasets is the mean of its datasets' figures, as the scorer's final line.
       const sets = [...new Set(members.map(([r]) => r.dataset))];
-      const figures = sets.map((d) => aggregateF1(scorer, d, members.filter(([r]) => r.dataset === d).map(([r, i]) => chosen(r, policy, predictions[i]))));
+      const figures = sets.map((d) =>
+        aggregateF1(
+          scorer,
+          d,
+          members.filter(([r]) => r.dataset === d).map(([r, i]) => chosen(r, policy, predictions[i])),
+        ),
+      );
       return figures.reduce((a, b) => a + b, 0) / figures.length;
     };
     lines.push(`| ${name} | ${members.length} | ${POLICIES.map((p) => fmt(byDataset(p))).join(' | ')} |`);
@@ -235,7 +277,10 @@ async function main() {
   if (opts.saveRows) fs.writeFileSync(opts.saveRows, JSON.stringify(rows));
   const { STAGE_FEATURES } = await import(pathToFileURL(FEATURES_JS).href);
   const usable = rows.filter((r) => r.values !== null && r.values.length === STAGE_FEATURES.length);
-  if (usable.length < rows.length) console.log(`${rows.length - usable.length} pages without features (the pipeline failed before its rank pass) count as Readability first`);
+  if (usable.length < rows.length)
+    console.log(
+      `${rows.length - usable.length} pages without features (the pipeline failed before its rank pass) count as Readability first`,
+    );
 
   const folds = assignFolds(rows, opts.folds);
   const predictions = rows.map(() => ({ readabilityFirst: true, type: 'article' }));
@@ -243,7 +288,8 @@ async function main() {
     const train = usable.filter((r) => folds[rows.indexOf(r)] !== f);
     const model = fit(train);
     rows.forEach((r, i) => {
-      if (folds[i] === f && r.values !== null && r.values.length === STAGE_FEATURES.length) predictions[i] = predict(model, r);
+      if (folds[i] === f && r.values !== null && r.values.length === STAGE_FEATURES.length)
+        predictions[i] = predict(model, r);
     });
   }
 
@@ -255,11 +301,15 @@ async function main() {
   const types = [...new Set(rows.filter((r) => r.dataset === 'wcxb-dev').map((r) => r.type))].sort();
   const typeGroups = types.map((t) => [`wcxb ${t}`, (r) => r.dataset === 'wcxb-dev' && r.type === t]);
   const foldGroups = [];
-  for (let f = 0; f < opts.folds; f++) for (const d of DATASETS) foldGroups.push([`fold ${f + 1} ${d}`, (r, i = rows.indexOf(r)) => folds[i] === f && r.dataset === d]);
+  for (let f = 0; f < opts.folds; f++)
+    for (const d of DATASETS)
+      foldGroups.push([`fold ${f + 1} ${d}`, (r, i = rows.indexOf(r)) => folds[i] === f && r.dataset === d]);
 
   const out = [];
   const sites = new Set(rows.map((r) => r.site)).size;
-  out.push(`${rows.length} pages from ${sites} sites, ${opts.folds} folds grouped by site; F1 of each policy on the pages it was not trained on (the dataset's own metric).`);
+  out.push(
+    `${rows.length} pages from ${sites} sites, ${opts.folds} folds grouped by site; F1 of each policy on the pages it was not trained on (the dataset's own metric).`,
+  );
   out.push('');
   out.push(table('Stage choice, cross-validated, per dataset and half:', groups, scorer, predictions, rows));
   out.push('');
@@ -267,37 +317,72 @@ async function main() {
   out.push('');
   out.push(table('Per fold:', foldGroups, scorer, predictions, rows));
   out.push('');
-  const moved = rows.filter((r, i) => !r.same && predictions[i].readabilityFirst !== ruleChoosesReadability(r.quantities)).length;
+  const moved = rows.filter(
+    (r, i) => !r.same && predictions[i].readabilityFirst !== ruleChoosesReadability(r.quantities),
+  ).length;
   out.push(`Pages where the selector and today's rule differ (and the two orders give different Markdown): ${moved}.`);
   out.push('');
 
   // Page type, cross-validated: accuracy per WCXB type, and on the article-only datasets.
-  const typeLines = ['Page type guessed, cross-validated (share of pages guessed right):', '', '| pages | n | right | most often taken for |', '| --- | --- | --- | --- |'];
+  const typeLines = [
+    'Page type guessed, cross-validated (share of pages guessed right):',
+    '',
+    '| pages | n | right | most often taken for |',
+    '| --- | --- | --- | --- |',
+  ];
   const typeRow = (name, members, truth) => {
     const right = members.filter(([, p]) => p.type === truth).length;
     const wrong = new Map();
     for (const [, p] of members) if (p.type !== truth) wrong.set(p.type, (wrong.get(p.type) ?? 0) + 1);
-    const top = [...wrong].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([t, n]) => `${t} (${n})`).join(', ');
+    const top = [...wrong]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 2)
+      .map(([t, n]) => `${t} (${n})`)
+      .join(', ');
     typeLines.push(`| ${name} | ${members.length} | ${(right / members.length).toFixed(2)} | ${top || '—'} |`);
   };
   const withPrediction = rows.map((r, i) => [r, predictions[i]]);
-  for (const t of types) typeRow(`wcxb ${t}`, withPrediction.filter(([r]) => r.dataset === 'wcxb-dev' && r.type === t), t);
+  for (const t of types)
+    typeRow(
+      `wcxb ${t}`,
+      withPrediction.filter(([r]) => r.dataset === 'wcxb-dev' && r.type === t),
+      t,
+    );
   const wcxb = withPrediction.filter(([r]) => r.dataset === 'wcxb-dev');
-  typeLines.push(`| wcxb, all | ${wcxb.length} | ${(wcxb.filter(([r, p]) => p.type === r.type).length / wcxb.length).toFixed(2)} | |`);
-  for (const d of DATASETS.filter((d) => d !== 'wcxb-dev')) typeRow(`${d} (articles)`, withPrediction.filter(([r]) => r.dataset === d), 'article');
+  typeLines.push(
+    `| wcxb, all | ${wcxb.length} | ${(wcxb.filter(([r, p]) => p.type === r.type).length / wcxb.length).toFixed(2)} | |`,
+  );
+  for (const d of DATASETS.filter((d) => d !== 'wcxb-dev'))
+    typeRow(
+      `${d} (articles)`,
+      withPrediction.filter(([r]) => r.dataset === d),
+      'article',
+    );
   out.push(typeLines.join('\n'));
   out.push('');
-  out.push(`${((Date.now() - started) / 1000).toFixed(0)} s; Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}.`);
+  out.push(
+    `${((Date.now() - started) / 1000).toFixed(0)} s; Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}.`,
+  );
   const text = out.join('\n');
   console.log(text);
   if (opts.markdown) fs.writeFileSync(opts.markdown, `${text}\n`);
 
   if (opts.write) {
     const model = fit(usable);
-    const trees = (m) => ({ base: round(m.base), trees: m.trees.map((nodes) => nodes.map((node) => (node[0] === -1 ? [-1, round(node[1])] : node))) });
-    const json = { features: STAGE_FEATURES, stage: trees(model.stage), pageType: { classes: CLASSES, models: model.types.map(trees) } };
+    const trees = (m) => ({
+      base: round(m.base),
+      trees: m.trees.map((nodes) => nodes.map((node) => (node[0] === -1 ? [-1, round(node[1])] : node))),
+    });
+    const json = {
+      features: STAGE_FEATURES,
+      stage: trees(model.stage),
+      pageType: { classes: CLASSES, models: model.types.map(trees) },
+    };
     // One tree a line: a diff of a retrained model reads tree by tree.
-    const text = JSON.stringify(json, null, 1).replace(/\[\s*(\[[^[\]]*\](?:,\s*\[[^[\]]*\])*)\s*\]/g, (_, nodes) => `[${nodes.replace(/\s+/g, '')}]`);
+    const text = JSON.stringify(json, null, 1).replace(
+      /\[\s*(\[[^[\]]*\](?:,\s*\[[^[\]]*\])*)\s*\]/g,
+      (_, nodes) => `[${nodes.replace(/\s+/g, '')}]`,
+    );
     fs.writeFileSync(MODEL_JSON, `${text}\n`);
     console.log(`wrote ${path.relative(ROOT, MODEL_JSON)} (fitted on ${usable.length} pages)`);
   }

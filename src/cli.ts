@@ -38,12 +38,16 @@ interface CommandDef {
   replaced?: (options: Record<string, string | boolean | undefined>) => string[];
   /** One-shot commands log warnings and errors only, unless a level is asked for. */
   quiet: boolean;
-  run(config: Config, parsed: { options: Record<string, string | boolean | undefined>; positionals: string[] }): Promise<number>;
+  run(
+    config: Config,
+    parsed: { options: Record<string, string | boolean | undefined>; positionals: string[] },
+  ): Promise<number>;
 }
 
 const COMMANDS: Record<string, CommandDef> = {
   '': {
-    usage: 'websearch-mcp [settings]\n  The MCP server on stdio: what Claude Desktop, Claude Code, Cursor and VS Code spawn.\n',
+    usage:
+      'websearch-mcp [settings]\n  The MCP server on stdio: what Claude Desktop, Claude Code, Cursor and VS Code spawn.\n',
     options: {},
     positionals: false,
     unused: ['server', 'auth'],
@@ -54,7 +58,8 @@ const COMMANDS: Record<string, CommandDef> = {
     },
   },
   serve: {
-    usage: 'websearch-mcp serve [--host H] [--port P] [settings]\n  The HTTP API (POST /api/crawl, GET|POST /api/search), MCP Streamable HTTP at /mcp, legacy SSE at /sse,\n  /healthz, /metrics and /openapi.json.\n',
+    usage:
+      'websearch-mcp serve [--host H] [--port P] [settings]\n  The HTTP API (POST /api/crawl, GET|POST /api/search), MCP Streamable HTTP at /mcp, legacy SSE at /sse,\n  /healthz, /metrics and /openapi.json.\n',
     options: {},
     positionals: false,
     unused: [],
@@ -73,7 +78,13 @@ const COMMANDS: Record<string, CommandDef> = {
   --stealth                the stealth rate (see README)
   Exit 1 when a URL failed (its error goes to stderr).
 `,
-    options: { format: { type: 'string' }, json: { type: 'boolean' }, 'max-chars': { type: 'string' }, 'start-char': { type: 'string' }, stealth: { type: 'boolean' } },
+    options: {
+      format: { type: 'string' },
+      json: { type: 'boolean' },
+      'max-chars': { type: 'string' },
+      'start-char': { type: 'string' },
+      stealth: { type: 'boolean' },
+    },
     positionals: true,
     unused: ['server', 'mcp', 'auth', 'search', 'engines'],
     quiet: true,
@@ -88,7 +99,13 @@ const COMMANDS: Record<string, CommandDef> = {
   --json                   print the API's response object, and on a failed search or a bad
                            option the API's error body (a bad setting stays one line on stderr)
 `,
-    options: { engines: { type: 'string' }, 'max-results': { type: 'string' }, content: { type: 'boolean' }, 'content-results': { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      engines: { type: 'string' },
+      'max-results': { type: 'string' },
+      content: { type: 'boolean' },
+      'content-results': { type: 'string' },
+      json: { type: 'boolean' },
+    },
     positionals: true,
     unused: ['server', 'mcp', 'auth'],
     // The command's own --engines wins over the default set of WEBSEARCH_ENGINES.
@@ -125,7 +142,11 @@ async function runStdio(config: Config): Promise<void> {
 
 async function runServe(config: Config): Promise<void> {
   const logger = await makeLogger(config);
-  const [{ buildCore }, { startHttpServer }, { Metrics }] = await Promise.all([import('./compose.js'), import('./http-server.js'), import('./services/metrics.js')]);
+  const [{ buildCore }, { startHttpServer }, { Metrics }] = await Promise.all([
+    import('./compose.js'),
+    import('./http-server.js'),
+    import('./services/metrics.js'),
+  ]);
   const core = await buildCore(config, logger, { metrics: new Metrics() });
   let server;
   try {
@@ -134,8 +155,15 @@ async function runServe(config: Config): Promise<void> {
     await core.close();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {
-      const why = e.code === 'EADDRINUSE' ? 'is in use by another program' : e.code === 'EACCES' ? 'needs privileges this process does not have' : 'is not an address of this machine';
-      throw new ConfigError([`${config.server.host}:${config.server.port} ${why}: choose another with --port / WEBSEARCH_PORT (or --host / WEBSEARCH_HOST)`]);
+      const why =
+        e.code === 'EADDRINUSE'
+          ? 'is in use by another program'
+          : e.code === 'EACCES'
+            ? 'needs privileges this process does not have'
+            : 'is not an address of this machine';
+      throw new ConfigError([
+        `${config.server.host}:${config.server.port} ${why}: choose another with --port / WEBSEARCH_PORT (or --host / WEBSEARCH_HOST)`,
+      ]);
     }
     throw err;
   }
@@ -164,11 +192,16 @@ type Parsed = { options: Record<string, string | boolean | undefined>; positiona
 async function runExtract(config: Config, { options, positionals }: Parsed): Promise<number> {
   if (positionals.length === 0) throw new UsageError('extract needs at least one URL');
   const format = (options.format as string | undefined) ?? 'markdown';
-  if (format !== 'markdown' && format !== 'html') throw new UsageError(`--format is markdown or html (got "${format}")`);
+  if (format !== 'markdown' && format !== 'html')
+    throw new UsageError(`--format is markdown or html (got "${format}")`);
   const maxChars = wholeNumber(options['max-chars'] as string | undefined, '--max-chars', 1);
   const startChar = wholeNumber(options['start-char'] as string | undefined, '--start-char') ?? 0;
   const json = options.json === true;
-  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }] = await Promise.all([import('./compose.js'), import('./core/caller.js'), import('./core/request-context.js')]);
+  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }] = await Promise.all([
+    import('./compose.js'),
+    import('./core/caller.js'),
+    import('./core/request-context.js'),
+  ]);
   const body = {
     urls: positionals,
     format,
@@ -195,7 +228,9 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
         if (result.page_type) header.push(`Page type: ${result.page_type}`);
         process.stdout.write(`${i > 0 ? '\n---\n\n' : ''}${header.join('\n')}\n\n${result.html ?? result.markdown}\n`);
         if (result.next_start_char !== undefined) {
-          process.stderr.write(`${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`);
+          process.stderr.write(
+            `${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`,
+          );
         }
       });
     }
@@ -208,19 +243,26 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
 async function runSearch(config: Config, { options, positionals }: Parsed): Promise<number> {
   if (positionals.length === 0) throw new UsageError('search needs a query');
   const json = options.json === true;
-  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }, { renderSearchMarkdown }, { isAppError }] = await Promise.all([
-    import('./compose.js'),
-    import('./core/caller.js'),
-    import('./core/request-context.js'),
-    import('./faces/mcp/tools/render-search-markdown.js'),
-    import('./core/errors.js'),
-  ]);
+  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }, { renderSearchMarkdown }, { isAppError }] =
+    await Promise.all([
+      import('./compose.js'),
+      import('./core/caller.js'),
+      import('./core/request-context.js'),
+      import('./faces/mcp/tools/render-search-markdown.js'),
+      import('./core/errors.js'),
+    ]);
   try {
     const body: Record<string, unknown> = { q: positionals.join(' ') };
     if (options.content === true) body.include_content = true;
-    if (options['content-results'] !== undefined) body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
-    if (options['max-results'] !== undefined) body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
-    if (options.engines !== undefined) body.engines = (options.engines as string).split(',').map((e) => e.trim()).filter(Boolean);
+    if (options['content-results'] !== undefined)
+      body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
+    if (options['max-results'] !== undefined)
+      body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
+    if (options.engines !== undefined)
+      body.engines = (options.engines as string)
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean);
     const logger = await makeLogger(config);
     const core = await buildCore(config, logger, { converter: 'in-thread' });
     try {
@@ -234,14 +276,22 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
   } catch (err) {
     // With --json a failure is the API's error body too, so a script reads one shape; a
     // bad option is the API's invalid_request.
-    if (json && isAppError(err)) process.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, null, 2)}\n`);
-    if (json && err instanceof UsageError) process.stdout.write(`${JSON.stringify({ error: { code: 'invalid_request', message: err.message } }, null, 2)}\n`);
+    if (json && isAppError(err))
+      process.stdout.write(
+        `${JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, null, 2)}\n`,
+      );
+    if (json && err instanceof UsageError)
+      process.stdout.write(
+        `${JSON.stringify({ error: { code: 'invalid_request', message: err.message } }, null, 2)}\n`,
+      );
     throw err;
   }
 }
 
 function configError(err: ConfigError): string {
-  return err.problems.length === 1 ? `websearch-mcp: ${err.problems[0]}\n` : `websearch-mcp: ${err.problems.length} settings are wrong:\n${err.problems.map((p) => `  - ${p}`).join('\n')}\n`;
+  return err.problems.length === 1
+    ? `websearch-mcp: ${err.problems[0]}\n`
+    : `websearch-mcp: ${err.problems.length} settings are wrong:\n${err.problems.map((p) => `  - ${p}`).join('\n')}\n`;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -264,15 +314,26 @@ export async function main(argv: string[]): Promise<number> {
     const command = COMMANDS[name];
     if (!command) {
       const guess = closest(name, [...Object.keys(COMMANDS).filter(Boolean), 'keys']);
-      throw new UsageError(`unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: serve, search, extract, keys`);
+      throw new UsageError(
+        `unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: serve, search, extract, keys`,
+      );
     }
-    const parsed = parseCommand(name || 'websearch-mcp', named ? argv.slice(1) : argv, command.options, command.positionals);
+    const parsed = parseCommand(
+      name || 'websearch-mcp',
+      named ? argv.slice(1) : argv,
+      command.options,
+      command.positionals,
+    );
     if (parsed.help) {
       process.stdout.write(`Usage: ${command.usage}\nEvery setting can be given too: see "websearch-mcp --help".\n`);
       return 0;
     }
     const unused = [...command.unused, ...(command.replaced?.(parsed.options) ?? [])];
-    const sources: ConfigSources = { argv: parsed.settings, unused, ...(command.quiet ? { defaults: { log: { level: 'warn' } } } : {}) };
+    const sources: ConfigSources = {
+      argv: parsed.settings,
+      unused,
+      ...(command.quiet ? { defaults: { log: { level: 'warn' } } } : {}),
+    };
     const config = loadConfig(sources);
     return await command.run(config, parsed);
   } catch (err) {
@@ -282,7 +343,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof UsageError) {
       const known = name === '' || name === 'keys' || name in COMMANDS;
-      process.stderr.write(`websearch-mcp: ${err.message}; see "websearch-mcp ${known && name ? `${name} ` : ''}--help"\n`);
+      process.stderr.write(
+        `websearch-mcp: ${err.message}; see "websearch-mcp ${known && name ? `${name} ` : ''}--help"\n`,
+      );
       return 2;
     }
     const { isAppError } = await import('./core/errors.js');
@@ -300,7 +363,9 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     // A bug, not a mistake of the caller: one line saying so.
-    process.stderr.write(`websearch-mcp: internal error (please report it): ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `websearch-mcp: internal error (please report it): ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -63,7 +63,9 @@ export async function openStore(config: Config): Promise<Store> {
     return SqliteStore.open(config.store.path);
   } catch (err) {
     // A store that cannot be opened is a setting to fix: one clear line, exit 2.
-    throw new ConfigError([`${config.store.kind === 'redis' ? 'REDIS_URL' : 'WEBSEARCH_STORE_PATH'}: ${(err as Error).message}`]);
+    throw new ConfigError([
+      `${config.store.kind === 'redis' ? 'REDIS_URL' : 'WEBSEARCH_STORE_PATH'}: ${(err as Error).message}`,
+    ]);
   }
 }
 
@@ -87,10 +89,26 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
   const observer = metrics ? { observer: metrics } : {};
   const renderer = buildRenderer(config, logger);
   const converter = options.converter === 'in-thread' ? new InThreadConverter() : new ConvertPool(config.convert);
-  const pages = new PageExtractor({ config, client, robots, cache: store.cache<ExtractedPage>('page'), converter, logger, ...observer, ...(renderer ? { renderer } : {}) });
+  const pages = new PageExtractor({
+    config,
+    client,
+    robots,
+    cache: store.cache<ExtractedPage>('page'),
+    converter,
+    logger,
+    ...observer,
+    ...(renderer ? { renderer } : {}),
+  });
   const extract = new ExtractService(pages);
   // Throws one ConfigError listing every engine-setting problem (unknown engine, missing key).
-  const search = new SearchService({ config, client, pages, cache: store.cache<SearchResponse>('search'), suspensions: store, ...observer });
+  const search = new SearchService({
+    config,
+    client,
+    pages,
+    cache: store.cache<SearchResponse>('search'),
+    suspensions: store,
+    ...observer,
+  });
   const metering = new Metering({ ledger: store, rateWindows: store, config, ...observer });
   return {
     config,

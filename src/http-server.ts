@@ -45,10 +45,23 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
   const openMode = loopback && !proxied;
   const { metrics } = core;
   const makeServer: McpServerFactory = (caller) =>
-    createMcpServer({ config, logger, engines: core.search.settings.configured, services: async () => core, caller, ...(metrics ? { observer: metrics } : {}) });
+    createMcpServer({
+      config,
+      logger,
+      engines: core.search.settings.configured,
+      services: async () => core,
+      caller,
+      ...(metrics ? { observer: metrics } : {}),
+    });
   // One budget for both transports: a session costs about the same on either.
-  const limits = createSessionLimits({ maxSessions: config.mcp.maxSessions, maxSessionsPerKey: config.mcp.maxSessionsPerKey, idleMs: config.mcp.sessionIdleMs });
-  const mcp = config.mcp.stateless ? createStatelessHttpHandler(makeServer, logger) : createStreamableHttpHandler(makeServer, logger, limits);
+  const limits = createSessionLimits({
+    maxSessions: config.mcp.maxSessions,
+    maxSessionsPerKey: config.mcp.maxSessionsPerKey,
+    idleMs: config.mcp.sessionIdleMs,
+  });
+  const mcp = config.mcp.stateless
+    ? createStatelessHttpHandler(makeServer, logger)
+    : createStreamableHttpHandler(makeServer, logger, limits);
   const sse = createLegacySseHandler(makeServer, logger, limits);
   const app = createHttpApp({
     config,

@@ -26,12 +26,23 @@ import { engineSettingsProblems } from './services/engine-settings.js';
 export { htmlToMarkdown } from './extract/html/html-to-markdown.js';
 export type { HtmlExtraction } from './extract/html/html-to-markdown.js';
 export { AppError, isAppError, REQUEST_ERROR_CODES, URL_ERROR_CODES } from './core/errors.js';
-export type { ErrorCode, ExtractionErrorType, ContentErrorValue, RequestErrorCode, UrlErrorCode } from './core/errors.js';
+export type {
+  ErrorCode,
+  ExtractionErrorType,
+  ContentErrorValue,
+  RequestErrorCode,
+  UrlErrorCode,
+} from './core/errors.js';
 export { ConfigError, VERSION } from './core/config.js';
 export type { Config, DeepPartial } from './core/config.js';
 export type { Logger } from './core/logger.js';
 // Published names, kept: they name the /api/crawl payloads, as CrawlResponse does.
-export { extractRequestSchema as crawlRequestSchema, extractResponseSchema as crawlResponseSchema, searchRequestSchema, searchResponseSchema } from './core/schemas.js';
+export {
+  extractRequestSchema as crawlRequestSchema,
+  extractResponseSchema as crawlResponseSchema,
+  searchRequestSchema,
+  searchResponseSchema,
+} from './core/schemas.js';
 export type { CrawlResponse, CrawlResult, SearchResponse, SearchResult } from './core/schemas.js';
 export type { PageType } from './core/page-types.js';
 
@@ -71,23 +82,33 @@ export interface WebSearch {
  * first call.
  */
 export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
-  const config = loadConfig({ ...(options.env ? { env: options.env } : {}), ...(options.config ? { overrides: options.config } : {}) });
+  const config = loadConfig({
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.config ? { overrides: options.config } : {}),
+  });
   const engineProblems = engineSettingsProblems(config);
   if (engineProblems.length > 0) throw new ConfigError(engineProblems);
   const logger = options.logger ?? silentLogger;
   let core: Promise<Core> | undefined;
   let closed = false;
   const built = (): Promise<Core> => {
-    if (closed) throw new AppError('invalid_request', 'This WebSearch was closed: create another with createWebSearch().');
+    if (closed)
+      throw new AppError('invalid_request', 'This WebSearch was closed: create another with createWebSearch().');
     return (core ??= import('./compose.js').then((m) => m.buildCore(config, logger)));
   };
   return {
     config,
     async search(request, callOptions = {}) {
-      return (await built()).operations.search(incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }), request);
+      return (await built()).operations.search(
+        incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }),
+        request,
+      );
     },
     async extract(request, callOptions = {}) {
-      return (await built()).operations.extract(incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }), request);
+      return (await built()).operations.extract(
+        incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }),
+        request,
+      );
     },
     async close() {
       closed = true;

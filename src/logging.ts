@@ -7,7 +7,14 @@ import type { Config } from './core/config.js';
 import type { Logger } from './core/logger.js';
 
 /** Wherever request headers end up in a log line, API keys do not (defence in depth: nothing logs them on purpose). */
-const SECRET_PATHS = ['authorization', 'x-api-key', '*.authorization', '*["x-api-key"]', '*.headers.authorization', '*.headers["x-api-key"]'];
+const SECRET_PATHS = [
+  'authorization',
+  'x-api-key',
+  '*.authorization',
+  '*["x-api-key"]',
+  '*.headers.authorization',
+  '*.headers["x-api-key"]',
+];
 
 export function createLogger(config: Config): Logger {
   return pino(

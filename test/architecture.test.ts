@@ -38,7 +38,8 @@ const ALLOWED: Record<string, string[]> = {
   cli: ['root', 'cli', 'core', 'net', 'extract', 'engines', 'services', 'store', 'render', 'faces', 'workers'],
 };
 
-const imports = (source: string) => [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1] as string);
+const imports = (source: string) =>
+  [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1] as string);
 
 describe('dependency rule', () => {
   const all = files(SRC);

@@ -21,7 +21,10 @@ afterAll(async () => {
 
 describe('createWebSearch', () => {
   it('extracts pages as the API does, and refuses a bad request with AppError', async () => {
-    const web = createWebSearch({ env: {}, config: { store: { path: ':memory:' }, fetch: { allowPrivateAddresses: true } } });
+    const web = createWebSearch({
+      env: {},
+      config: { store: { path: ':memory:' }, fetch: { allowPrivateAddresses: true } },
+    });
     try {
       const answer = await web.extract({ urls: [`${site.origin}/html`, 'not a url'] });
       expect(crawlResponseSchema.parse(answer)).toEqual(answer);
@@ -43,19 +46,36 @@ describe('createWebSearch', () => {
     const lines: Record<string, unknown>[] = [];
     const make = (bindings: Record<string, unknown>): Logger => {
       const write = (obj: unknown, msg?: string) => void lines.push({ ...bindings, ...(obj as object), msg });
-      return { fatal: write, error: write, warn: write, info: write, debug: write, trace: write, child: (more) => make({ ...bindings, ...more }) };
+      return {
+        fatal: write,
+        error: write,
+        warn: write,
+        info: write,
+        debug: write,
+        trace: write,
+        child: (more) => make({ ...bindings, ...more }),
+      };
     };
-    const web = createWebSearch({ env: {}, logger: make({}), config: { store: { path: ':memory:' }, fetch: { allowPrivateAddresses: true } } });
+    const web = createWebSearch({
+      env: {},
+      logger: make({}),
+      config: { store: { path: ':memory:' }, fetch: { allowPrivateAddresses: true } },
+    });
     const http = await startTestApi();
     try {
       const answer = await web.extract({ urls: [`${site.origin}/text`] });
       expect(answer.metadata.successful_crawls).toBe(1);
       expect(extract).toHaveBeenCalledTimes(1);
-      expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({ operation: 'crawl', request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/) });
+      expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({
+        operation: 'crawl',
+        request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/),
+      });
       // The same refusal, word for word, as the HTTP API's 400.
       const body = { urls: [`${site.origin}/text`], timeout_ms: 10 ** 9, format: 'pdf' };
       const error = (await web.extract(body as never).catch((e: unknown) => e)) as AppError;
-      const refused = (await (await http.post('/api/crawl', body)).json()) as { error: { code: string; message: string; details: unknown } };
+      const refused = (await (await http.post('/api/crawl', body)).json()) as {
+        error: { code: string; message: string; details: unknown };
+      };
       expect({ code: error.code, message: error.message, details: error.details }).toEqual(refused.error);
     } finally {
       extract.mockRestore();
@@ -72,7 +92,10 @@ describe('createWebSearch', () => {
   });
 
   it('exports the converter the pipeline runs', () => {
-    const { markdown, title } = htmlToMarkdown('<html><head><title>T</title></head><body><article><h1>Hello</h1><p>A paragraph of text.</p></article></body></html>', 'https://example.com/');
+    const { markdown, title } = htmlToMarkdown(
+      '<html><head><title>T</title></head><body><article><h1>Hello</h1><p>A paragraph of text.</p></article></body></html>',
+      'https://example.com/',
+    );
     expect(title).toBe('T');
     expect(markdown).toContain('A paragraph of text.');
   });

@@ -50,9 +50,16 @@ export function closest(name: string, candidates: readonly string[]): string | u
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }
 
-export function parseCommand<O extends Record<string, OptionSpec>>(command: string, args: string[], own: O, allowPositionals = true): ParsedCommand<O> {
+export function parseCommand<O extends Record<string, OptionSpec>>(
+  command: string,
+  args: string[],
+  own: O,
+  allowPositionals = true,
+): ParsedCommand<O> {
   const settings = settingFlags().filter((s) => !(s.flag.slice(2) in own));
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
   for (const [name, spec] of Object.entries(own)) options[name] = spec;
   for (const s of settings) options[s.flag.slice(2)] = { type: s.boolean ? 'boolean' : 'string' };
   let parsed;
@@ -66,7 +73,10 @@ export function parseCommand<O extends Record<string, OptionSpec>>(command: stri
       const guess = closest(unknown.split('=')[0] as string, names);
       throw new UsageError(`${command}: unknown option ${unknown}${guess ? ` (did you mean ${guess}?)` : ''}`);
     }
-    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`${command} takes no arguments besides options (got ${/'([^']*)'/.exec(e.message)?.[1] ?? 'one'})`);
+    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new UsageError(
+        `${command} takes no arguments besides options (got ${/'([^']*)'/.exec(e.message)?.[1] ?? 'one'})`,
+      );
     throw new UsageError(`${command}: ${e.message.split('\n')[0]?.replace(/\.$/, '')}`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
@@ -77,8 +87,17 @@ export function parseCommand<O extends Record<string, OptionSpec>>(command: stri
     if (s.boolean) settingArgs.push(value ? s.flag : `--no-${s.flag.slice(2)}`);
     else settingArgs.push(s.flag, String(value));
   }
-  const ownValues = Object.fromEntries(Object.keys(own).filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
-  return { options: ownValues as ParsedCommand<O>['options'], positionals: parsed.positionals, settings: settingArgs, help: values.help === true };
+  const ownValues = Object.fromEntries(
+    Object.keys(own)
+      .filter((k) => values[k] !== undefined)
+      .map((k) => [k, values[k]]),
+  );
+  return {
+    options: ownValues as ParsedCommand<O>['options'],
+    positionals: parsed.positionals,
+    settings: settingArgs,
+    help: values.help === true,
+  };
 }
 
 /** A whole number option (`--max-chars 500`), or a usage error naming it. */

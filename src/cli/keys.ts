@@ -44,12 +44,16 @@ export function parseSince(value: string, now = Date.now()): string {
     return new Date(now - Number(span[1]) * unit).toISOString();
   }
   const at = Date.parse(value);
-  if (Number.isNaN(at)) throw new UsageError(`--since takes an ISO 8601 date (2026-01-31 or 2026-01-31T12:00:00Z) or a span such as 24h or 7d (got "${value}")`);
+  if (Number.isNaN(at))
+    throw new UsageError(
+      `--since takes an ISO 8601 date (2026-01-31 or 2026-01-31T12:00:00Z) or a span such as 24h or 7d (got "${value}")`,
+    );
   return new Date(at).toISOString();
 }
 
 function only(positionals: string[], count: number, what: string): string[] {
-  if (positionals.length !== count) throw new UsageError(`${what} (got ${positionals.length === 0 ? 'nothing' : positionals.join(' ')})`);
+  if (positionals.length !== count)
+    throw new UsageError(`${what} (got ${positionals.length === 0 ? 'nothing' : positionals.join(' ')})`);
   return positionals;
 }
 
@@ -57,7 +61,9 @@ const balanceText = (k: ApiKeyRecord) => (k.balance === null ? 'unlimited' : Str
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '))
+    .join('\n');
 }
 
 /** Totals per key and operation. */
@@ -73,7 +79,8 @@ function summarise(records: UsageRecord[], keys: ApiKeyRecord[]): string {
     totals.set(id, t);
   }
   const rows = [['KEY', 'NAME', 'OPERATION', 'REQUESTS', 'CREDITS']];
-  for (const t of totals.values()) rows.push([t.keyId, names.get(t.keyId) ?? '?', t.operation, String(t.requests), String(t.credits)]);
+  for (const t of totals.values())
+    rows.push([t.keyId, names.get(t.keyId) ?? '?', t.operation, String(t.requests), String(t.credits)]);
   const sum = records.reduce((s, r) => s + r.credits, 0);
   return `${table(rows)}\n\n${records.length} request(s), ${sum} credit(s), from ${records[0]?.at} to ${records[records.length - 1]?.at}`;
 }
@@ -115,22 +122,46 @@ export async function runKeys(
       case 'create': {
         only(positionals, 0, 'keys create takes no arguments besides --name and --credits');
         const balance = values.credits === undefined ? undefined : credits(values.credits, 0);
-        const { secret, record } = await keys.create({ ...(values.name ? { name: values.name } : {}), ...(balance !== undefined ? { credits: balance } : {}) });
-        if (values.json) out(`${JSON.stringify({ id: record.id, name: record.name, key: secret, balance: record.balance }, null, 2)}\n`);
+        const { secret, record } = await keys.create({
+          ...(values.name ? { name: values.name } : {}),
+          ...(balance !== undefined ? { credits: balance } : {}),
+        });
+        if (values.json)
+          out(
+            `${JSON.stringify({ id: record.id, name: record.name, key: secret, balance: record.balance }, null, 2)}\n`,
+          );
         else {
           out(`${secret}\n`);
-          process.stderr.write(`Created ${record.id} "${record.name}" with ${balanceText(record)} credits. The key above is shown only now: store it safely.\n`);
+          process.stderr.write(
+            `Created ${record.id} "${record.name}" with ${balanceText(record)} credits. The key above is shown only now: store it safely.\n`,
+          );
         }
         return 0;
       }
       case 'list': {
         only(positionals, 0, 'keys list takes no arguments');
         const all = await keys.list();
-        if (values.json) out(`${JSON.stringify(all.map(({ hash: _hash, ...k }) => k), null, 2)}\n`);
-        else if (all.length === 0) out('No keys. Create one with: websearch-mcp keys create --name NAME [--credits N]\n');
+        if (values.json)
+          out(
+            `${JSON.stringify(
+              all.map(({ hash: _hash, ...k }) => k),
+              null,
+              2,
+            )}\n`,
+          );
+        else if (all.length === 0)
+          out('No keys. Create one with: websearch-mcp keys create --name NAME [--credits N]\n');
         else {
           const rows = [['ID', 'NAME', 'STARTS', 'BALANCE', 'CREATED', 'STATE']];
-          for (const k of all) rows.push([k.id, k.name, `${k.prefix}…`, balanceText(k), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active']);
+          for (const k of all)
+            rows.push([
+              k.id,
+              k.name,
+              `${k.prefix}…`,
+              balanceText(k),
+              k.createdAt,
+              k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
+            ]);
           out(`${table(rows)}\n`);
         }
         return 0;
@@ -143,7 +174,8 @@ export async function runKeys(
       }
       case 'topup': {
         const [id, positionalCredits] = positionals;
-        if (id === undefined || positionals.length > 2) throw new UsageError('keys topup takes one key id and --credits N');
+        if (id === undefined || positionals.length > 2)
+          throw new UsageError('keys topup takes one key id and --credits N');
         const amount = credits(values.credits ?? positionalCredits, 1);
         const key = await keys.topUp(id, amount);
         out(`${key.id} "${key.name}": balance ${balanceText(key)} (+${amount}).\n`);
@@ -151,7 +183,10 @@ export async function runKeys(
       }
       case 'usage': {
         only(positionals, 0, 'keys usage takes --key and --since, no arguments');
-        const records = await keys.usage({ ...(values.key ? { key: values.key } : {}), ...(values.since ? { since: parseSince(values.since) } : {}) });
+        const records = await keys.usage({
+          ...(values.key ? { key: values.key } : {}),
+          ...(values.since ? { since: parseSince(values.since) } : {}),
+        });
         out(values.json ? `${JSON.stringify(records, null, 2)}\n` : `${summarise(records, await keys.list())}\n`);
         return 0;
       }
@@ -173,5 +208,7 @@ const KEYS_COMMANDS = ['create', 'list', 'revoke', 'topup', 'usage'] as const;
 
 function unknownKeysCommand(sub: string): UsageError {
   const guess = closest(sub, KEYS_COMMANDS);
-  return new UsageError(`unknown keys command "${sub}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: ${KEYS_COMMANDS.join(', ')}`);
+  return new UsageError(
+    `unknown keys command "${sub}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: ${KEYS_COMMANDS.join(', ')}`,
+  );
 }

@@ -19,17 +19,22 @@ export type AllowedOrigin =
   /** One host name (as written in URLs, lower case, no trailing dot) on one port. */
   | { kind: 'host'; host: string; port: number };
 
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 /** Parses a comma-separated list; throws an Error naming the first bad entry. */
 export function parseAllowedOrigins(text: string): AllowedOrigin[] {
-  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.length === 0) throw new Error('the list is empty');
   return entries.map(parseEntry);
 }
 
 function parseEntry(entry: string): AllowedOrigin {
-  const bad = (why: string): Error => new Error(`"${entry}" is not an allowed origin: ${why} (use host:port, ip:port, [v6]:port, an IP or a CIDR)`);
+  const bad = (why: string): Error =>
+    new Error(`"${entry}" is not an allowed origin: ${why} (use host:port, ip:port, [v6]:port, an IP or a CIDR)`);
   if (entry.includes('/')) {
     try {
       const [range, prefix] = ipaddr.parseCIDR(entry);
@@ -45,7 +50,11 @@ function parseEntry(entry: string): AllowedOrigin {
   const bracketed = /^\[([^\]]+)\]:(\d+)$/.exec(entry);
   if (bracketed) {
     if (net.isIP(bracketed[1] as string) !== 6) throw bad('not an IPv6 address in brackets');
-    return { kind: 'address', address: ipaddr.parse(bracketed[1] as string).toString(), port: portOf(bracketed[2] as string, bad) };
+    return {
+      kind: 'address',
+      address: ipaddr.parse(bracketed[1] as string).toString(),
+      port: portOf(bracketed[2] as string, bad),
+    };
   }
   const colon = entry.lastIndexOf(':');
   if (colon <= 0) throw bad('a host name needs a port');

@@ -48,7 +48,10 @@ function privateAddresses() {
       try {
         return parseAllowedOrigins(String(v));
       } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `true, false or a comma-separated list of allowed origins: ${(error as Error).message}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `true, false or a comma-separated list of allowed origins: ${(error as Error).message}`,
+        });
         return z.NEVER;
       }
     });
@@ -88,75 +91,475 @@ interface SettingDef {
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 const SETTINGS = [
-  { path: 'server.host', env: 'WEBSEARCH_HOST', flag: '--host', schema: z.string().trim().min(1).default('127.0.0.1'), help: 'address the HTTP server binds' },
-  { path: 'server.port', env: 'WEBSEARCH_PORT', flag: '--port', schema: int(0, 65535).default(8787), help: 'port of the HTTP server (0 = any free port)' },
-  { path: 'server.bodyLimitBytes', env: 'WEBSEARCH_BODY_LIMIT_BYTES', flag: '--body-limit-bytes', schema: int(1024, 16 * MiB).default(64 * 1024), help: 'largest accepted request body' },
-  { path: 'log.level', env: 'WEBSEARCH_LOG_LEVEL', flag: '--log-level', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), help: 'log level (logs go to stderr)' },
+  {
+    path: 'server.host',
+    env: 'WEBSEARCH_HOST',
+    flag: '--host',
+    schema: z.string().trim().min(1).default('127.0.0.1'),
+    help: 'address the HTTP server binds',
+  },
+  {
+    path: 'server.port',
+    env: 'WEBSEARCH_PORT',
+    flag: '--port',
+    schema: int(0, 65535).default(8787),
+    help: 'port of the HTTP server (0 = any free port)',
+  },
+  {
+    path: 'server.bodyLimitBytes',
+    env: 'WEBSEARCH_BODY_LIMIT_BYTES',
+    flag: '--body-limit-bytes',
+    schema: int(1024, 16 * MiB).default(64 * 1024),
+    help: 'largest accepted request body',
+  },
+  {
+    path: 'log.level',
+    env: 'WEBSEARCH_LOG_LEVEL',
+    flag: '--log-level',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    help: 'log level (logs go to stderr)',
+  },
 
-  { path: 'fetch.timeoutMs', env: 'WEBSEARCH_FETCH_TIMEOUT_MS', flag: '--fetch-timeout-ms', schema: int(100, 120_000).default(15_000), help: 'overall deadline per URL' },
-  { path: 'fetch.maxTimeoutMs', env: 'WEBSEARCH_FETCH_MAX_TIMEOUT_MS', flag: '--fetch-max-timeout-ms', schema: int(100, 300_000).default(60_000), help: 'largest timeout_ms a request may ask for' },
-  { path: 'fetch.idleTimeoutMs', env: 'WEBSEARCH_FETCH_IDLE_TIMEOUT_MS', flag: '--fetch-idle-timeout-ms', schema: int(100, 120_000).default(10_000), help: 'longest silence while waiting for headers or body bytes' },
-  { path: 'fetch.connectTimeoutMs', env: 'WEBSEARCH_FETCH_CONNECT_TIMEOUT_MS', flag: '--fetch-connect-timeout-ms', schema: int(100, 60_000).default(10_000), help: 'TCP + TLS connect timeout' },
-  { path: 'fetch.maxBytes', env: 'WEBSEARCH_FETCH_MAX_BYTES', flag: '--fetch-max-bytes', schema: int(1024, 1024 * MiB).default(10 * MiB), help: 'largest decoded page body (10 MiB per spec 8.1)' },
-  { path: 'fetch.maxRedirects', env: 'WEBSEARCH_FETCH_MAX_REDIRECTS', flag: '--fetch-max-redirects', schema: int(0, 20).default(5), help: 'redirect hops followed per URL' },
-  { path: 'fetch.perHostConcurrency', env: 'WEBSEARCH_FETCH_PER_HOST', flag: '--fetch-per-host', schema: int(1, 64).default(4), help: 'simultaneous requests to one host' },
-  { path: 'fetch.allowPrivateAddresses', env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES', flag: '--allow-private-addresses', schema: privateAddresses(), help: 'allow loopback/private addresses: true, or only the listed origins, e.g. "wiki.corp:443,10.2.0.0/16,127.0.0.1:8080" (intranet, tests)' },
-  { path: 'fetch.stealthProxy', env: 'WEBSEARCH_STEALTH_PROXY', flag: '--stealth-proxy', schema: httpUrl.optional(), help: 'http(s) proxy for stealth requests (static fetch and browser), e.g. http://user:pass@proxy:3128; targets still pass the address policy' },
-  { path: 'render.mode', env: 'WEBSEARCH_RENDER', flag: '--render', schema: z.enum(['auto', 'always', 'never']).default('auto'), help: 'headless rendering: auto (format html, and pages that need scripts), always, never' },
-  { path: 'render.chromiumPath', env: 'CHROMIUM_PATH', flag: '--chromium-path', schema: optionalString, help: `Chromium executable for rendering (default: the first existing of ${CHROMIUM_CANDIDATES.join(', ')}; none = no rendering)` },
-  { path: 'render.pages', env: 'WEBSEARCH_RENDER_PAGES', flag: '--render-pages', schema: int(1, 64).default(4), help: 'pages rendered at once (more wait their turn)' },
-  { path: 'fetch.productToken', env: 'WEBSEARCH_PRODUCT_TOKEN', flag: '--product-token', schema: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only (RFC 9309 product token)').default('websearch-mcp'), help: 'product token matched against robots.txt groups' },
-  { path: 'fetch.userAgent', env: 'WEBSEARCH_USER_AGENT', flag: '--user-agent', schema: optionalString, help: `User-Agent header (default: "Mozilla/5.0 (compatible; <token>/${VERSION}; +${PROJECT_URL})")` },
+  {
+    path: 'fetch.timeoutMs',
+    env: 'WEBSEARCH_FETCH_TIMEOUT_MS',
+    flag: '--fetch-timeout-ms',
+    schema: int(100, 120_000).default(15_000),
+    help: 'overall deadline per URL',
+  },
+  {
+    path: 'fetch.maxTimeoutMs',
+    env: 'WEBSEARCH_FETCH_MAX_TIMEOUT_MS',
+    flag: '--fetch-max-timeout-ms',
+    schema: int(100, 300_000).default(60_000),
+    help: 'largest timeout_ms a request may ask for',
+  },
+  {
+    path: 'fetch.idleTimeoutMs',
+    env: 'WEBSEARCH_FETCH_IDLE_TIMEOUT_MS',
+    flag: '--fetch-idle-timeout-ms',
+    schema: int(100, 120_000).default(10_000),
+    help: 'longest silence while waiting for headers or body bytes',
+  },
+  {
+    path: 'fetch.connectTimeoutMs',
+    env: 'WEBSEARCH_FETCH_CONNECT_TIMEOUT_MS',
+    flag: '--fetch-connect-timeout-ms',
+    schema: int(100, 60_000).default(10_000),
+    help: 'TCP + TLS connect timeout',
+  },
+  {
+    path: 'fetch.maxBytes',
+    env: 'WEBSEARCH_FETCH_MAX_BYTES',
+    flag: '--fetch-max-bytes',
+    schema: int(1024, 1024 * MiB).default(10 * MiB),
+    help: 'largest decoded page body (10 MiB per spec 8.1)',
+  },
+  {
+    path: 'fetch.maxRedirects',
+    env: 'WEBSEARCH_FETCH_MAX_REDIRECTS',
+    flag: '--fetch-max-redirects',
+    schema: int(0, 20).default(5),
+    help: 'redirect hops followed per URL',
+  },
+  {
+    path: 'fetch.perHostConcurrency',
+    env: 'WEBSEARCH_FETCH_PER_HOST',
+    flag: '--fetch-per-host',
+    schema: int(1, 64).default(4),
+    help: 'simultaneous requests to one host',
+  },
+  {
+    path: 'fetch.allowPrivateAddresses',
+    env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES',
+    flag: '--allow-private-addresses',
+    schema: privateAddresses(),
+    help: 'allow loopback/private addresses: true, or only the listed origins, e.g. "wiki.corp:443,10.2.0.0/16,127.0.0.1:8080" (intranet, tests)',
+  },
+  {
+    path: 'fetch.stealthProxy',
+    env: 'WEBSEARCH_STEALTH_PROXY',
+    flag: '--stealth-proxy',
+    schema: httpUrl.optional(),
+    help: 'http(s) proxy for stealth requests (static fetch and browser), e.g. http://user:pass@proxy:3128; targets still pass the address policy',
+  },
+  {
+    path: 'render.mode',
+    env: 'WEBSEARCH_RENDER',
+    flag: '--render',
+    schema: z.enum(['auto', 'always', 'never']).default('auto'),
+    help: 'headless rendering: auto (format html, and pages that need scripts), always, never',
+  },
+  {
+    path: 'render.chromiumPath',
+    env: 'CHROMIUM_PATH',
+    flag: '--chromium-path',
+    schema: optionalString,
+    help: `Chromium executable for rendering (default: the first existing of ${CHROMIUM_CANDIDATES.join(', ')}; none = no rendering)`,
+  },
+  {
+    path: 'render.pages',
+    env: 'WEBSEARCH_RENDER_PAGES',
+    flag: '--render-pages',
+    schema: int(1, 64).default(4),
+    help: 'pages rendered at once (more wait their turn)',
+  },
+  {
+    path: 'fetch.productToken',
+    env: 'WEBSEARCH_PRODUCT_TOKEN',
+    flag: '--product-token',
+    schema: z
+      .string()
+      .regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only (RFC 9309 product token)')
+      .default('websearch-mcp'),
+    help: 'product token matched against robots.txt groups',
+  },
+  {
+    path: 'fetch.userAgent',
+    env: 'WEBSEARCH_USER_AGENT',
+    flag: '--user-agent',
+    schema: optionalString,
+    help: `User-Agent header (default: "Mozilla/5.0 (compatible; <token>/${VERSION}; +${PROJECT_URL})")`,
+  },
 
-  { path: 'robots.enabled', env: 'WEBSEARCH_ROBOTS', flag: '--robots', schema: flag(true), help: 'honour robots.txt (RFC 9309)' },
-  { path: 'robots.cacheTtlMs', env: 'WEBSEARCH_ROBOTS_CACHE_TTL_MS', flag: '--robots-cache-ttl-ms', schema: int(0, 24 * 3600_000).default(24 * 3600_000), help: 'robots.txt cache lifetime (RFC 9309 2.4: at most 24 h)' },
-  { path: 'robots.cacheEntries', env: 'WEBSEARCH_ROBOTS_CACHE_ENTRIES', flag: '--robots-cache-entries', schema: int(1, 1_000_000).default(5000), help: 'origins kept in the robots.txt cache' },
-  { path: 'robots.maxBytes', env: 'WEBSEARCH_ROBOTS_MAX_BYTES', flag: '--robots-max-bytes', schema: int(500 * 1024, 16 * MiB).default(500 * 1024), help: 'robots.txt bytes parsed (RFC 9309 2.5: at least 500 KiB)' },
-  { path: 'robots.timeoutMs', env: 'WEBSEARCH_ROBOTS_TIMEOUT_MS', flag: '--robots-timeout-ms', schema: int(100, 60_000).default(5_000), help: 'deadline for fetching robots.txt' },
+  {
+    path: 'robots.enabled',
+    env: 'WEBSEARCH_ROBOTS',
+    flag: '--robots',
+    schema: flag(true),
+    help: 'honour robots.txt (RFC 9309)',
+  },
+  {
+    path: 'robots.cacheTtlMs',
+    env: 'WEBSEARCH_ROBOTS_CACHE_TTL_MS',
+    flag: '--robots-cache-ttl-ms',
+    schema: int(0, 24 * 3600_000).default(24 * 3600_000),
+    help: 'robots.txt cache lifetime (RFC 9309 2.4: at most 24 h)',
+  },
+  {
+    path: 'robots.cacheEntries',
+    env: 'WEBSEARCH_ROBOTS_CACHE_ENTRIES',
+    flag: '--robots-cache-entries',
+    schema: int(1, 1_000_000).default(5000),
+    help: 'origins kept in the robots.txt cache',
+  },
+  {
+    path: 'robots.maxBytes',
+    env: 'WEBSEARCH_ROBOTS_MAX_BYTES',
+    flag: '--robots-max-bytes',
+    schema: int(500 * 1024, 16 * MiB).default(500 * 1024),
+    help: 'robots.txt bytes parsed (RFC 9309 2.5: at least 500 KiB)',
+  },
+  {
+    path: 'robots.timeoutMs',
+    env: 'WEBSEARCH_ROBOTS_TIMEOUT_MS',
+    flag: '--robots-timeout-ms',
+    schema: int(100, 60_000).default(5_000),
+    help: 'deadline for fetching robots.txt',
+  },
 
-  { path: 'search.engines', env: 'WEBSEARCH_ENGINES', flag: '--engines', schema: optionalString, help: 'comma-separated default engine set (default: the keyless engines plus every keyed engine whose key is set)' },
-  { path: 'search.engineTimeoutMs', env: 'WEBSEARCH_ENGINE_TIMEOUT_MS', flag: '--engine-timeout-ms', schema: int(100, 60_000).default(6_000), help: 'time budget of one engine call' },
-  { path: 'search.contentTimeoutMs', env: 'WEBSEARCH_CONTENT_TIMEOUT_MS', flag: '--content-timeout-ms', schema: int(100, 120_000).default(12_000), help: 'one deadline for all page content of a search' },
-  { path: 'search.suspendBlockedMs', env: 'WEBSEARCH_SUSPEND_BLOCKED_MS', flag: '--suspend-blocked-ms', schema: int(0, 24 * 3600_000).default(30 * 60_000), help: 'how long an engine rests after a CAPTCHA / 403' },
-  { path: 'search.suspendRateLimitedMs', env: 'WEBSEARCH_SUSPEND_RATE_LIMITED_MS', flag: '--suspend-rate-limited-ms', schema: int(0, 24 * 3600_000).default(5 * 60_000), help: 'how long an engine rests after a 429 without Retry-After' },
-  { path: 'search.duckduckgoIntervalMs', env: 'WEBSEARCH_DUCKDUCKGO_INTERVAL_MS', flag: '--duckduckgo-interval-ms', schema: int(0, 60_000).default(1_000), help: 'minimum gap between DuckDuckGo requests (one at a time)' },
-  { path: 'search.braveRatePerSecond', env: 'BRAVE_RATE_PER_SECOND', flag: '--brave-rate-per-second', schema: z.coerce.number().positive().max(1000).default(1), help: "Brave requests per second (the plan's rate; free plan: 1)" },
-  { path: 'search.cacheTtlMs', env: 'WEBSEARCH_SEARCH_CACHE_TTL_MS', flag: '--search-cache-ttl-ms', schema: int(0, 7 * 24 * 3600_000).default(15 * 60_000), help: 'how long search answers stay cached (0 = no cache)' },
-  { path: 'search.weights', env: 'WEBSEARCH_ENGINE_WEIGHTS', flag: '--engine-weights', schema: optionalString, help: 'fusion weights, e.g. "brave=1.2,wikipedia=0.5"' },
-  { path: 'engines.duckduckgoUrl', env: 'DUCKDUCKGO_URL', flag: '--duckduckgo-url', schema: httpUrl.default('https://html.duckduckgo.com'), help: 'DuckDuckGo HTML endpoint base' },
-  { path: 'engines.duckduckgoLiteUrl', env: 'DUCKDUCKGO_LITE_URL', flag: '--duckduckgo-lite-url', schema: httpUrl.default('https://lite.duckduckgo.com'), help: 'DuckDuckGo lite endpoint base (fallback)' },
-  { path: 'engines.wikipediaUrl', env: 'WIKIPEDIA_URL', flag: '--wikipedia-url', schema: httpUrl.default('https://{lang}.wikipedia.org'), help: 'MediaWiki base ({lang} = language subtag)' },
-  { path: 'engines.mojeekUrl', env: 'MOJEEK_URL', flag: '--mojeek-url', schema: httpUrl.default('https://www.mojeek.com'), help: 'Mojeek base' },
-  { path: 'engines.braveUrl', env: 'BRAVE_URL', flag: '--brave-url', schema: httpUrl.default('https://api.search.brave.com'), help: 'Brave Search API base' },
-  { path: 'engines.braveApiKey', env: 'BRAVE_API_KEY', flag: '--brave-api-key', schema: optionalString, help: 'Brave Search API key (enables brave)' },
-  { path: 'engines.searxngUrl', env: 'SEARXNG_URL', flag: '--searxng-url', schema: httpUrl.optional(), help: 'SearXNG instance base URL with JSON enabled (enables searxng)' },
-  { path: 'engines.googleUrl', env: 'GOOGLE_URL', flag: '--google-url', schema: httpUrl.default('https://www.googleapis.com'), help: 'Google Custom Search JSON API base' },
-  { path: 'engines.googleApiKey', env: 'GOOGLE_API_KEY', flag: '--google-api-key', schema: optionalString, help: 'Google API key (with GOOGLE_CSE_ID enables google)' },
-  { path: 'engines.googleCseId', env: 'GOOGLE_CSE_ID', flag: '--google-cse-id', schema: optionalString, help: 'Programmable Search engine id (cx)' },
-  { path: 'mcp.stateless', env: 'WEBSEARCH_MCP_STATELESS', flag: '--mcp-stateless', schema: flag(false), help: 'serve /mcp without sessions (load-balanced deployments)' },
-  { path: 'mcp.outputBudgetChars', env: 'WEBSEARCH_MCP_OUTPUT_CHARS', flag: '--mcp-output-chars', schema: int(2_000, 10_000_000).default(40_000), help: 'characters a tool result may hold (clients cap results near 25k tokens)' },
-  { path: 'crawl.maxUrls', env: 'WEBSEARCH_CRAWL_MAX_URLS', flag: '--crawl-max-urls', schema: int(1, 10).default(10), help: 'URLs per extraction request (spec 8.1: 10)' },
-  { path: 'convert.threads', env: 'WEBSEARCH_CONVERT_THREADS', flag: '--convert-threads', schema: int(1, 256).default(availableParallelism()), help: "worker threads converting pages (default: this machine's cores)" },
-  { path: 'convert.maxQueue', env: 'WEBSEARCH_CONVERT_QUEUE', flag: '--convert-queue', schema: int(1, 100_000).default(256), help: 'conversions waiting for a worker; past it a URL fails at once with busy' },
-  { path: 'convert.memoryMb', env: 'WEBSEARCH_CONVERT_MEMORY_MB', flag: '--convert-memory-mb', schema: int(32, 16_384).default(512), help: "heap of one conversion worker (MB); a page that needs more fails with too_large" },
-  { path: 'cache.ttlMs', env: 'WEBSEARCH_CACHE_TTL_MS', flag: '--cache-ttl-ms', schema: int(0, 30 * 24 * 3600_000).default(3600_000), help: 'how long extracted pages stay cached (0 = no cache)' },
+  {
+    path: 'search.engines',
+    env: 'WEBSEARCH_ENGINES',
+    flag: '--engines',
+    schema: optionalString,
+    help: 'comma-separated default engine set (default: the keyless engines plus every keyed engine whose key is set)',
+  },
+  {
+    path: 'search.engineTimeoutMs',
+    env: 'WEBSEARCH_ENGINE_TIMEOUT_MS',
+    flag: '--engine-timeout-ms',
+    schema: int(100, 60_000).default(6_000),
+    help: 'time budget of one engine call',
+  },
+  {
+    path: 'search.contentTimeoutMs',
+    env: 'WEBSEARCH_CONTENT_TIMEOUT_MS',
+    flag: '--content-timeout-ms',
+    schema: int(100, 120_000).default(12_000),
+    help: 'one deadline for all page content of a search',
+  },
+  {
+    path: 'search.suspendBlockedMs',
+    env: 'WEBSEARCH_SUSPEND_BLOCKED_MS',
+    flag: '--suspend-blocked-ms',
+    schema: int(0, 24 * 3600_000).default(30 * 60_000),
+    help: 'how long an engine rests after a CAPTCHA / 403',
+  },
+  {
+    path: 'search.suspendRateLimitedMs',
+    env: 'WEBSEARCH_SUSPEND_RATE_LIMITED_MS',
+    flag: '--suspend-rate-limited-ms',
+    schema: int(0, 24 * 3600_000).default(5 * 60_000),
+    help: 'how long an engine rests after a 429 without Retry-After',
+  },
+  {
+    path: 'search.duckduckgoIntervalMs',
+    env: 'WEBSEARCH_DUCKDUCKGO_INTERVAL_MS',
+    flag: '--duckduckgo-interval-ms',
+    schema: int(0, 60_000).default(1_000),
+    help: 'minimum gap between DuckDuckGo requests (one at a time)',
+  },
+  {
+    path: 'search.braveRatePerSecond',
+    env: 'BRAVE_RATE_PER_SECOND',
+    flag: '--brave-rate-per-second',
+    schema: z.coerce.number().positive().max(1000).default(1),
+    help: "Brave requests per second (the plan's rate; free plan: 1)",
+  },
+  {
+    path: 'search.cacheTtlMs',
+    env: 'WEBSEARCH_SEARCH_CACHE_TTL_MS',
+    flag: '--search-cache-ttl-ms',
+    schema: int(0, 7 * 24 * 3600_000).default(15 * 60_000),
+    help: 'how long search answers stay cached (0 = no cache)',
+  },
+  {
+    path: 'search.weights',
+    env: 'WEBSEARCH_ENGINE_WEIGHTS',
+    flag: '--engine-weights',
+    schema: optionalString,
+    help: 'fusion weights, e.g. "brave=1.2,wikipedia=0.5"',
+  },
+  {
+    path: 'engines.duckduckgoUrl',
+    env: 'DUCKDUCKGO_URL',
+    flag: '--duckduckgo-url',
+    schema: httpUrl.default('https://html.duckduckgo.com'),
+    help: 'DuckDuckGo HTML endpoint base',
+  },
+  {
+    path: 'engines.duckduckgoLiteUrl',
+    env: 'DUCKDUCKGO_LITE_URL',
+    flag: '--duckduckgo-lite-url',
+    schema: httpUrl.default('https://lite.duckduckgo.com'),
+    help: 'DuckDuckGo lite endpoint base (fallback)',
+  },
+  {
+    path: 'engines.wikipediaUrl',
+    env: 'WIKIPEDIA_URL',
+    flag: '--wikipedia-url',
+    schema: httpUrl.default('https://{lang}.wikipedia.org'),
+    help: 'MediaWiki base ({lang} = language subtag)',
+  },
+  {
+    path: 'engines.mojeekUrl',
+    env: 'MOJEEK_URL',
+    flag: '--mojeek-url',
+    schema: httpUrl.default('https://www.mojeek.com'),
+    help: 'Mojeek base',
+  },
+  {
+    path: 'engines.braveUrl',
+    env: 'BRAVE_URL',
+    flag: '--brave-url',
+    schema: httpUrl.default('https://api.search.brave.com'),
+    help: 'Brave Search API base',
+  },
+  {
+    path: 'engines.braveApiKey',
+    env: 'BRAVE_API_KEY',
+    flag: '--brave-api-key',
+    schema: optionalString,
+    help: 'Brave Search API key (enables brave)',
+  },
+  {
+    path: 'engines.searxngUrl',
+    env: 'SEARXNG_URL',
+    flag: '--searxng-url',
+    schema: httpUrl.optional(),
+    help: 'SearXNG instance base URL with JSON enabled (enables searxng)',
+  },
+  {
+    path: 'engines.googleUrl',
+    env: 'GOOGLE_URL',
+    flag: '--google-url',
+    schema: httpUrl.default('https://www.googleapis.com'),
+    help: 'Google Custom Search JSON API base',
+  },
+  {
+    path: 'engines.googleApiKey',
+    env: 'GOOGLE_API_KEY',
+    flag: '--google-api-key',
+    schema: optionalString,
+    help: 'Google API key (with GOOGLE_CSE_ID enables google)',
+  },
+  {
+    path: 'engines.googleCseId',
+    env: 'GOOGLE_CSE_ID',
+    flag: '--google-cse-id',
+    schema: optionalString,
+    help: 'Programmable Search engine id (cx)',
+  },
+  {
+    path: 'mcp.stateless',
+    env: 'WEBSEARCH_MCP_STATELESS',
+    flag: '--mcp-stateless',
+    schema: flag(false),
+    help: 'serve /mcp without sessions (load-balanced deployments)',
+  },
+  {
+    path: 'mcp.outputBudgetChars',
+    env: 'WEBSEARCH_MCP_OUTPUT_CHARS',
+    flag: '--mcp-output-chars',
+    schema: int(2_000, 10_000_000).default(40_000),
+    help: 'characters a tool result may hold (clients cap results near 25k tokens)',
+  },
+  {
+    path: 'crawl.maxUrls',
+    env: 'WEBSEARCH_CRAWL_MAX_URLS',
+    flag: '--crawl-max-urls',
+    schema: int(1, 10).default(10),
+    help: 'URLs per extraction request (spec 8.1: 10)',
+  },
+  {
+    path: 'convert.threads',
+    env: 'WEBSEARCH_CONVERT_THREADS',
+    flag: '--convert-threads',
+    schema: int(1, 256).default(availableParallelism()),
+    help: "worker threads converting pages (default: this machine's cores)",
+  },
+  {
+    path: 'convert.maxQueue',
+    env: 'WEBSEARCH_CONVERT_QUEUE',
+    flag: '--convert-queue',
+    schema: int(1, 100_000).default(256),
+    help: 'conversions waiting for a worker; past it a URL fails at once with busy',
+  },
+  {
+    path: 'convert.memoryMb',
+    env: 'WEBSEARCH_CONVERT_MEMORY_MB',
+    flag: '--convert-memory-mb',
+    schema: int(32, 16_384).default(512),
+    help: 'heap of one conversion worker (MB); a page that needs more fails with too_large',
+  },
+  {
+    path: 'cache.ttlMs',
+    env: 'WEBSEARCH_CACHE_TTL_MS',
+    flag: '--cache-ttl-ms',
+    schema: int(0, 30 * 24 * 3600_000).default(3600_000),
+    help: 'how long extracted pages stay cached (0 = no cache)',
+  },
 
-  { path: 'store.kind', env: 'WEBSEARCH_STORE', flag: '--store', schema: z.enum(['sqlite', 'redis']).default('sqlite'), help: 'where caches, keys, balances and usage live: sqlite (one machine) or redis (several instances)' },
-  { path: 'store.path', env: 'WEBSEARCH_STORE_PATH', flag: '--store-path', schema: optionalString, help: 'SQLite file, or :memory: (default: $XDG_STATE_HOME/websearch-mcp/store.db, else ~/.local/state/websearch-mcp/store.db)' },
-  { path: 'store.redisUrl', env: 'REDIS_URL', flag: '--redis-url', schema: z.string().trim().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(), help: 'Redis server for WEBSEARCH_STORE=redis, e.g. redis://127.0.0.1:6379/0' },
-  { path: 'store.redisPrefix', env: 'WEBSEARCH_REDIS_PREFIX', flag: '--redis-prefix', schema: z.string().regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'letters, digits and _ : . - only').default('wsm:'), help: 'prefix of every Redis key (several deployments on one Redis)' },
-  { path: 'auth.allowedHosts', env: 'WEBSEARCH_ALLOWED_HOSTS', flag: '--allowed-hosts', schema: z.preprocess((v) => (Array.isArray(v) ? v.join(',') : v), optionalString), help: 'comma-separated public host names a reverse proxy passes in Host (accepted by the DNS-rebinding guard)' },
-  { path: 'auth.rateLimitRequests', env: 'WEBSEARCH_RATE_LIMIT_REQUESTS', flag: '--rate-limit-requests', schema: int(0, 1_000_000).default(600), help: 'search/extract calls one API key may make per window (0 = no limit)' },
-  { path: 'auth.rateLimitWindowMs', env: 'WEBSEARCH_RATE_LIMIT_WINDOW_MS', flag: '--rate-limit-window-ms', schema: int(1_000, 24 * 3600_000).default(60_000), help: 'length of the rate-limit window' },
-  { path: 'auth.metricsToken', env: 'WEBSEARCH_METRICS_TOKEN', flag: '--metrics-token', schema: optionalString, help: 'bearer token for GET /metrics (with keys, an API key works too)' },
-  { path: 'server.headersTimeoutMs', env: 'WEBSEARCH_HEADERS_TIMEOUT_MS', flag: '--headers-timeout-ms', schema: int(100, 600_000).default(10_000), help: 'a client must send its request line and headers within this time (else 408)' },
-  { path: 'server.requestTimeoutMs', env: 'WEBSEARCH_REQUEST_TIMEOUT_MS', flag: '--request-timeout-ms', schema: int(100, 3_600_000).default(30_000), help: 'a client must send its whole request, body included, within this time (else 408); answers and event streams are not cut by it' },
-  { path: 'server.keepAliveTimeoutMs', env: 'WEBSEARCH_KEEP_ALIVE_TIMEOUT_MS', flag: '--keep-alive-timeout-ms', schema: int(100, 600_000).default(5_000), help: 'an idle keep-alive connection is closed after this time' },
-  { path: 'server.maxConnections', env: 'WEBSEARCH_MAX_CONNECTIONS', flag: '--max-connections', schema: int(1, 1_000_000).default(2_000), help: 'open connections, event streams included; one more is closed at once' },
-  { path: 'mcp.maxSessions', env: 'WEBSEARCH_MCP_MAX_SESSIONS', flag: '--mcp-max-sessions', schema: int(1, 1_000_000).default(1_000), help: 'MCP sessions open at once (/mcp sessions and /sse streams together; past it: 503 server_busy)' },
-  { path: 'mcp.maxSessionsPerKey', env: 'WEBSEARCH_MCP_MAX_SESSIONS_PER_KEY', flag: '--mcp-max-sessions-per-key', schema: int(1, 1_000_000).default(100), help: 'MCP sessions one API key (or the open-mode user) may hold (past it: 429 too_many_sessions)' },
-  { path: 'mcp.sessionIdleMs', env: 'WEBSEARCH_MCP_SESSION_IDLE_MS', flag: '--mcp-session-idle-ms', schema: int(100, 7 * 24 * 3600_000).default(30 * 60_000), help: 'an MCP session or /sse stream with no request for this long is closed' },
-  { path: 'server.shutdownGraceMs', env: 'WEBSEARCH_SHUTDOWN_GRACE_MS', flag: '--shutdown-grace-ms', schema: int(0, 600_000).default(10_000), help: 'on SIGTERM/SIGINT, how long in-flight requests may finish' },
+  {
+    path: 'store.kind',
+    env: 'WEBSEARCH_STORE',
+    flag: '--store',
+    schema: z.enum(['sqlite', 'redis']).default('sqlite'),
+    help: 'where caches, keys, balances and usage live: sqlite (one machine) or redis (several instances)',
+  },
+  {
+    path: 'store.path',
+    env: 'WEBSEARCH_STORE_PATH',
+    flag: '--store-path',
+    schema: optionalString,
+    help: 'SQLite file, or :memory: (default: $XDG_STATE_HOME/websearch-mcp/store.db, else ~/.local/state/websearch-mcp/store.db)',
+  },
+  {
+    path: 'store.redisUrl',
+    env: 'REDIS_URL',
+    flag: '--redis-url',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+    help: 'Redis server for WEBSEARCH_STORE=redis, e.g. redis://127.0.0.1:6379/0',
+  },
+  {
+    path: 'store.redisPrefix',
+    env: 'WEBSEARCH_REDIS_PREFIX',
+    flag: '--redis-prefix',
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'letters, digits and _ : . - only')
+      .default('wsm:'),
+    help: 'prefix of every Redis key (several deployments on one Redis)',
+  },
+  {
+    path: 'auth.allowedHosts',
+    env: 'WEBSEARCH_ALLOWED_HOSTS',
+    flag: '--allowed-hosts',
+    schema: z.preprocess((v) => (Array.isArray(v) ? v.join(',') : v), optionalString),
+    help: 'comma-separated public host names a reverse proxy passes in Host (accepted by the DNS-rebinding guard)',
+  },
+  {
+    path: 'auth.rateLimitRequests',
+    env: 'WEBSEARCH_RATE_LIMIT_REQUESTS',
+    flag: '--rate-limit-requests',
+    schema: int(0, 1_000_000).default(600),
+    help: 'search/extract calls one API key may make per window (0 = no limit)',
+  },
+  {
+    path: 'auth.rateLimitWindowMs',
+    env: 'WEBSEARCH_RATE_LIMIT_WINDOW_MS',
+    flag: '--rate-limit-window-ms',
+    schema: int(1_000, 24 * 3600_000).default(60_000),
+    help: 'length of the rate-limit window',
+  },
+  {
+    path: 'auth.metricsToken',
+    env: 'WEBSEARCH_METRICS_TOKEN',
+    flag: '--metrics-token',
+    schema: optionalString,
+    help: 'bearer token for GET /metrics (with keys, an API key works too)',
+  },
+  {
+    path: 'server.headersTimeoutMs',
+    env: 'WEBSEARCH_HEADERS_TIMEOUT_MS',
+    flag: '--headers-timeout-ms',
+    schema: int(100, 600_000).default(10_000),
+    help: 'a client must send its request line and headers within this time (else 408)',
+  },
+  {
+    path: 'server.requestTimeoutMs',
+    env: 'WEBSEARCH_REQUEST_TIMEOUT_MS',
+    flag: '--request-timeout-ms',
+    schema: int(100, 3_600_000).default(30_000),
+    help: 'a client must send its whole request, body included, within this time (else 408); answers and event streams are not cut by it',
+  },
+  {
+    path: 'server.keepAliveTimeoutMs',
+    env: 'WEBSEARCH_KEEP_ALIVE_TIMEOUT_MS',
+    flag: '--keep-alive-timeout-ms',
+    schema: int(100, 600_000).default(5_000),
+    help: 'an idle keep-alive connection is closed after this time',
+  },
+  {
+    path: 'server.maxConnections',
+    env: 'WEBSEARCH_MAX_CONNECTIONS',
+    flag: '--max-connections',
+    schema: int(1, 1_000_000).default(2_000),
+    help: 'open connections, event streams included; one more is closed at once',
+  },
+  {
+    path: 'mcp.maxSessions',
+    env: 'WEBSEARCH_MCP_MAX_SESSIONS',
+    flag: '--mcp-max-sessions',
+    schema: int(1, 1_000_000).default(1_000),
+    help: 'MCP sessions open at once (/mcp sessions and /sse streams together; past it: 503 server_busy)',
+  },
+  {
+    path: 'mcp.maxSessionsPerKey',
+    env: 'WEBSEARCH_MCP_MAX_SESSIONS_PER_KEY',
+    flag: '--mcp-max-sessions-per-key',
+    schema: int(1, 1_000_000).default(100),
+    help: 'MCP sessions one API key (or the open-mode user) may hold (past it: 429 too_many_sessions)',
+  },
+  {
+    path: 'mcp.sessionIdleMs',
+    env: 'WEBSEARCH_MCP_SESSION_IDLE_MS',
+    flag: '--mcp-session-idle-ms',
+    schema: int(100, 7 * 24 * 3600_000).default(30 * 60_000),
+    help: 'an MCP session or /sse stream with no request for this long is closed',
+  },
+  {
+    path: 'server.shutdownGraceMs',
+    env: 'WEBSEARCH_SHUTDOWN_GRACE_MS',
+    flag: '--shutdown-grace-ms',
+    schema: int(0, 600_000).default(10_000),
+    help: 'on SIGTERM/SIGINT, how long in-flight requests may finish',
+  },
 ] as const satisfies readonly SettingDef[];
 
 type Setting = (typeof SETTINGS)[number];
@@ -172,7 +575,9 @@ type KeyIn<S extends string, R extends Setting, Optional extends boolean> = R['p
   : never;
 // Shows a section as one object in editors rather than as an intersection.
 type Flatten<T> = { [K in keyof T]: T[K] };
-type Section<S extends string> = Flatten<{ [R in Setting as KeyIn<S, R, false>]: Value<R> } & { [R in Setting as KeyIn<S, R, true>]?: Value<R> }>;
+type Section<S extends string> = Flatten<
+  { [R in Setting as KeyIn<S, R, false>]: Value<R> } & { [R in Setting as KeyIn<S, R, true>]?: Value<R> }
+>;
 
 /** Every setting as its row's schema outputs it, nested by the rows' paths. */
 type ParsedSettings = { [S in SectionOf<SettingPath>]: Section<S> };
@@ -191,7 +596,10 @@ function complete(settings: ParsedSettings, env: Env, exists: (path: string) => 
   else render.chromiumPath = chromiumPath;
   return {
     ...settings,
-    fetch: { ...fetch, userAgent: fetch.userAgent ?? `Mozilla/5.0 (compatible; ${fetch.productToken}/${VERSION}; +${PROJECT_URL})` },
+    fetch: {
+      ...fetch,
+      userAgent: fetch.userAgent ?? `Mozilla/5.0 (compatible; ${fetch.productToken}/${VERSION}; +${PROJECT_URL})`,
+    },
     render,
     store: { ...store, path: store.path ?? defaultStorePath(env) },
     auth: { ...auth, allowedHosts: splitList(auth.allowedHosts) },
@@ -221,12 +629,17 @@ const CROSS_CHECKS: readonly CrossCheck[] = [
   },
   {
     reads: ['store.kind', 'store.redisUrl'],
-    problem: ({ store }) => (store.kind === 'redis' && store.redisUrl === undefined ? 'WEBSEARCH_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)' : undefined),
+    problem: ({ store }) =>
+      store.kind === 'redis' && store.redisUrl === undefined
+        ? 'WEBSEARCH_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)'
+        : undefined,
   },
   {
     reads: ['fetch.timeoutMs', 'fetch.maxTimeoutMs'],
     problem: ({ fetch }) =>
-      fetch.timeoutMs > fetch.maxTimeoutMs ? `WEBSEARCH_FETCH_TIMEOUT_MS (${fetch.timeoutMs}) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (${fetch.maxTimeoutMs})` : undefined,
+      fetch.timeoutMs > fetch.maxTimeoutMs
+        ? `WEBSEARCH_FETCH_TIMEOUT_MS (${fetch.timeoutMs}) exceeds WEBSEARCH_FETCH_MAX_TIMEOUT_MS (${fetch.maxTimeoutMs})`
+        : undefined,
   },
   {
     reads: ['server.headersTimeoutMs', 'server.requestTimeoutMs'],
@@ -355,10 +768,14 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const values = new Map<string, unknown>();
   const failed = new Set<string>();
   // A setting the command never reads (its section, or the setting itself) takes its default.
-  const unused = (def: SettingDef) => sources.unused?.some((u) => u === def.path || u === def.path.split('.')[0]) ?? false;
+  const unused = (def: SettingDef) =>
+    sources.unused?.some((u) => u === def.path || u === def.path.split('.')[0]) ?? false;
   for (const def of SETTINGS) {
     const override = getPath(sources.overrides, def.path);
-    const raw = override !== undefined ? override : flags.values.get(def.path) ?? env[def.env] ?? getPath(sources.defaults, def.path);
+    const raw =
+      override !== undefined
+        ? override
+        : (flags.values.get(def.path) ?? env[def.env] ?? getPath(sources.defaults, def.path));
     const where = override !== undefined ? def.path : flags.values.has(def.path) ? def.flag : def.env;
     // A blank number, switch or choice is a mistake, not "the default" (WEBSEARCH_PORT=
     // would otherwise start on a port nobody asked for); blank text means unset.
@@ -367,8 +784,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     const fallback = def.schema.safeParse(undefined);
     const defaultValue: unknown = fallback.success ? fallback.data : undefined;
     let problem: string | undefined;
-    if (!parsed.success) problem = `${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`;
-    else if (blank && defaultValue !== undefined) problem = `${where} is set but empty: unset it for the default (${String(defaultValue)}) or give a value`;
+    if (!parsed.success)
+      problem = `${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`;
+    else if (blank && defaultValue !== undefined)
+      problem = `${where} is set but empty: unset it for the default (${String(defaultValue)}) or give a value`;
     if (unused(def)) values.set(def.path, defaultValue);
     else if (problem === undefined) values.set(def.path, parsed.success ? parsed.data : undefined);
     else {
@@ -410,7 +829,10 @@ function defaultStorePath(env: Env): string {
 }
 
 function splitList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** One line per setting, for `--help`: flag, variable, meaning and default. */

@@ -14,12 +14,36 @@
 const ISO_8601 =
   /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?)?)?)?$/i;
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const WEEKDAY = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\.?$/i;
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const WEEKDAY =
+  /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\.?$/i;
 /** The zone names RFC 2822 defines (and JavaScript's Date.prototype.toString writes). */
 const ZONE_MINUTES: ReadonlyMap<string, number> = new Map([
-  ['z', 0], ['ut', 0], ['utc', 0], ['gmt', 0], ['est', -300], ['edt', -240],
-  ['cst', -360], ['cdt', -300], ['mst', -420], ['mdt', -360], ['pst', -480], ['pdt', -420],
+  ['z', 0],
+  ['ut', 0],
+  ['utc', 0],
+  ['gmt', 0],
+  ['est', -300],
+  ['edt', -240],
+  ['cst', -360],
+  ['cdt', -300],
+  ['mst', -420],
+  ['mdt', -360],
+  ['pst', -480],
+  ['pdt', -420],
 ]);
 const OFFSET = /^(?:gmt|utc|ut)?([+-])(\d{2}):?(\d{2})$/i;
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(am|pm)?$/i;
@@ -70,7 +94,12 @@ function writtenDate(text: string): string | undefined {
     let m: RegExpExecArray | null;
     if (/^\d{4}$/.test(token) && year === undefined) year = Number(token);
     else if (/^\d{1,2}$/.test(token) && day === undefined) day = Number(token);
-    else if ((m = NUMERIC_DATE.exec(token)) !== null && year === undefined && month === undefined && day === undefined) {
+    else if (
+      (m = NUMERIC_DATE.exec(token)) !== null &&
+      year === undefined &&
+      month === undefined &&
+      day === undefined
+    ) {
       const date = numericDate(m);
       if (date === undefined) return undefined;
       [year, month, day] = date;
@@ -81,7 +110,8 @@ function writtenDate(text: string): string | undefined {
     else if ((m = OFFSET.exec(token)) !== null && offset === undefined) {
       if (Number(m[2]) > 23 || Number(m[3]) > 59) return undefined;
       offset = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
-    } else if (ZONE_MINUTES.has(token.toLowerCase()) && offset === undefined) offset = ZONE_MINUTES.get(token.toLowerCase());
+    } else if (ZONE_MINUTES.has(token.toLowerCase()) && offset === undefined)
+      offset = ZONE_MINUTES.get(token.toLowerCase());
     else if (monthNamed(token) !== undefined && month === undefined) month = monthNamed(token);
     else return undefined;
   }

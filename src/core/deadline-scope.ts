@@ -80,8 +80,10 @@ export class DeadlineScope implements DeadlineParent {
     const { timeout, cancelled } = this.#options;
     this.#failure =
       why === 'timeout'
-        ? (timeout?.(this.ms) ?? new AppError('timeout', `no complete response within ${this.ms} ms`, { retryable: true }))
-        : (cancelled?.(this.#parent.reason) ?? new AppError('cancelled', 'request cancelled by the caller', { cause: this.#parent.reason }));
+        ? (timeout?.(this.ms) ??
+          new AppError('timeout', `no complete response within ${this.ms} ms`, { retryable: true }))
+        : (cancelled?.(this.#parent.reason) ??
+          new AppError('cancelled', 'request cancelled by the caller', { cause: this.#parent.reason }));
     // Aborting makes undici destroy the socket and the body stream (no leaked sockets).
     this.#controller.abort(this.#failure);
   }

@@ -11,13 +11,44 @@
  */
 export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   // Ad click ids: Google, Microsoft, Meta, Yandex, Twitter, TikTok, LinkedIn, Pinterest, Adobe.
-  'gclid', 'gclsrc', 'gad_source', 'gad_campaignid', 'dclid', 'gbraid', 'wbraid', 'srsltid', 'msclkid', 'fbclid', 'yclid', 'ysclid', 'twclid',
-  'ttclid', 'li_fat_id', 'epik', 's_kwcid', 'rb_clickid', 'wickedid',
+  'gclid',
+  'gclsrc',
+  'gad_source',
+  'gad_campaignid',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'srsltid',
+  'msclkid',
+  'fbclid',
+  'yclid',
+  'ysclid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
+  'epik',
+  's_kwcid',
+  'rb_clickid',
+  'wickedid',
   // Google Analytics' cross-domain linker, Instagram's share id.
-  '_ga', '_gl', 'igshid',
+  '_ga',
+  '_gl',
+  'igshid',
   // Mail campaigns: Mailchimp, HubSpot, Marketo, Omeda, Vero, Drip.
-  'mc_cid', 'mc_eid', '_hsenc', '_hsmi', '__hstc', '__hssc', '__hsfp', 'hsctatracking', 'mkt_tok', 'oly_anon_id',
-  'oly_enc_id', 'vero_id', 'vero_conv', '__s',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  '__hstc',
+  '__hssc',
+  '__hsfp',
+  'hsctatracking',
+  'mkt_tok',
+  'oly_anon_id',
+  'oly_enc_id',
+  'vero_id',
+  'vero_conv',
+  '__s',
 ]);
 
 /**
@@ -58,7 +89,9 @@ export function dropTrackingParams(url: string): string {
   const parts = head.slice(mark + 1).split('&');
   const kept = parts.filter((part) => {
     const equals = part.indexOf('=');
-    return equals === -1 ? !isTrackingParam(decoded(part)) : !isTrackingParam(decoded(part.slice(0, equals)), decoded(part.slice(equals + 1)));
+    return equals === -1
+      ? !isTrackingParam(decoded(part))
+      : !isTrackingParam(decoded(part.slice(0, equals)), decoded(part.slice(equals + 1)));
   });
   if (kept.length === parts.length) return url;
   const query = kept.join('&');

@@ -4,6 +4,15 @@
  * page that gave no text. Reported as `page_type` on each result converted from HTML.
  */
 
-export const PAGE_TYPES = ['article', 'forum', 'product', 'listing', 'documentation', 'service', 'collection', 'other'] as const;
+export const PAGE_TYPES = [
+  'article',
+  'forum',
+  'product',
+  'listing',
+  'documentation',
+  'service',
+  'collection',
+  'other',
+] as const;
 
 export type PageType = (typeof PAGE_TYPES)[number];

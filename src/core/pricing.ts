@@ -44,7 +44,9 @@ export function extractCredits({ extracted, stealth }: ExtractUsage): number {
 export function searchCredits({ fromCache, numberOfResults, contentDelivered }: SearchUsage): number {
   if (fromCache || numberOfResults === 0) return 0;
   if (contentDelivered === undefined || contentDelivered === 0) return SEARCH_CREDITS;
-  return contentDelivered <= SEARCH_CONTENT_LOWER_TIER_PAGES ? SEARCH_CREDITS_CONTENT_LOWER : SEARCH_CREDITS_CONTENT_HIGHER;
+  return contentDelivered <= SEARCH_CONTENT_LOWER_TIER_PAGES
+    ? SEARCH_CREDITS_CONTENT_LOWER
+    : SEARCH_CREDITS_CONTENT_HIGHER;
 }
 
 /**

@@ -45,7 +45,12 @@ export interface IncomingRequest {
 }
 
 /** Opens a request at a face: its id (a new one unless the face minted it already) and a logger that stamps it on every line. */
-export function incomingRequest(init: { caller: Caller; logger: Logger; cancel?: AbortSignal | undefined; id?: string }): IncomingRequest {
+export function incomingRequest(init: {
+  caller: Caller;
+  logger: Logger;
+  cancel?: AbortSignal | undefined;
+  id?: string;
+}): IncomingRequest {
   const id = init.id ?? newRequestId();
   return { id, caller: init.caller, log: init.logger.child({ request_id: id }), cancel: init.cancel };
 }
@@ -55,7 +60,11 @@ export function incomingRequest(init: { caller: Caller; logger: Logger; cancel?:
  * here and nowhere else, and a signal that fires at it or when the client goes away. The
  * timer is cleared when the work settles.
  */
-export async function withRequestContext<T>(incoming: IncomingRequest, timeoutMs: number, work: (ctx: RequestContext) => Promise<T>): Promise<T> {
+export async function withRequestContext<T>(
+  incoming: IncomingRequest,
+  timeoutMs: number,
+  work: (ctx: RequestContext) => Promise<T>,
+): Promise<T> {
   const scope = new DeadlineScope(
     { deadline: Infinity, signal: incoming.cancel ?? new AbortController().signal },
     {
@@ -64,7 +73,13 @@ export async function withRequestContext<T>(incoming: IncomingRequest, timeoutMs
       cancelled: (cause) => new AppError('cancelled', 'The request was cancelled by the caller.', { cause }),
     },
   );
-  const ctx: RequestContext = Object.freeze({ id: incoming.id, caller: incoming.caller, deadline: scope.deadline, signal: scope.signal, log: incoming.log });
+  const ctx: RequestContext = Object.freeze({
+    id: incoming.id,
+    caller: incoming.caller,
+    deadline: scope.deadline,
+    signal: scope.signal,
+    log: incoming.log,
+  });
   try {
     return await work(ctx);
   } finally {

@@ -21,7 +21,9 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
         .describe(`URLs to extract (1 to ${limits.maxUrls}). Each URL succeeds or fails on its own.`),
       format: extractFormatSchema
         .default('markdown')
-        .describe('"markdown" (default): main content as Markdown, boilerplate removed (rendered in the headless browser when the page needs scripts). "html": the full page HTML after rendering when a browser is available, else as served, decoded to UTF-8.'),
+        .describe(
+          '"markdown" (default): main content as Markdown, boilerplate removed (rendered in the headless browser when the page needs scripts). "html": the full page HTML after rendering when a browser is available, else as served, decoded to UTF-8.',
+        ),
       stealth: z
         .boolean()
         .default(false)
@@ -34,7 +36,9 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
         .min(1)
         .max(100_000_000)
         .optional()
-        .describe('Return at most this many characters of each page; the result then says total_chars and next_start_char.'),
+        .describe(
+          'Return at most this many characters of each page; the result then says total_chars and next_start_char.',
+        ),
       start_char: z
         .number()
         .int()
@@ -76,7 +80,12 @@ export const extractResultSchema = z.object({
   success: z.boolean(),
   markdown: z.string().describe('Extracted Markdown; empty string on failure or with format "html".'),
   html: z.string().optional().describe('Full page HTML (format "html" only).'),
-  rendered: z.boolean().optional().describe('On success: whether the content comes from the page rendered in the headless browser (true) or from the static response (false).'),
+  rendered: z
+    .boolean()
+    .optional()
+    .describe(
+      'On success: whether the content comes from the page rendered in the headless browser (true) or from the static response (false).',
+    ),
   status_code: z.number().int().describe('HTTP status of the target page; 0 when no response came.'),
   error: z.string().optional(),
   error_type: extractionErrorTypeSchema.optional(),
@@ -84,10 +93,16 @@ export const extractResultSchema = z.object({
   description: z.string().optional(),
   language: z.string().optional(),
   published_at: z.string().optional(),
-  page_type: pageTypeSchema.optional().describe("The extractor's guess of what kind of page it is; only on pages converted from HTML to Markdown."),
+  page_type: pageTypeSchema
+    .optional()
+    .describe("The extractor's guess of what kind of page it is; only on pages converted from HTML to Markdown."),
   content_type: z.string().optional(),
   final_url: z.string().optional().describe('URL after redirects.'),
-  total_chars: z.number().int().optional().describe('Length of the whole content when max_chars or start_char was given.'),
+  total_chars: z
+    .number()
+    .int()
+    .optional()
+    .describe('Length of the whole content when max_chars or start_char was given.'),
   next_start_char: z.number().int().optional().describe('Offset of the rest of the content, when it was cut.'),
 });
 export type CrawlResult = z.infer<typeof extractResultSchema>;
@@ -150,7 +165,10 @@ export const searchRequestSchema = z
       .min(1, 'the query is empty')
       .max(MAX_QUERY_LENGTH, `the query is at most ${MAX_QUERY_LENGTH} characters`)
       .describe('The search query.'),
-    include_content: z.boolean().default(false).describe('Also fetch the top results\' pages and attach their main content as Markdown.'),
+    include_content: z
+      .boolean()
+      .default(false)
+      .describe("Also fetch the top results' pages and attach their main content as Markdown."),
     content_results: z
       .number()
       .int()
@@ -176,8 +194,15 @@ export const searchRequestSchema = z
       .optional()
       .describe('Language of results (BCP 47).'),
     safesearch: z.enum(['off', 'moderate', 'strict']).default('moderate').describe('Adult-content filter.'),
-    time_range: z.enum(['day', 'week', 'month', 'year']).optional().describe('Only results from the past day/week/month/year.'),
-    include_domains: z.array(hostName).max(20).optional().describe('Only results on these hosts (or their subdomains).'),
+    time_range: z
+      .enum(['day', 'week', 'month', 'year'])
+      .optional()
+      .describe('Only results from the past day/week/month/year.'),
+    include_domains: z
+      .array(hostName)
+      .max(20)
+      .optional()
+      .describe('Only results on these hosts (or their subdomains).'),
     exclude_domains: z.array(hostName).max(20).optional().describe('No results on these hosts (or their subdomains).'),
   })
   .strict();
@@ -205,9 +230,19 @@ export const searchResultSchema = z.object({
   engines: z.array(z.string()).optional().describe('Every engine that returned this result, best first.'),
   published_at: z.string().optional(),
   content: z.string().optional().describe('Page content as Markdown (include_content, fetch succeeded).'),
-  content_error: contentErrorSchema.optional().describe('Why the page content could not be fetched (include_content, fetch failed).'),
-  content_total_chars: z.number().int().optional().describe('Length of the whole content, when it was cut to fit the output budget (MCP).'),
-  content_next_start_char: z.number().int().optional().describe('Offset of the rest of the content (continue with extract_urls start_char).'),
+  content_error: contentErrorSchema
+    .optional()
+    .describe('Why the page content could not be fetched (include_content, fetch failed).'),
+  content_total_chars: z
+    .number()
+    .int()
+    .optional()
+    .describe('Length of the whole content, when it was cut to fit the output budget (MCP).'),
+  content_next_start_char: z
+    .number()
+    .int()
+    .optional()
+    .describe('Offset of the rest of the content (continue with extract_urls start_char).'),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 

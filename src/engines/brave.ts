@@ -1,7 +1,16 @@
 /**
  * Brave Search API, web search (`GET <base>/res/v1/web/search`), needs a subscription token.
  */
-import type { EngineContext, EngineRequest, EngineResponse, EngineResult, SafeSearch, SearchEngine, SearchParams, TimeRange } from './types.js';
+import type {
+  EngineContext,
+  EngineRequest,
+  EngineResponse,
+  EngineResult,
+  SafeSearch,
+  SearchEngine,
+  SearchParams,
+  TimeRange,
+} from './types.js';
 import {
   asString,
   countryCode,
@@ -28,13 +37,17 @@ const NAME = 'Brave Search';
 
 /** Countries the API accepts (others are answered with 422); unknown ones become `ALL`. */
 const COUNTRIES = new Set(
-  'AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US'.split(' '),
+  'AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US'.split(
+    ' ',
+  ),
 );
 
 /** `search_lang` values the API accepts. */
 const SEARCH_LANGS = new Set(
-  ('ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml mr nb pl ' +
-    'pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi').split(' '),
+  (
+    'ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml mr nb pl ' +
+    'pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi'
+  ).split(' '),
 );
 
 export const BRAVE_FRESHNESS: Record<TimeRange, string> = { day: 'pd', week: 'pw', month: 'pm', year: 'py' };
@@ -52,7 +65,11 @@ export function braveSearchLang(language: string | undefined): string | undefine
   const primary = primaryLanguage(language);
   if (!primary) return undefined;
   const region = languageRegion(language);
-  const script = language?.split(/[-_]/).slice(1).find((p) => /^[a-z]{4}$/i.test(p))?.toLowerCase();
+  const script = language
+    ?.split(/[-_]/)
+    .slice(1)
+    .find((p) => /^[a-z]{4}$/i.test(p))
+    ?.toLowerCase();
   let lang: string = primary;
   if (primary === 'zh') lang = script === 'hant' || ['tw', 'hk', 'mo'].includes(region ?? '') ? 'zh-hant' : 'zh-hans';
   else if (primary === 'ja') lang = 'jp';
@@ -140,7 +157,11 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
     const detail = [err?.code, err?.detail].filter(Boolean).join(' ');
     if (res.status === 429) throw rateLimited(NAME, res, detail || undefined, braveRetryAfter(res.headers));
     if (res.status === 401 || err?.code === 'SUBSCRIPTION_TOKEN_INVALID') {
-      throw httpError(NAME, res, `the API key (X-Subscription-Token) is invalid${err?.detail ? ` — ${err.detail}` : ''}`);
+      throw httpError(
+        NAME,
+        res,
+        `the API key (X-Subscription-Token) is invalid${err?.detail ? ` — ${err.detail}` : ''}`,
+      );
     }
     if (res.status === 422) {
       const parts = [err?.detail ?? 'request validation failed', ...(err?.errors ?? [])];

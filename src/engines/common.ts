@@ -71,11 +71,15 @@ export function parseJsonBody(engineName: string, res: EngineResponse): unknown 
   try {
     return JSON.parse(res.body) as unknown;
   } catch (cause) {
-    throw new AppError('malformed_response', `${engineName} answered HTTP ${res.status} with a body that is not valid JSON`, {
-      statusCode: res.status,
-      retryable: true,
-      cause,
-    });
+    throw new AppError(
+      'malformed_response',
+      `${engineName} answered HTTP ${res.status} with a body that is not valid JSON`,
+      {
+        statusCode: res.status,
+        retryable: true,
+        cause,
+      },
+    );
   }
 }
 
@@ -119,7 +123,11 @@ export function mapJsonResults(list: readonly unknown[], shape: JsonResultShape)
     if (!isRecord(item) || (shape.accept !== undefined && !shape.accept(item))) continue;
     const url = asString(item[shape.url]);
     if (!url) continue;
-    const result: EngineResult = { title: shape.text(asString(item[shape.title])), url, snippet: shape.text(asString(item[shape.snippet])) };
+    const result: EngineResult = {
+      title: shape.text(asString(item[shape.title])),
+      url,
+      snippet: shape.text(asString(item[shape.snippet])),
+    };
     const published = shape.published?.(item);
     if (published) result.published_at = published;
     results.push(result);
@@ -128,10 +136,14 @@ export function mapJsonResults(list: readonly unknown[], shape: JsonResultShape)
 }
 
 export function malformed(engineName: string, res: EngineResponse, what: string): AppError {
-  return new AppError('malformed_response', `${engineName} answered HTTP ${res.status} with an unexpected body: ${what}`, {
-    statusCode: res.status,
-    retryable: true,
-  });
+  return new AppError(
+    'malformed_response',
+    `${engineName} answered HTTP ${res.status} with an unexpected body: ${what}`,
+    {
+      statusCode: res.status,
+      retryable: true,
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -154,11 +166,15 @@ export function isSuccess(status: number): boolean {
 
 export function rateLimited(engineName: string, res: EngineResponse, detail?: string, retryAfter?: number): AppError {
   const after = retryAfter ?? parseRetryAfter(res.headers['retry-after']);
-  return new AppError('rate_limited', `${engineName} rate-limited the request (HTTP ${res.status})${detail ? `: ${detail}` : ''}`, {
-    statusCode: res.status,
-    retryable: true,
-    ...(after === undefined ? {} : { retryAfter: after }),
-  });
+  return new AppError(
+    'rate_limited',
+    `${engineName} rate-limited the request (HTTP ${res.status})${detail ? `: ${detail}` : ''}`,
+    {
+      statusCode: res.status,
+      retryable: true,
+      ...(after === undefined ? {} : { retryAfter: after }),
+    },
+  );
 }
 
 export function blocked(engineName: string, res: EngineResponse, why: string): AppError {

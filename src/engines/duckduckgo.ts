@@ -3,7 +3,15 @@
  * endpoint (`POST <fallback>/lite/`, table layout) as a fallback. Both share one parser
  * that recognises which layout it got.
  */
-import type { EngineContext, EngineRequest, EngineResponse, EngineResult, SafeSearch, SearchEngine, SearchParams } from './types.js';
+import type {
+  EngineContext,
+  EngineRequest,
+  EngineResponse,
+  EngineResult,
+  SafeSearch,
+  SearchEngine,
+  SearchParams,
+} from './types.js';
 import {
   HTML_ACCEPT,
   TIME_RANGE_LETTER,
@@ -44,10 +52,22 @@ const REGIONS: Record<string, [string, [string, string][]]> = {
   ar: ['ar', [['es', 'es']]],
   au: ['au', [['en', 'en']]],
   at: ['at', [['de', 'de']]],
-  be: ['be', [['fr', 'fr'], ['nl', 'nl']]],
+  be: [
+    'be',
+    [
+      ['fr', 'fr'],
+      ['nl', 'nl'],
+    ],
+  ],
   br: ['br', [['pt', 'pt']]],
   bg: ['bg', [['bg', 'bg']]],
-  ca: ['ca', [['en', 'en'], ['fr', 'fr']]],
+  ca: [
+    'ca',
+    [
+      ['en', 'en'],
+      ['fr', 'fr'],
+    ],
+  ],
   cl: ['cl', [['es', 'es']]],
   cn: ['cn', [['zh', 'zh']]],
   co: ['co', [['es', 'es']]],
@@ -88,13 +108,31 @@ const REGIONS: Record<string, [string, [string, string][]]> = {
   sk: ['sk', [['sk', 'sk']]],
   si: ['sl', [['sl', 'sl']]],
   za: ['za', [['en', 'en']]],
-  es: ['es', [['es', 'es'], ['ca', 'ca']]],
+  es: [
+    'es',
+    [
+      ['es', 'es'],
+      ['ca', 'ca'],
+    ],
+  ],
   se: ['se', [['sv', 'sv']]],
-  ch: ['ch', [['de', 'de'], ['fr', 'fr']]],
+  ch: [
+    'ch',
+    [
+      ['de', 'de'],
+      ['fr', 'fr'],
+    ],
+  ],
   tw: ['tw', [['tzh', 'zh']]],
   th: ['th', [['en', 'en']]],
   tr: ['tr', [['tr', 'tr']]],
-  us: ['us', [['en', 'en'], ['es', 'es']]],
+  us: [
+    'us',
+    [
+      ['en', 'en'],
+      ['es', 'es'],
+    ],
+  ],
   ua: ['ua', [['uk', 'uk']]],
   gb: ['uk', [['en', 'en']]],
   vn: ['vn', [['en', 'en']]],
@@ -165,7 +203,12 @@ function buildHtmlRequest(params: SearchParams, ctx: EngineContext): EngineReque
   form.set('kl', ddgRegion(params.country, params.language));
   if (params.timeRange) form.set('df', TIME_RANGE_LETTER[params.timeRange]);
   form.set('kp', DDG_SAFESEARCH[params.safesearch]);
-  return { url: `${base}/html/`, method: 'POST', headers: browserHeaders(originOf(base), params, ctx), body: form.toString() };
+  return {
+    url: `${base}/html/`,
+    method: 'POST',
+    headers: browserHeaders(originOf(base), params, ctx),
+    body: form.toString(),
+  };
 }
 
 function buildLiteRequest(params: SearchParams, ctx: EngineContext): EngineRequest {
@@ -175,7 +218,12 @@ function buildLiteRequest(params: SearchParams, ctx: EngineContext): EngineReque
   form.set('kl', ddgRegion(params.country, params.language));
   if (params.timeRange) form.set('df', TIME_RANGE_LETTER[params.timeRange]);
   form.set('kp', DDG_SAFESEARCH[params.safesearch]);
-  return { url: `${base}/lite/`, method: 'POST', headers: browserHeaders(originOf(base), params, ctx), body: form.toString() };
+  return {
+    url: `${base}/lite/`,
+    method: 'POST',
+    headers: browserHeaders(originOf(base), params, ctx),
+    body: form.toString(),
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -295,7 +343,8 @@ function parseLiteLayout(doc: HtmlDocument): Parsed {
 /** Which page layout a DuckDuckGo body uses, by its markup. */
 export function detectDdgLayout(doc: HtmlDocument): 'html' | 'lite' | 'unknown' {
   if (doc.querySelector('div.result, a.result__a, .result--no-result, body.body--html') !== null) return 'html';
-  if (doc.querySelector('a.result-link, td.result-snippet, form.next_form, form[action="/lite/"]') !== null) return 'lite';
+  if (doc.querySelector('a.result-link, td.result-snippet, form.next_form, form[action="/lite/"]') !== null)
+    return 'lite';
   return 'unknown';
 }
 

@@ -2,7 +2,16 @@
  * Google Programmable Search (Custom Search JSON API, `GET <base>/customsearch/v1`). Needs an
  * API key and a search engine id (cx). Closed to new customers; kept for existing ones.
  */
-import type { EngineContext, EngineRequest, EngineResponse, EngineResult, SafeSearch, SearchEngine, SearchParams, TimeRange } from './types.js';
+import type {
+  EngineContext,
+  EngineRequest,
+  EngineResponse,
+  EngineResult,
+  SafeSearch,
+  SearchEngine,
+  SearchParams,
+  TimeRange,
+} from './types.js';
 import {
   asString,
   cleanText,
@@ -115,11 +124,14 @@ function googleError(body: string): GoogleError | undefined {
 function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult[] {
   if (!isSuccess(res.status)) {
     const err = googleError(res.body);
-    const quota = err !== undefined && (err.status === 'RESOURCE_EXHAUSTED' || err.reasons.some((r) => QUOTA_REASONS.has(r)));
+    const quota =
+      err !== undefined && (err.status === 'RESOURCE_EXHAUSTED' || err.reasons.some((r) => QUOTA_REASONS.has(r)));
     if (res.status === 429 || (res.status === 403 && quota)) {
       throw rateLimited(NAME, res, err?.message, parseRetryAfter(res.headers['retry-after']));
     }
-    const detail = err?.message ? `${err.message}${err.reasons.length ? ` (${err.reasons.join(', ')})` : ''}` : undefined;
+    const detail = err?.message
+      ? `${err.message}${err.reasons.length ? ` (${err.reasons.join(', ')})` : ''}`
+      : undefined;
     throw httpError(NAME, res, detail);
   }
 

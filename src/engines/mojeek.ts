@@ -2,7 +2,15 @@
  * Mojeek HTML results page (`GET <base>/search?q=..`), keyless, independent index.
  * Page 1 carries no `s` parameter (sending `s=0` is known to trigger its rate limit).
  */
-import type { EngineContext, EngineRequest, EngineResponse, EngineResult, SearchEngine, SearchParams, TimeRange } from './types.js';
+import type {
+  EngineContext,
+  EngineRequest,
+  EngineResponse,
+  EngineResult,
+  SearchEngine,
+  SearchParams,
+  TimeRange,
+} from './types.js';
 import {
   HTML_ACCEPT,
   acceptLanguage,
@@ -101,8 +109,7 @@ function parseResponse(res: EngineResponse, _params: SearchParams): EngineResult
     results.push({ title: textOf(titleLink), url: url.href, snippet: textOf(li.querySelector('p.s')) });
   }
   if (items.length === 0) {
-    const noResults =
-      doc.querySelector('ul.results-standard') !== null || /\bNo pages found\b/i.test(textOf(doc.body));
+    const noResults = doc.querySelector('ul.results-standard') !== null || /\bNo pages found\b/i.test(textOf(doc.body));
     if (!noResults) throw malformed(NAME, res, 'no result list and no "no pages found" notice');
   }
   return results;

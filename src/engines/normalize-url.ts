@@ -65,7 +65,8 @@ export function normalizeUrlKey(url: string): string | null {
 
   const params = new URLSearchParams(parsed.search);
   const kept = new URLSearchParams();
-  for (const [name, value] of params) if (!isTrackingParam(name, value) && !KEY_ONLY_PARAMS.has(name.toLowerCase())) kept.append(name, value);
+  for (const [name, value] of params)
+    if (!isTrackingParam(name, value) && !KEY_ONLY_PARAMS.has(name.toLowerCase())) kept.append(name, value);
   kept.sort();
   const query = kept.toString();
 

@@ -10,7 +10,13 @@ import { mojeek } from './mojeek.js';
 import { searxng } from './searxng.js';
 import { wikipedia } from './wikipedia.js';
 
-export { DEFAULT_ENDPOINTS, DEFAULT_KEYLESS_ENGINES, isEngineConfigured, isEngineId, missingSettings } from './catalog.js';
+export {
+  DEFAULT_ENDPOINTS,
+  DEFAULT_KEYLESS_ENGINES,
+  isEngineConfigured,
+  isEngineId,
+  missingSettings,
+} from './catalog.js';
 
 export const ENGINES: Record<EngineId, SearchEngine> = {
   duckduckgo,

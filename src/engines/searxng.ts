@@ -2,7 +2,15 @@
  * A SearXNG instance's JSON output (`GET <base>/search?format=json`). Usually self-hosted;
  * the instance must allow the JSON format (`search: formats: [html, json]`).
  */
-import type { EngineContext, EngineRequest, EngineResponse, EngineResult, SafeSearch, SearchEngine, SearchParams } from './types.js';
+import type {
+  EngineContext,
+  EngineRequest,
+  EngineResponse,
+  EngineResult,
+  SafeSearch,
+  SearchEngine,
+  SearchParams,
+} from './types.js';
 import {
   acceptLanguage,
   asString,
@@ -37,14 +45,23 @@ function buildRequest(params: SearchParams, ctx: EngineContext): EngineRequest {
     excludes: true,
     maxLength: 1000,
   });
-  const query = new URLSearchParams({ q, format: 'json', pageno: '1', safesearch: SEARXNG_SAFESEARCH[params.safesearch] });
+  const query = new URLSearchParams({
+    q,
+    format: 'json',
+    pageno: '1',
+    safesearch: SEARXNG_SAFESEARCH[params.safesearch],
+  });
   if (params.language) query.set('language', params.language.trim());
   if (params.timeRange) query.set('time_range', params.timeRange);
   return {
     url: `${trimBase(ctx.baseUrl)}/search?${query.toString()}`,
     method: 'GET',
     // The instance's limiter refuses clients that send no Accept-Language.
-    headers: { 'User-Agent': ctx.userAgent, Accept: 'application/json', 'Accept-Language': acceptLanguage(params.language) },
+    headers: {
+      'User-Agent': ctx.userAgent,
+      Accept: 'application/json',
+      'Accept-Language': acceptLanguage(params.language),
+    },
   };
 }
 

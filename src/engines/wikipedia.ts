@@ -3,7 +3,14 @@
  * articles, so it has a low default weight. Time range, safesearch and domain filters do
  * not apply (the fused list still enforces the domain filters).
  */
-import type { EngineContext, EngineRequest, EngineResponse, EngineResult, SearchEngine, SearchParams } from './types.js';
+import type {
+  EngineContext,
+  EngineRequest,
+  EngineResponse,
+  EngineResult,
+  SearchEngine,
+  SearchParams,
+} from './types.js';
 import {
   asString,
   blocked,
@@ -74,7 +81,10 @@ function parseResponse(res: EngineResponse, params: SearchParams): EngineResult[
     const code = asString(data.error.code) ?? 'unknown';
     const info = asString(data.error.info) ?? '';
     if (code === 'ratelimited' || code === 'maxlag') {
-      throw new AppError('rate_limited', `${NAME} API error ${code}: ${info}`, { statusCode: res.status, retryable: true });
+      throw new AppError('rate_limited', `${NAME} API error ${code}: ${info}`, {
+        statusCode: res.status,
+        retryable: true,
+      });
     }
     throw new AppError('http', `${NAME} API error ${code}: ${info}`, { statusCode: res.status });
   }

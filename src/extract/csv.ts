@@ -44,7 +44,10 @@ function renderRow(row: string[], width: number): string {
 
 /** A table cell holds one line and no HTML: line breaks become spaces, pipes are escaped. */
 function renderCell(value: string): string {
-  return value.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return value
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 /**

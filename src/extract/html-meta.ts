@@ -60,15 +60,22 @@ export function readHtmlMeta(html: string): HtmlMeta {
   const metas = new Map<string, string>();
   for (const [tag] of text.matchAll(/<meta(?=[\s/])[^>]*>/gi)) {
     const attributes = tagAttributes(tag);
-    const key = (attributes.get('property') ?? attributes.get('name') ?? attributes.get('itemprop') ??
-      attributes.get('http-equiv'))?.trim().toLowerCase();
+    const key = (
+      attributes.get('property') ??
+      attributes.get('name') ??
+      attributes.get('itemprop') ??
+      attributes.get('http-equiv')
+    )
+      ?.trim()
+      .toLowerCase();
     const content = attributes.get('content');
     if (key !== undefined && content !== undefined && !metas.has(key)) metas.set(key, clean(content, 'attribute'));
   }
 
   const meta: HtmlMeta = {};
   const titleMatch = /<title(?:\s[^>]*)?>([\s\S]*?)<\/title\s*>/i.exec(text);
-  const title = (titleMatch === null ? '' : clean(titleMatch[1]!, 'text')) || metas.get('og:title') || metas.get('twitter:title');
+  const title =
+    (titleMatch === null ? '' : clean(titleMatch[1]!, 'text')) || metas.get('og:title') || metas.get('twitter:title');
   if (title) meta.title = title;
 
   const description = metas.get('description') || metas.get('og:description') || metas.get('twitter:description');

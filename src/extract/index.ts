@@ -126,7 +126,8 @@ function withoutUndefined(output: ConvertOutput): ConvertOutput {
 }
 
 /** Start tags that make an untyped body HTML (WHATWG MIME Sniffing, "rules for unknown"). */
-const HTML_START = /^<(?:!doctype\s+html|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p|meta|link)(?=[\s>/])/;
+const HTML_START =
+  /^<(?:!doctype\s+html|html|head|body|script|iframe|h1|div|font|table|a|style|title|b|br|p|meta|link)(?=[\s>/])/;
 const XML_ROOT = /^<(?:rss|feed|urlset|sitemapindex|rdf:rdf)(?=[\s>/])/;
 
 /** Kind and canonical essence of a body served without Content-Type. */

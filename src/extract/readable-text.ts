@@ -13,7 +13,8 @@ const READABLE_ALL = /[\p{L}\p{N}]/gu;
  * One token at a time, each character consumed once: text, a comment (to its end or the
  * page's), the opening tag of a hidden block, or any other tag (to its `>` or the end).
  */
-const TOKEN = /[^<]+|<!--[\s\S]*?(?:-->|$)|<(script|style|template)(?=[\s>/])[^>]*>?|<(\/?)noscript(?=[\s>/])[^>]*>?|<[^>]*>?/giy;
+const TOKEN =
+  /[^<]+|<!--[\s\S]*?(?:-->|$)|<(script|style|template)(?=[\s>/])[^>]*>?|<(\/?)noscript(?=[\s>/])[^>]*>?|<[^>]*>?/giy;
 
 export function hasReadableText(output: Pick<ConvertOutput, 'markdown' | 'html'>): boolean {
   if (output.html === undefined) return READABLE.test(output.markdown);

@@ -17,10 +17,12 @@ const SHELL_TEXT_CHARS = 120;
 /** Only the head of a huge document is examined (a mount root sits early). */
 const SCAN_CHARS = 512 * 1024;
 
-const MOUNT_ROOT = /<(?:div|main|section|body)\b[^>]*\bid\s*=\s*["']?(?:root|app|__next|__nuxt|___gatsby|svelte|app-root|application|main-app|react-root|vue-app|q-app|mount)["'\s>]/i;
+const MOUNT_ROOT =
+  /<(?:div|main|section|body)\b[^>]*\bid\s*=\s*["']?(?:root|app|__next|__nuxt|___gatsby|svelte|app-root|application|main-app|react-root|vue-app|q-app|mount)["'\s>]/i;
 const CUSTOM_ROOT = /<(?:app-root|ng-app)\b|\bng-version\s*=|\bdata-reactroot\b|\bdata-v-app\b/i;
 const SCRIPT = /<script\b/i;
-const JS_NOTICE = /\b(?:enable|turn on|activate|allow)\s+javascript\b|\bjavascript\s+(?:is\s+)?(?:required|disabled|needed|must be enabled|is not enabled)\b|\b(?:requires?|needs?)\s+javascript\b|\bwithout\s+javascript\b/i;
+const JS_NOTICE =
+  /\b(?:enable|turn on|activate|allow)\s+javascript\b|\bjavascript\s+(?:is\s+)?(?:required|disabled|needed|must be enabled|is not enabled)\b|\b(?:requires?|needs?)\s+javascript\b|\bwithout\s+javascript\b/i;
 
 /** The page's text would come from its scripts: render it (WEBSEARCH_RENDER=auto). */
 export function looksScriptDependent(html: string, markdown: string): boolean {

@@ -118,8 +118,7 @@ function looksLikeUtf16Text(sample: Uint8Array, endianness: 'le' | 'be'): boolea
   let units = 0;
   let binary = 0;
   for (let i = 2; i + 1 < sample.length; i += 2) {
-    const unit =
-      endianness === 'le' ? sample[i]! | (sample[i + 1]! << 8) : (sample[i]! << 8) | sample[i + 1]!;
+    const unit = endianness === 'le' ? sample[i]! | (sample[i + 1]! << 8) : (sample[i]! << 8) | sample[i + 1]!;
     units++;
     if (unit === 0) return false;
     if (unit < 0x20 && isBinaryDataByte(unit)) binary++;

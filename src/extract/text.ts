@@ -53,8 +53,7 @@ function tidy(text: string, options: { markdown: boolean }): string {
     }
     blankRun = 0;
     const next = lines[index + 1];
-    const hardBreak =
-      options.markdown && / {2,}$/.test(line) && next !== undefined && next.trim() !== '';
+    const hardBreak = options.markdown && / {2,}$/.test(line) && next !== undefined && next.trim() !== '';
     out.push(hardBreak ? `${trimmed}  ` : trimmed);
   }
   return out.join('\n').trimEnd();
@@ -86,7 +85,10 @@ export function markdownTitle(markdown: string): string | undefined {
   if (frontMatter !== null) {
     const title = /^title:\s*(.+)$/m.exec(frontMatter[1]!);
     if (title !== null) {
-      const value = title[1]!.trim().replace(/^(["'])(.*)\1$/, '$2').trim();
+      const value = title[1]!
+        .trim()
+        .replace(/^(["'])(.*)\1$/, '$2')
+        .trim();
       if (value !== '') return value;
     }
   }

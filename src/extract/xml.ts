@@ -105,13 +105,15 @@ interface FeedItem {
 /** RSS 2.0 (items inside the channel) and RSS 1.0 (items beside it, passed as `rdfItems`). */
 function rssFeed(channel: XmlNode | undefined, rdfItems: XmlNode | undefined): Feed | null {
   if (!isObject(channel)) return null;
-  const items = asArray(rdfItems ?? channel['item']).filter(isObject).map((item) => ({
-    // A title is plain text, but feeds often escape its references twice (`&amp;#8217;`).
-    title: decodeEntities(textOf(item['title']), 'strict'),
-    link: textOf(item['link']) || permalinkOf(item),
-    date: textOf(item['pubDate']) || textOf(item['dc:date']),
-    summary: textOf(item['description']) || textOf(item['content:encoded']),
-  }));
+  const items = asArray(rdfItems ?? channel['item'])
+    .filter(isObject)
+    .map((item) => ({
+      // A title is plain text, but feeds often escape its references twice (`&amp;#8217;`).
+      title: decodeEntities(textOf(item['title']), 'strict'),
+      link: textOf(item['link']) || permalinkOf(item),
+      date: textOf(item['pubDate']) || textOf(item['dc:date']),
+      summary: textOf(item['description']) || textOf(item['content:encoded']),
+    }));
   return {
     title: decodeEntities(textOf(channel['title']), 'strict'),
     description: htmlToPlainText(textOf(channel['description'])),
@@ -129,12 +131,14 @@ function permalinkOf(item: XmlObject): string {
 }
 
 function atomFeed(feed: XmlObject): Feed {
-  const items = asArray(feed['entry']).filter(isObject).map((entry) => ({
-    title: atomText(entry['title']),
-    link: atomLink(entry['link']),
-    date: textOf(entry['published']) || textOf(entry['updated']),
-    summary: textOf(entry['summary']) || textOf(entry['content']),
-  }));
+  const items = asArray(feed['entry'])
+    .filter(isObject)
+    .map((entry) => ({
+      title: atomText(entry['title']),
+      link: atomLink(entry['link']),
+      date: textOf(entry['published']) || textOf(entry['updated']),
+      summary: textOf(entry['summary']) || textOf(entry['content']),
+    }));
   return { title: atomText(feed['title']), description: atomText(feed['subtitle']), items };
 }
 

@@ -113,7 +113,8 @@ export function classifyAddress(ip: string): AddressClass {
   }
   if (parsed.kind() === 'ipv4') return classifyV4(parsed as ipaddr.IPv4, text);
   const v6 = parsed as ipaddr.IPv6;
-  for (const rule of V6.slice(0, 2)) if (v6.match(rule.range)) return { forbidden: true, address: text, reason: rule.reason };
+  for (const rule of V6.slice(0, 2))
+    if (v6.match(rule.range)) return { forbidden: true, address: text, reason: rule.reason };
   // IPv4-mapped (::ffff:a.b.c.d, RFC 4291 2.5.5.2) and the deprecated IPv4-compatible
   // form (::a.b.c.d, 2.5.5.1) reach the embedded IPv4 host directly: judge that host.
   if (v6.match(IPV4_MAPPED) || v6.match(IPV4_COMPATIBLE)) {
@@ -122,7 +123,8 @@ export function classifyAddress(ip: string): AddressClass {
     return inner.forbidden ? { ...inner, reason: `IPv4 embedded in IPv6: ${inner.reason}` } : inner;
   }
   for (const rule of V6) if (v6.match(rule.range)) return { forbidden: true, address: text, reason: rule.reason };
-  if (!v6.match(GLOBAL_UNICAST_V6)) return { forbidden: true, address: text, reason: 'not global unicast (outside 2000::/3)' };
+  if (!v6.match(GLOBAL_UNICAST_V6))
+    return { forbidden: true, address: text, reason: 'not global unicast (outside 2000::/3)' };
   return { forbidden: false, address: text };
 }
 
@@ -141,7 +143,10 @@ export function describeAddress(ip: string): string {
  * The default policy with the operator's exceptions (WEBSEARCH_ALLOW_PRIVATE_ADDRESSES as a
  * list): an address stays refused unless an entry allows it, for this host and port.
  */
-export function allowListPolicy(origins: readonly AllowedOrigin[], base: AddressPolicy = isForbiddenAddress): AddressPolicy {
+export function allowListPolicy(
+  origins: readonly AllowedOrigin[],
+  base: AddressPolicy = isForbiddenAddress,
+): AddressPolicy {
   const ranges = origins.flatMap((o) => (o.kind === 'range' ? [[ipaddr.parse(o.address), o.prefix] as Cidr] : []));
   const addresses = new Set(origins.flatMap((o) => (o.kind === 'address' ? [`${o.address}|${o.port}`] : [])));
   const hosts = new Set(origins.flatMap((o) => (o.kind === 'host' ? [`${o.host}|${o.port}`] : [])));
@@ -157,7 +162,10 @@ export function allowListPolicy(origins: readonly AllowedOrigin[], base: Address
 }
 
 /** The policy for the WEBSEARCH_ALLOW_PRIVATE_ADDRESSES setting: none (true), the default (false), or with exceptions. */
-export function addressPolicyFor(setting: boolean | readonly AllowedOrigin[], base: AddressPolicy = isForbiddenAddress): AddressPolicy | undefined {
+export function addressPolicyFor(
+  setting: boolean | readonly AllowedOrigin[],
+  base: AddressPolicy = isForbiddenAddress,
+): AddressPolicy | undefined {
   if (setting === true) return undefined;
   return setting === false ? base : allowListPolicy(setting, base);
 }

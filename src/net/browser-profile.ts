@@ -20,7 +20,8 @@ export interface BrowserProfile {
 }
 
 export const ACCEPT_LANGUAGE = 'en-US,en;q=0.9';
-const NAVIGATION_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
+const NAVIGATION_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
 
 /** The profile of Chromium `major` on Linux (a real browser's version when one is up). */
 export function browserProfile(major: number = DEFAULT_CHROME_MAJOR): BrowserProfile {

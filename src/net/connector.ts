@@ -34,7 +34,9 @@ export const systemResolver: Resolver = async (hostname) => {
 /** The error for a refused destination; statusCode 0 = no HTTP response was obtained. */
 export function forbiddenAddressError(host: string, ip: string): AppError {
   const shown = host === ip ? '' : ` (${host} resolves to it)`;
-  return new AppError('forbidden_address', `refused to connect: ${describeAddress(ip)}${shown}. ${PRIVATE_HINT}`, { statusCode: 0 });
+  return new AppError('forbidden_address', `refused to connect: ${describeAddress(ip)}${shown}. ${PRIVATE_HINT}`, {
+    statusCode: 0,
+  });
 }
 
 /** How to get past the refusal, where that is the user's call (an intranet, a test). */
@@ -63,7 +65,12 @@ function notFound(hostname: string): NodeJS.ErrnoException {
  * Refuses when ANY address is forbidden, not just the first: with Happy Eyeballs
  * (autoSelectFamily) net.connect may try every address it is handed.
  */
-export async function resolveGuarded(resolver: Resolver, policy: AddressPolicy | undefined, hostname: string, port?: number): Promise<ResolvedAddress[]> {
+export async function resolveGuarded(
+  resolver: Resolver,
+  policy: AddressPolicy | undefined,
+  hostname: string,
+  port?: number,
+): Promise<ResolvedAddress[]> {
   const all = await resolver(hostname);
   const target = port === undefined ? undefined : { host: hostname, port };
   const bad = policy ? all.find((a) => policy(a.address, target)) : undefined;
@@ -75,7 +82,11 @@ export async function resolveGuarded(resolver: Resolver, policy: AddressPolicy |
  * A net.connect `lookup` that resolves through `resolver` and applies `policy` to all
  * results; `port` is the port about to be dialled (an allowlist of origins needs it).
  */
-export function guardedLookup(resolver: Resolver, policy: AddressPolicy | undefined, port?: number): net.LookupFunction {
+export function guardedLookup(
+  resolver: Resolver,
+  policy: AddressPolicy | undefined,
+  port?: number,
+): net.LookupFunction {
   return (hostname, options, callback) => {
     resolveGuarded(resolver, policy, hostname, port).then(
       (all) => {
@@ -166,13 +177,24 @@ export function openGuardedSocket(options: GuardedSocketOptions): Promise<net.So
   const target = { host, port };
   return new Promise((resolve, reject) => {
     if (policy && net.isIP(host) !== 0 && policy(host, target)) return reject(forbiddenAddressError(host, host));
-    const socket = net.connect({ host, port, lookup: guardedLookup(options.resolver, policy, port), timeout: options.timeoutMs });
+    const socket = net.connect({
+      host,
+      port,
+      lookup: guardedLookup(options.resolver, policy, port),
+      timeout: options.timeoutMs,
+    });
     const fail = (error: Error): void => {
       socket.destroy();
       reject(error);
     };
     socket.once('error', fail);
-    socket.once('timeout', () => fail(Object.assign(new Error(`connect to ${host}:${port} timed out after ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    socket.once('timeout', () =>
+      fail(
+        Object.assign(new Error(`connect to ${host}:${port} timed out after ${options.timeoutMs} ms`), {
+          code: 'ETIMEDOUT',
+        }),
+      ),
+    );
     socket.once('connect', () => {
       socket.removeListener('error', fail);
       socket.removeAllListeners('timeout');

@@ -42,7 +42,8 @@ export function decodingPlan(header: string | undefined, status: number): Encodi
     if (coding === 'gzip' || coding === 'x-gzip') plan.push('gzip');
     else if (coding === 'deflate') plan.push('deflate');
     else if (coding === 'br') plan.push('br');
-    else throw new AppError('unsupported_content_type', `unsupported content encoding: ${coding}`, { statusCode: status });
+    else
+      throw new AppError('unsupported_content_type', `unsupported content encoding: ${coding}`, { statusCode: status });
   }
   return plan.reverse();
 }
@@ -82,7 +83,9 @@ class DeflateDecoder extends Transform {
     }
     this.#head = Buffer.concat([this.#head, chunk]);
     if (this.#head.length < 2) return callback();
-    const inner = looksLikeZlibHeader(this.#head) ? zlib.createInflate(GZIP_OPTIONS) : zlib.createInflateRaw(GZIP_OPTIONS);
+    const inner = looksLikeZlibHeader(this.#head)
+      ? zlib.createInflate(GZIP_OPTIONS)
+      : zlib.createInflateRaw(GZIP_OPTIONS);
     this.#inner = inner;
     inner.on('data', (data: Buffer) => this.push(data));
     inner.on('error', (error) => this.destroy(error));

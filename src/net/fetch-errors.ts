@@ -68,11 +68,21 @@ export function mapFetchError(error: unknown, context: ErrorContext): AppError {
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return network(`response from ${host} does not match its Content-Length`, error, true, status);
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new AppError('timeout', `could not connect to ${host} within ${context.connectTimeoutMs} ms`, { retryable: true, cause: error });
+      return new AppError('timeout', `could not connect to ${host} within ${context.connectTimeoutMs} ms`, {
+        retryable: true,
+        cause: error,
+      });
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new AppError('timeout', `no response headers from ${host} within ${context.idleTimeoutMs} ms`, { retryable: true, cause: error });
+      return new AppError('timeout', `no response headers from ${host} within ${context.idleTimeoutMs} ms`, {
+        retryable: true,
+        cause: error,
+      });
     case 'UND_ERR_BODY_TIMEOUT':
-      return new AppError('timeout', `response body from ${host} stalled for ${context.idleTimeoutMs} ms`, { retryable: true, cause: error, statusCode: status });
+      return new AppError('timeout', `response body from ${host} stalled for ${context.idleTimeoutMs} ms`, {
+        retryable: true,
+        cause: error,
+        statusCode: status,
+      });
     case 'UND_ERR_HEADERS_OVERFLOW':
       return network(`response headers from ${host} are too large`, error, false, status);
     case 'HPE_INVALID_CONSTANT':
@@ -85,7 +95,13 @@ export function mapFetchError(error: unknown, context: ErrorContext): AppError {
   if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code.startsWith('ERR__ERROR')) {
     return network(`could not decode the compressed response from ${host}: ${messageOf(error)}`, error, false, status);
   }
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code.startsWith('DEPTH_ZERO') || code.startsWith('UNABLE_TO')) {
+  if (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    code.includes('CERT') ||
+    code.startsWith('DEPTH_ZERO') ||
+    code.startsWith('UNABLE_TO')
+  ) {
     return network(`TLS error with ${host}: ${messageOf(error)}`, error, false, status);
   }
   return network(`request to ${host} failed: ${messageOf(error)}`, error, true, status);

@@ -26,7 +26,14 @@ import { mapFetchError } from './fetch-errors.js';
 import type { FetchedResponse, FetchOptions, HttpClient, ResponseHead } from './fetch-types.js';
 import { HostLimiter, type Release } from './host-limiter.js';
 import { isHookError, callHook, callHookAsync } from './hook-errors.js';
-import { REDIRECT_STATUSES, redirectHeaders, redirectMethod, redirectTarget, tooManyRedirects, type Method } from './redirects.js';
+import {
+  REDIRECT_STATUSES,
+  redirectHeaders,
+  redirectMethod,
+  redirectTarget,
+  tooManyRedirects,
+  type Method,
+} from './redirects.js';
 import { closeAgent, destroyBody, drainBody } from './response-cleanup.js';
 import { hostKey, parseTargetUrl, precheckLiteralHost, requestTarget } from './request-url.js';
 
@@ -72,7 +79,12 @@ export class GuardedFetcher implements HttpClient {
     this.#guarded = this.#policy ? agentFor(this.#policy) : this.#open;
     this.#limiter = new HostLimiter(config.perHostConcurrency);
     this.#stealth = config.stealthProxy
-      ? new ProxyAgent({ uri: config.stealthProxy, headersTimeout: config.idleTimeoutMs, bodyTimeout: config.idleTimeoutMs, proxyTls: { timeout: config.connectTimeoutMs } })
+      ? new ProxyAgent({
+          uri: config.stealthProxy,
+          headersTimeout: config.idleTimeoutMs,
+          bodyTimeout: config.idleTimeoutMs,
+          proxyTls: { timeout: config.connectTimeoutMs },
+        })
       : undefined;
   }
 
@@ -83,7 +95,10 @@ export class GuardedFetcher implements HttpClient {
     // The deadline covers the whole exchange — queueing for a host slot, every redirect
     // hop, a body that drips one byte at a time — which the idle timeouts alone cannot catch.
     // A deadline that is not a number (a caller's mistake) falls back to the configured one.
-    const ctx = options.ctx === undefined || Number.isNaN(options.ctx.deadline) ? deadlineIn(this.#config.timeoutMs, options.ctx?.signal) : options.ctx;
+    const ctx =
+      options.ctx === undefined || Number.isNaN(options.ctx.deadline)
+        ? deadlineIn(this.#config.timeoutMs, options.ctx?.signal)
+        : options.ctx;
     const scope = new DeadlineScope(ctx);
     let current = requested;
     let status: number | undefined;
@@ -133,16 +148,30 @@ export class GuardedFetcher implements HttpClient {
       progress(current, undefined);
       precheckLiteralHost(current, policy);
       // The proxy resolves the name itself; the policy is applied to our own resolution first.
-      if (proxied && policy) await resolveGuarded(this.#resolver, policy, stripBrackets(current.hostname), portOf(current.port, current.protocol));
+      if (proxied && policy)
+        await resolveGuarded(
+          this.#resolver,
+          policy,
+          stripBrackets(current.hostname),
+          portOf(current.port, current.protocol),
+        );
       seen.add(`${method} ${requestTarget(current).href}`);
       const release = await this.#acquire(current, options, scope);
       try {
-        const response = await request(requestTarget(current), { dispatcher: agent, method, headers, body, signal: scope.signal });
+        const response = await request(requestTarget(current), {
+          dispatcher: agent,
+          method,
+          headers,
+          body,
+          signal: scope.signal,
+        });
         const status = response.statusCode;
         progress(current, status);
         let next: URL | undefined;
         try {
-          next = REDIRECT_STATUSES.has(status) ? redirectTarget(single(response.headers.location), current, status) : undefined;
+          next = REDIRECT_STATUSES.has(status)
+            ? redirectTarget(single(response.headers.location), current, status)
+            : undefined;
         } catch (error) {
           destroyBody(response.body);
           throw error;
@@ -177,9 +206,16 @@ export class GuardedFetcher implements HttpClient {
     return this.#limiter.acquire(hostKey(url), scope.signal);
   }
 
-  #requestHeaders(custom: Record<string, string> | undefined, profile: Record<string, string> | undefined): Record<string, string> {
+  #requestHeaders(
+    custom: Record<string, string> | undefined,
+    profile: Record<string, string> | undefined,
+  ): Record<string, string> {
     const headers: Record<string, string> = {
-      ...(profile ?? { 'user-agent': this.#config.userAgent, accept: DEFAULT_ACCEPT, 'accept-language': 'en;q=0.9, *;q=0.5' }),
+      ...(profile ?? {
+        'user-agent': this.#config.userAgent,
+        accept: DEFAULT_ACCEPT,
+        'accept-language': 'en;q=0.9, *;q=0.5',
+      }),
       'accept-encoding': 'gzip, deflate, br',
     };
     // Header names are case-insensitive (RFC 9110 5.1): the caller's spelling wins.
@@ -220,7 +256,9 @@ export class GuardedFetcher implements HttpClient {
       // Content-Length of a compressed body says nothing of its decoded size).
       const declared = Number(head.headers['content-length']);
       if (hasBody && !truncates && encodings.length === 0 && Number.isFinite(declared) && declared > maxBytes) {
-        throw new AppError('too_large', `Content-Length ${declared} exceeds ${maxBytes} bytes`, { statusCode: head.status });
+        throw new AppError('too_large', `Content-Length ${declared} exceeds ${maxBytes} bytes`, {
+          statusCode: head.status,
+        });
       }
       const onFirstBytes = options.onFirstBytes;
       return await readBody(response.body, {

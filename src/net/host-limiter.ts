@@ -23,7 +23,8 @@ export class HostLimiter {
   readonly #slots = new Map<string, Slot>();
 
   constructor(limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`per-host limit must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`per-host limit must be a positive integer, got ${limit}`);
     this.#limit = limit;
   }
 

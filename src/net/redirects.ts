@@ -13,7 +13,14 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 30
 /** Headers that carry credentials; never forwarded to another origin (RFC 9110 15.4). */
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 /** Headers that describe a request body; dropped when the method turns into GET. */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location', 'transfer-encoding'];
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'transfer-encoding',
+];
 
 /**
  * Resolves Location against the current URL. Undefined when it is missing or not a URL at
@@ -34,7 +41,9 @@ export function redirectTarget(location: string | undefined, current: URL, statu
     return parseTargetUrl(resolved.href, 'redirect target');
   } catch (error) {
     if (error instanceof AppError) {
-      throw new AppError(error.code, `${error.message} (redirected by a ${status} from ${current.href})`, { statusCode: status });
+      throw new AppError(error.code, `${error.message} (redirected by a ${status} from ${current.href})`, {
+        statusCode: status,
+      });
     }
     throw error;
   }
@@ -55,7 +64,12 @@ export function sameOrigin(a: URL, b: URL): boolean {
 }
 
 /** Headers for the next hop: credentials dropped cross-origin, body headers dropped with the body. */
-export function redirectHeaders(headers: Record<string, string>, from: URL, to: URL, bodyDropped: boolean): Record<string, string> {
+export function redirectHeaders(
+  headers: Record<string, string>,
+  from: URL,
+  to: URL,
+  bodyDropped: boolean,
+): Record<string, string> {
   const next: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!sameOrigin(from, to) && CREDENTIAL_HEADERS.includes(name)) continue;

@@ -56,7 +56,11 @@ export function precheckLiteralHost(url: URL, policy: AddressPolicy | undefined)
   // A localhost name passes only where loopback itself is allowed (then the connector
   // checks the addresses it resolves to, as for any name).
   if (isLocalhostName(host) && policy('127.0.0.1', target) && policy('::1', target)) {
-    throw new AppError('forbidden_address', `refused to connect: ${host} is a loopback name (RFC 6761). ${PRIVATE_HINT}`, { statusCode: 0 });
+    throw new AppError(
+      'forbidden_address',
+      `refused to connect: ${host} is a loopback name (RFC 6761). ${PRIVATE_HINT}`,
+      { statusCode: 0 },
+    );
   }
 }
 

@@ -94,7 +94,11 @@ export class RobotsChecker {
     this.#client = client;
     this.#config = config;
     this.#productToken = productToken;
-    this.#cache = new LruCache<string, Rules>({ maxEntries: config.cacheEntries, ttlMs: config.cacheTtlMs, now: deps.now });
+    this.#cache = new LruCache<string, Rules>({
+      maxEntries: config.cacheEntries,
+      ttlMs: config.cacheTtlMs,
+      now: deps.now,
+    });
     this.#shared = deps.shared;
     this.#now = deps.now ?? Date.now;
     this.#onLookup = deps.onLookup;
@@ -160,7 +164,10 @@ export class RobotsChecker {
       return rules;
     }
     const { rules, text } = await this.#fetchRules(robotsUrl);
-    const ttl = Math.min(this.#config.cacheTtlMs, rules.kind !== 'unreachable' ? Infinity : rules.error?.code === 'timeout' ? TIMEOUT_TTL_MS : UNREACHABLE_TTL_MS);
+    const ttl = Math.min(
+      this.#config.cacheTtlMs,
+      rules.kind !== 'unreachable' ? Infinity : rules.error?.code === 'timeout' ? TIMEOUT_TTL_MS : UNREACHABLE_TTL_MS,
+    );
     this.#cache.set(origin, rules, ttl);
     if (ttl > 0) await this.#shared?.set(origin, toStored(rules, text, now + ttl), ttl).catch(() => undefined);
     return rules;
@@ -228,7 +235,12 @@ function fromStored(robotsUrl: string, stored: StoredRobots): Rules {
     case 'unreachable': {
       const base = withStatus({ kind: 'unreachable' as const }, stored.status);
       const e = stored.error;
-      return e ? { ...base, error: new AppError(e.code, e.message, e.statusCode !== undefined ? { statusCode: e.statusCode } : {}) } : base;
+      return e
+        ? {
+            ...base,
+            error: new AppError(e.code, e.message, e.statusCode !== undefined ? { statusCode: e.statusCode } : {}),
+          }
+        : base;
     }
   }
 }
@@ -253,7 +265,10 @@ function parseHttpUrl(url: string): URL {
     throw new AppError('invalid_url', `not a valid absolute URL: ${url.slice(0, 200)}`);
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new AppError('invalid_url', `robots.txt applies to http and https URLs only, not ${target.protocol.slice(0, -1)}`);
+    throw new AppError(
+      'invalid_url',
+      `robots.txt applies to http and https URLs only, not ${target.protocol.slice(0, -1)}`,
+    );
   }
   target.username = '';
   target.password = '';
@@ -267,7 +282,10 @@ function withStatus<T extends object>(value: T, status: number | undefined): T &
 /** Settles with `promise`, or rejects with `timeout` at the caller's deadline or `cancelled` when it gives up. */
 function untilDeadline<T>(promise: Promise<T>, ctx: RequestDeadline): Promise<T> {
   const scope = new DeadlineScope(ctx, {
-    timeout: (ms) => new AppError('timeout', `robots.txt did not answer within the ${ms} ms left of the caller's deadline`, { retryable: true }),
+    timeout: (ms) =>
+      new AppError('timeout', `robots.txt did not answer within the ${ms} ms left of the caller's deadline`, {
+        retryable: true,
+      }),
     cancelled: (cause) => new AppError('cancelled', 'robots.txt check cancelled by the caller', { cause }),
   });
   if (scope.failure) {

@@ -125,7 +125,12 @@ export class BrowserHost {
       const browser = await chromium.launch({
         executablePath,
         headless: true,
-        args: [...LAUNCH_ARGS, `--lang=${browserProfile().locale}`, `--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>'],
+        args: [
+          ...LAUNCH_ARGS,
+          `--lang=${browserProfile().locale}`,
+          `--proxy-server=${proxyUrl}`,
+          '--proxy-bypass-list=<-loopback>',
+        ],
         timeout: LAUNCH_TIMEOUT_MS,
         // The server's own shutdown closes the browser; Playwright still kills it on exit.
         handleSIGINT: false,
@@ -157,7 +162,13 @@ export class BrowserHost {
     this.#closing.add(browser);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS)));
-    const outcome = await Promise.race([browser.close().then(() => 'closed' as const, () => 'closed' as const), late]);
+    const outcome = await Promise.race([
+      browser.close().then(
+        () => 'closed' as const,
+        () => 'closed' as const,
+      ),
+      late,
+    ]);
     clearTimeout(timer);
     if (outcome === 'late') {
       for (const p of descendants()) {

@@ -40,7 +40,13 @@ const CHALLENGE_HOPS = 3;
 /** A healthy browser opens a context and a page in tens of ms; one that takes this long hangs. */
 const HUNG_SETUP_MS = 5_000;
 /** Response headers that described the encoded transfer, not the decoded body served here. */
-const TRANSFER_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+const TRANSFER_HEADERS = new Set([
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
 
 export interface ChromiumRendererOptions {
   executablePath: string;
@@ -85,9 +91,16 @@ export class ChromiumRenderer implements Renderer {
     try {
       release = await this.#slots.acquire('pages', scope.signal);
       const { host, stealth } = await this.#start();
-      return await this.#render(request, { scope, host, stealthProxy: request.stealth ? stealth : undefined, recycling });
+      return await this.#render(request, {
+        scope,
+        host,
+        stealthProxy: request.stealth ? stealth : undefined,
+        recycling,
+      });
     } catch (error) {
-      throw scope.failure && !(error instanceof AppError && error.code === 'render_failed') ? renderTimeout(scope.failure, scope.ms) : toRenderError(error);
+      throw scope.failure && !(error instanceof AppError && error.code === 'render_failed')
+        ? renderTimeout(scope.failure, scope.ms)
+        : toRenderError(error);
     } finally {
       scope.dispose();
       if (release) void Promise.all(recycling).finally(release);
@@ -127,7 +140,11 @@ export class ChromiumRenderer implements Renderer {
       browser = await untilAborted(host.browser(), scope.signal);
     } catch (error) {
       if (scope.failure) throw scope.failure;
-      throw new AppError('render_failed', `The headless browser could not be started: ${firstLine(error)}`, { statusCode: 0, retryable: true, cause: error });
+      throw new AppError('render_failed', `The headless browser could not be started: ${firstLine(error)}`, {
+        statusCode: 0,
+        retryable: true,
+        cause: error,
+      });
     }
     let pooled: PooledPage | undefined;
     let clean = false;
@@ -136,14 +153,17 @@ export class ChromiumRenderer implements Renderer {
     scope.signal.addEventListener('abort', abandon, { once: true });
     let network: NetworkTracker | undefined;
     try {
-      pooled = this.#pool.take(browser, request.stealth) ?? (await this.#openPage(browser, host, scope, request.stealth, run.stealthProxy));
+      pooled =
+        this.#pool.take(browser, request.stealth) ??
+        (await this.#openPage(browser, host, scope, request.stealth, run.stealthProxy));
       pooled.uses++;
       pooled.visit.document = request.document;
       const page = pooled.page;
       network = trackNetwork(page);
       let status = request.document?.status ?? 200;
       const onResponse = (response: Response): void => {
-        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
+        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+          status = response.status();
       };
       page.on('response', onResponse);
       try {
@@ -156,7 +176,10 @@ export class ChromiumRenderer implements Renderer {
         // the content: follow it a few times (the stealth retry, where the browser fetched).
         for (let hop = 0; hop < CHALLENGE_HOPS && !request.document && BLOCKING_STATUSES.has(status); hop++) {
           const moved = await page
-            .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: Math.min(CHALLENGE_WAIT_MS, left()) })
+            .waitForEvent('framenavigated', {
+              predicate: (frame) => frame === page.mainFrame(),
+              timeout: Math.min(CHALLENGE_WAIT_MS, left()),
+            })
             .catch(() => undefined);
           if (!moved) break;
           await page.waitForLoadState('load', { timeout: left() });
@@ -176,7 +199,11 @@ export class ChromiumRenderer implements Renderer {
       if (scope.failure) throw scope.failure;
       if (!browser.isConnected()) {
         host.drop(browser);
-        throw new AppError('render_failed', 'The headless browser crashed while rendering this page; it is restarted for the next one.', { statusCode: 0, retryable: true, cause: error });
+        throw new AppError(
+          'render_failed',
+          'The headless browser crashed while rendering this page; it is restarted for the next one.',
+          { statusCode: 0, retryable: true, cause: error },
+        );
       }
       throw error;
     } finally {
@@ -188,7 +215,13 @@ export class ChromiumRenderer implements Renderer {
   }
 
   /** A new context and page for a profile: its guards (route, init script) are set once here. */
-  async #openPage(browser: Browser, host: BrowserHost, scope: DeadlineScope, stealth: boolean, stealthProxy: GuardProxy | undefined): Promise<PooledPage> {
+  async #openPage(
+    browser: Browser,
+    host: BrowserHost,
+    scope: DeadlineScope,
+    stealth: boolean,
+    stealthProxy: GuardProxy | undefined,
+  ): Promise<PooledPage> {
     const creating = browser.newContext(this.#contextOptions(stealth, stealthProxy));
     const context = await this.#setupStep(creating, browser, host, scope).catch((error: unknown) => {
       // Given up on (deadline, hang): a context that still arrives later is closed.
@@ -199,7 +232,17 @@ export class ChromiumRenderer implements Renderer {
       const page = await this.#setupStep(context.newPage(), browser, host, scope);
       const cdp = await this.#setupStep(context.newCDPSession(page), browser, host, scope);
       const { frameTree } = await this.#setupStep(cdp.send('Page.getFrameTree'), browser, host, scope);
-      const pooled: PooledPage = { browser, context, page, stealth, uses: 0, visit: { document: undefined }, origins: new Set(), cdp, frameId: frameTree.frame.id };
+      const pooled: PooledPage = {
+        browser,
+        context,
+        page,
+        stealth,
+        uses: 0,
+        visit: { document: undefined },
+        origins: new Set(),
+        cdp,
+        frameId: frameTree.frame.id,
+      };
       recordOrigins(pooled);
       await context.route('**/*', (route) => routeRequest(route, pooled));
       if (stealth) await context.addInitScript(HIDE_WEBDRIVER_SCRIPT);
@@ -225,7 +268,11 @@ export class ChromiumRenderer implements Renderer {
     } catch (error) {
       if (scope.failure && performance.now() - started < HUNG_SETUP_MS) throw scope.failure;
       host.drop(browser);
-      throw new AppError('render_failed', `The headless browser failed (${firstLine(error)}); it is restarted for the next page.`, { statusCode: 0, retryable: true, cause: error });
+      throw new AppError(
+        'render_failed',
+        `The headless browser failed (${firstLine(error)}); it is restarted for the next page.`,
+        { statusCode: 0, retryable: true, cause: error },
+      );
     } finally {
       clearTimeout(timer);
       step.catch(() => undefined);
@@ -254,11 +301,21 @@ async function routeRequest(route: Route, pooled: PooledPage): Promise<void> {
   const url = request.url();
   const document = pooled.visit.document;
   try {
-    if (!/^https?:/i.test(url) || SKIPPED_TYPES.has(request.resourceType())) return await route.abort('blockedbyclient');
-    if (document && request.isNavigationRequest() && request.frame() === pooled.page.mainFrame() && sameDocument(url, document.finalUrl)) {
+    if (!/^https?:/i.test(url) || SKIPPED_TYPES.has(request.resourceType()))
+      return await route.abort('blockedbyclient');
+    if (
+      document &&
+      request.isNavigationRequest() &&
+      request.frame() === pooled.page.mainFrame() &&
+      sameDocument(url, document.finalUrl)
+    ) {
       // Served once: a reload or a later navigation to the same URL goes to the network.
       pooled.visit.document = undefined;
-      return await route.fulfill({ status: document.status, headers: servedHeaders(document.headers), body: Buffer.from(document.body) });
+      return await route.fulfill({
+        status: document.status,
+        headers: servedHeaders(document.headers),
+        body: Buffer.from(document.body),
+      });
     }
     await route.continue();
   } catch {
@@ -288,17 +345,30 @@ const READ_ATTEMPTS = 3;
  */
 async function documentHtml(pooled: PooledPage, waitMs: () => number): Promise<string> {
   for (let attempt = 1; ; attempt++) {
-    const { executionContextId } = await pooled.cdp.send('Page.createIsolatedWorld', { frameId: pooled.frameId, worldName: 'websearch-read' });
+    const { executionContextId } = await pooled.cdp.send('Page.createIsolatedWorld', {
+      frameId: pooled.frameId,
+      worldName: 'websearch-read',
+    });
     const evaluation = await pooled.cdp
-      .send('Runtime.evaluate', { expression: documentHtmlWhenReadable(waitMs()), contextId: executionContextId, returnByValue: true, awaitPromise: true })
+      .send('Runtime.evaluate', {
+        expression: documentHtmlWhenReadable(waitMs()),
+        contextId: executionContextId,
+        returnByValue: true,
+        awaitPromise: true,
+      })
       .catch((error: unknown) => error as Error);
     // The document went away under the read (a navigation): the next one is read instead.
     if (evaluation instanceof Error) {
-      if (attempt < READ_ATTEMPTS && /context was destroyed|Cannot find context|Inspected target navigated/i.test(evaluation.message)) continue;
+      if (
+        attempt < READ_ATTEMPTS &&
+        /context was destroyed|Cannot find context|Inspected target navigated/i.test(evaluation.message)
+      )
+        continue;
       throw evaluation;
     }
     const { result, exceptionDetails } = evaluation;
-    if (exceptionDetails || typeof result.value !== 'string') throw new Error(`the document could not be read: ${exceptionDetails?.text ?? typeof result.value}`);
+    if (exceptionDetails || typeof result.value !== 'string')
+      throw new Error(`the document could not be read: ${exceptionDetails?.text ?? typeof result.value}`);
     return result.value;
   }
 }
@@ -332,22 +402,38 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function renderTimeout(failure: AppError, timeoutMs: number): AppError {
   if (failure.code !== 'timeout') return failure;
-  return new AppError('timeout', `The page did not finish rendering in the ${timeoutMs} ms left of the URL's deadline.`, { statusCode: 0, retryable: true });
+  return new AppError(
+    'timeout',
+    `The page did not finish rendering in the ${timeoutMs} ms left of the URL's deadline.`,
+    { statusCode: 0, retryable: true },
+  );
 }
 
 /** Errors of Playwright and the page, as the port's AppErrors. */
 function toRenderError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof errors.TimeoutError) {
-    return new AppError('timeout', 'The page did not finish loading before the deadline.', { statusCode: 0, retryable: true, cause: error });
+    return new AppError('timeout', 'The page did not finish loading before the deadline.', {
+      statusCode: 0,
+      retryable: true,
+      cause: error,
+    });
   }
   const message = firstLine(error);
   const net = /net::(ERR_[A-Z_]+)/.exec(message);
   if (net) {
     // The guard proxy answers a refused target with 403, which Chromium reports as a tunnel failure.
-    return new AppError('network', `The browser could not load the page (${net[1]}).`, { statusCode: 0, retryable: net[1] !== 'ERR_TUNNEL_CONNECTION_FAILED', cause: error });
+    return new AppError('network', `The browser could not load the page (${net[1]}).`, {
+      statusCode: 0,
+      retryable: net[1] !== 'ERR_TUNNEL_CONNECTION_FAILED',
+      cause: error,
+    });
   }
-  return new AppError('render_failed', `Rendering failed: ${message}`, { statusCode: 0, retryable: true, cause: error });
+  return new AppError('render_failed', `Rendering failed: ${message}`, {
+    statusCode: 0,
+    retryable: true,
+    cause: error,
+  });
 }
 
 function firstLine(error: unknown): string {

@@ -39,7 +39,15 @@ export interface GuardProxy {
 }
 
 /** Request headers that concern only the hop to this proxy (RFC 9110 7.6.1). */
-const HOP_HEADERS = new Set(['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade']);
+const HOP_HEADERS = new Set([
+  'proxy-connection',
+  'proxy-authorization',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
   const resolver = options.resolver ?? systemResolver;
@@ -56,8 +64,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
   const dial = async (host: string, port: number, protocol: 'http:' | 'https:'): Promise<net.Socket> => {
     const target = new URL(`${protocol}//${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`);
     precheckLiteralHost(target, options.policy);
-    if (!upstream) return openGuardedSocket({ host, port, policy: options.policy, resolver, timeoutMs: options.connectTimeoutMs });
-    if (options.policy && net.isIP(stripBrackets(host)) === 0) await resolveGuarded(resolver, options.policy, stripBrackets(host), port);
+    if (!upstream)
+      return openGuardedSocket({ host, port, policy: options.policy, resolver, timeoutMs: options.connectTimeoutMs });
+    if (options.policy && net.isIP(stripBrackets(host)) === 0)
+      await resolveGuarded(resolver, options.policy, stripBrackets(host), port);
     return tunnelThrough(upstream, `${target.hostname}:${port}`, options.connectTimeoutMs);
   };
 
@@ -79,7 +89,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       url = new URL('invalid:');
     }
     if (url.protocol !== 'http:') {
-      res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('only absolute http:// requests and CONNECT are proxied');
+      res
+        .writeHead(400, { 'content-type': 'text/plain', connection: 'close' })
+        .end('only absolute http:// requests and CONNECT are proxied');
       return;
     }
     const port = portOf(url.port, url.protocol);
@@ -109,7 +121,12 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     );
   });
 
-  const tunnel = (client: Duplex, head: Buffer, dialling: Promise<net.Socket>, prelude: (socket: net.Socket) => void): void => {
+  const tunnel = (
+    client: Duplex,
+    head: Buffer,
+    dialling: Promise<net.Socket>,
+    prelude: (socket: net.Socket) => void,
+  ): void => {
     track(client);
     client.on('error', () => client.destroy());
     dialling.then(
@@ -125,7 +142,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       },
       (error: unknown) => {
         const { status, message } = failure(error);
-        client.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`);
+        client.end(
+          `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`,
+        );
       },
     );
   };
@@ -133,7 +152,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
   // https and wss: a byte tunnel to host:port.
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     const authority = parseAuthority(req.url ?? '');
-    const dialling = authority ? dial(authority.host, authority.port, 'https:') : Promise.reject(new Error(`bad CONNECT target ${JSON.stringify(req.url)}`));
+    const dialling = authority
+      ? dial(authority.host, authority.port, 'https:')
+      : Promise.reject(new Error(`bad CONNECT target ${JSON.stringify(req.url)}`));
     tunnel(client, head, dialling, () => client.write('HTTP/1.1 200 Connection Established\r\n\r\n'));
   });
 
@@ -145,7 +166,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     } catch {
       url = undefined;
     }
-    const dialling = url?.protocol === 'http:' ? dial(url.hostname, portOf(url.port, url.protocol), 'http:') : Promise.reject(new Error('only absolute http:// upgrades are proxied'));
+    const dialling =
+      url?.protocol === 'http:'
+        ? dial(url.hostname, portOf(url.port, url.protocol), 'http:')
+        : Promise.reject(new Error('only absolute http:// upgrades are proxied'));
     tunnel(client, head, dialling, (socket) => {
       const target = url as URL;
       const lines = [`${req.method} ${target.pathname}${target.search} HTTP/1.1`];
@@ -204,14 +228,19 @@ function tunnelThrough(proxy: URL, authority: string, timeoutMs: number): Promis
   return new Promise((resolve, reject) => {
     const port = portOf(proxy.port, proxy.protocol);
     const host = stripBrackets(proxy.hostname);
-    const socket: net.Socket = proxy.protocol === 'https:' ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
+    const socket: net.Socket =
+      proxy.protocol === 'https:'
+        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host })
+        : net.connect({ host, port });
     socket.setTimeout(timeoutMs);
     const fail = (error: Error): void => {
       socket.destroy();
       reject(error);
     };
     socket.once('error', fail);
-    socket.once('timeout', () => fail(Object.assign(new Error(`the stealth proxy did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    socket.once('timeout', () =>
+      fail(Object.assign(new Error(`the stealth proxy did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+    );
     const auth = proxy.username ? `proxy-authorization: ${basicAuth(proxy)}\r\n` : '';
     socket.write(`CONNECT ${authority} HTTP/1.1\r\nhost: ${authority}\r\n${auth}\r\n`);
     let buffered = Buffer.alloc(0);
@@ -224,7 +253,13 @@ function tunnelThrough(proxy: URL, authority: string, timeoutMs: number): Promis
       }
       socket.removeListener('data', onData);
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(buffered.subarray(0, end).toString('latin1'))?.[1]);
-      if (status !== 200) return fail(new AppError('network', `the stealth proxy refused the tunnel to ${authority} (${Number.isNaN(status) ? 'no HTTP answer' : `HTTP ${status}`})`));
+      if (status !== 200)
+        return fail(
+          new AppError(
+            'network',
+            `the stealth proxy refused the tunnel to ${authority} (${Number.isNaN(status) ? 'no HTTP answer' : `HTTP ${status}`})`,
+          ),
+        );
       socket.removeListener('error', fail);
       socket.removeAllListeners('timeout');
       socket.setTimeout(0);

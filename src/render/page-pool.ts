@@ -78,11 +78,19 @@ export async function discard(pooled: PooledPage): Promise<void> {
 
 async function wipe(pooled: PooledPage): Promise<void> {
   // Popups the page opened belong to the same context: they go too.
-  await Promise.all(pooled.context.pages().filter((p) => p !== pooled.page).map((p) => p.close()));
+  await Promise.all(
+    pooled.context
+      .pages()
+      .filter((p) => p !== pooled.page)
+      .map((p) => p.close()),
+  );
   // Leaving the document stops its scripts; nothing of about:blank needs to load.
   await pooled.page.goto('about:blank', { waitUntil: 'commit' });
   const cdp = pooled.cdp;
   const origins = [...pooled.origins];
   pooled.origins.clear();
-  await Promise.all([pooled.context.clearCookies(), ...origins.map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }))]);
+  await Promise.all([
+    pooled.context.clearCookies(),
+    ...origins.map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
+  ]);
 }

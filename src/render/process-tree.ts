@@ -45,7 +45,9 @@ function memoryOf(pid: number): number {
 export function descendants(root: number = process.pid): ProcessInfo[] {
   let all: ProcessInfo[];
   try {
-    all = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((name) => read(Number(name)) ?? []);
+    all = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .flatMap((name) => read(Number(name)) ?? []);
   } catch {
     return [];
   }

@@ -39,7 +39,10 @@ export class ApiKeys {
   /** `credits` undefined = unlimited. */
   async create(options: { name?: string; credits?: number } = {}): Promise<CreatedKey> {
     if (options.credits !== undefined && (!Number.isSafeInteger(options.credits) || options.credits < 0)) {
-      throw new AppError('invalid_request', 'credits must be a whole number of at least 0 (leave it out for an unlimited key).');
+      throw new AppError(
+        'invalid_request',
+        'credits must be a whole number of at least 0 (leave it out for an unlimited key).',
+      );
     }
     // 32 random bytes: 256 bits, beyond guessing; base64url keeps it header- and shell-safe.
     const secret = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -69,11 +72,16 @@ export class ApiKeys {
     const wanted = idOrPrefix.trim();
     const byId = await this.#store.keyById(wanted);
     if (byId) return byId;
-    const matches = wanted.length >= SHOWN_CHARS ? (await this.#store.listKeys()).filter((k) => wanted.startsWith(k.prefix) || k.prefix.startsWith(wanted)) : [];
+    const matches =
+      wanted.length >= SHOWN_CHARS
+        ? (await this.#store.listKeys()).filter((k) => wanted.startsWith(k.prefix) || k.prefix.startsWith(wanted))
+        : [];
     if (matches.length === 1) return matches[0] as ApiKeyRecord;
     throw new AppError(
       'not_found',
-      matches.length > 1 ? `"${wanted}" matches ${matches.length} keys; use the key id.` : `No key "${wanted}" (use an id from "keys list").`,
+      matches.length > 1
+        ? `"${wanted}" matches ${matches.length} keys; use the key id.`
+        : `No key "${wanted}" (use an id from "keys list").`,
     );
   }
 
@@ -84,10 +92,13 @@ export class ApiKeys {
   }
 
   async topUp(idOrPrefix: string, credits: number): Promise<ApiKeyRecord> {
-    if (!Number.isSafeInteger(credits) || credits <= 0) throw new AppError('invalid_request', 'a top-up is a whole number of credits above 0.');
+    if (!Number.isSafeInteger(credits) || credits <= 0)
+      throw new AppError('invalid_request', 'a top-up is a whole number of credits above 0.');
     const key = await this.resolve(idOrPrefix);
-    if (key.balance === null) throw new AppError('invalid_request', `Key ${key.id} is unlimited; there is nothing to top up.`);
-    if (key.revokedAt !== undefined) throw new AppError('invalid_request', `Key ${key.id} was revoked on ${key.revokedAt}.`);
+    if (key.balance === null)
+      throw new AppError('invalid_request', `Key ${key.id} is unlimited; there is nothing to top up.`);
+    if (key.revokedAt !== undefined)
+      throw new AppError('invalid_request', `Key ${key.id} was revoked on ${key.revokedAt}.`);
     return (await this.#store.topUp(key.id, credits)) as ApiKeyRecord;
   }
 

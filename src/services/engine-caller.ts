@@ -27,8 +27,7 @@ export interface EngineFailure {
 }
 
 export type EngineOutcome =
-  | { engine: EngineId; ok: true; results: EngineResult[] }
-  | { engine: EngineId; ok: false; failure: EngineFailure };
+  { engine: EngineId; ok: true; results: EngineResult[] } | { engine: EngineId; ok: false; failure: EngineFailure };
 
 export interface EngineCallerDeps {
   client: HttpClient;
@@ -56,7 +55,11 @@ export class EngineCaller {
     });
     if (suspension) {
       this.#deps.observer?.engineCall(id, 'suspended');
-      return { engine: id, ok: false, failure: { engine: id, error: suspension.reason, message: this.#deps.health.describe(id, suspension) } };
+      return {
+        engine: id,
+        ok: false,
+        failure: { engine: id, error: suspension.reason, message: this.#deps.health.describe(id, suspension) },
+      };
     }
 
     // The engine's own budget, never past the request's deadline.
@@ -74,7 +77,8 @@ export class EngineCaller {
         const err = toAppError(error);
         // The lite page is another layout, not another IP: it helps when the HTML page
         // changed or the server hiccuped, never against a block or a rate limit.
-        const worthFallback = err.code === 'malformed_response' || (err.code === 'http' && (err.statusCode ?? 0) >= 500);
+        const worthFallback =
+          err.code === 'malformed_response' || (err.code === 'http' && (err.statusCode ?? 0) >= 500);
         if (!fallback || !worthFallback || budget.signal.aborted || timeLeft(budget) < MIN_FALLBACK_BUDGET_MS) {
           throw err;
         }
@@ -94,7 +98,10 @@ export class EngineCaller {
       this.#deps.observer?.engineCall(id, err.code);
       if (suspended) {
         this.#deps.observer?.engineSuspended(id, suspended.reason);
-        ctx.log.warn({ engine: id, reason: suspended.reason, until: new Date(suspended.until).toISOString() }, 'search engine suspended');
+        ctx.log.warn(
+          { engine: id, reason: suspended.reason, until: new Date(suspended.until).toISOString() },
+          'search engine suspended',
+        );
       }
       return { engine: id, ok: false, failure: { engine: id, error: err.code, message: err.message } };
     } finally {

@@ -66,7 +66,10 @@ export class EngineHealth {
       ms = this.#options.suspendBlockedMs;
     } else if (error.code === 'rate_limited') {
       reason = 'rate_limited';
-      ms = error.retryAfter !== undefined ? Math.min(error.retryAfter * 1000, MAX_RETRY_AFTER_MS) : this.#options.suspendRateLimitedMs;
+      ms =
+        error.retryAfter !== undefined
+          ? Math.min(error.retryAfter * 1000, MAX_RETRY_AFTER_MS)
+          : this.#options.suspendRateLimitedMs;
     } else return undefined;
     if (!(ms > 0)) return undefined;
     const until = this.#now() + ms;

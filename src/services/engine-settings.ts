@@ -64,7 +64,10 @@ export function notConfiguredMessage(id: EngineId, missing: string[]): string {
 }
 
 /** Parses `brave=1.2,wikipedia=0.5` into weights, collecting every problem. */
-export function parseWeights(text: string | undefined): { weights: Partial<Record<EngineId, number>>; problems: string[] } {
+export function parseWeights(text: string | undefined): {
+  weights: Partial<Record<EngineId, number>>;
+  problems: string[];
+} {
   const weights: Partial<Record<EngineId, number>> = {};
   const problems: string[] = [];
   if (text === undefined) return { weights, problems };
@@ -83,7 +86,9 @@ export function parseWeights(text: string | undefined): { weights: Partial<Recor
     } else if (weights[id] !== undefined) {
       problems.push(`WEBSEARCH_ENGINE_WEIGHTS: "${id}" is given twice`);
     } else if (!(weight > 0 && weight <= MAX_WEIGHT)) {
-      problems.push(`WEBSEARCH_ENGINE_WEIGHTS: the weight of "${id}" must be above 0 and at most ${MAX_WEIGHT} (got ${match[2]})`);
+      problems.push(
+        `WEBSEARCH_ENGINE_WEIGHTS: the weight of "${id}" must be above 0 and at most ${MAX_WEIGHT} (got ${match[2]})`,
+      );
     } else {
       weights[id] = weight;
     }
@@ -118,7 +123,9 @@ function buildSettings(config: Config): { settings: EngineSettings; problems: st
 
   const parsed = parseWeights(config.search.weights);
   problems.push(...parsed.problems);
-  const weights = Object.fromEntries(ENGINE_IDS.map((id) => [id, parsed.weights[id] ?? ENGINE_CATALOG[id].defaultWeight])) as Record<EngineId, number>;
+  const weights = Object.fromEntries(
+    ENGINE_IDS.map((id) => [id, parsed.weights[id] ?? ENGINE_CATALOG[id].defaultWeight]),
+  ) as Record<EngineId, number>;
 
   return { settings: { contexts, configured, defaults, weights }, problems };
 }

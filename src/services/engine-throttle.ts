@@ -96,7 +96,9 @@ export class Lane {
 }
 
 function abortReason(signal: AbortSignal): unknown {
-  return signal.reason instanceof AppError ? signal.reason : new AppError('cancelled', 'request cancelled by the caller');
+  return signal.reason instanceof AppError
+    ? signal.reason
+    : new AppError('cancelled', 'request cancelled by the caller');
 }
 
 export interface ThrottleOptions {

@@ -54,7 +54,9 @@ export class ExtractService {
       }),
     );
 
-    const results = request.urls.map((raw, i) => toResult(raw, outcomes.get(keys[i] as string) as PageOutcome, request));
+    const results = request.urls.map((raw, i) =>
+      toResult(raw, outcomes.get(keys[i] as string) as PageOutcome, request),
+    );
     const unique = [...outcomes.values()];
     // What was done, priced in core/pricing.ts: fresh extractions are paid, cache hits free.
     const extracted = unique.filter((o) => o.ok && !o.fromCache).length;

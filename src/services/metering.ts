@@ -51,7 +51,13 @@ export class Metering {
    * The hold and the usage record are filed under the context's id, the one the client
    * sees (`X-Request-Id`, MCP `_meta.request_id`). A failed request is never charged.
    */
-  async run<T>(ctx: Pick<RequestContext, 'id' | 'caller' | 'log'>, operation: Operation, maxCredits: number, work: () => Promise<T>, creditsOf: (result: T) => number): Promise<T> {
+  async run<T>(
+    ctx: Pick<RequestContext, 'id' | 'caller' | 'log'>,
+    operation: Operation,
+    maxCredits: number,
+    work: () => Promise<T>,
+    creditsOf: (result: T) => number,
+  ): Promise<T> {
     const key = ctx.caller.key;
     if (key === undefined) return work();
     const { ledger, observer } = this.#deps;
@@ -68,13 +74,20 @@ export class Metering {
       observer?.requestRefused(code);
       throw code === 'insufficient_credits'
         ? insufficientCredits(admitted.balance ?? 0)
-        : new AppError('unauthorized', admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.');
+        : new AppError(
+            'unauthorized',
+            admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.',
+          );
     }
     let result: T;
     try {
       result = await work();
     } catch (err) {
-      await ledger.release(key.id, requestId).catch((releaseErr: unknown) => ctx.log.warn({ err: releaseErr, keyId: key.id }, 'releasing a credit hold failed'));
+      await ledger
+        .release(key.id, requestId)
+        .catch((releaseErr: unknown) =>
+          ctx.log.warn({ err: releaseErr, keyId: key.id }, 'releasing a credit hold failed'),
+        );
       throw err;
     }
     const credits = creditsOf(result);
@@ -98,10 +111,14 @@ export class Metering {
     const hit = await this.#deps.rateWindows.hitRateLimit(`key:${key.id}`, rateLimitWindowMs, now);
     if (hit.count > rateLimitRequests) {
       const retryAfter = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
-      throw new AppError('rate_limited', `Rate limit reached: ${rateLimitRequests} requests per ${rateLimitWindowMs / 1000} s for this key; retry in ${retryAfter} s.`, {
-        retryAfter,
-        retryable: true,
-      });
+      throw new AppError(
+        'rate_limited',
+        `Rate limit reached: ${rateLimitRequests} requests per ${rateLimitWindowMs / 1000} s for this key; retry in ${retryAfter} s.`,
+        {
+          retryAfter,
+          retryable: true,
+        },
+      );
     }
   }
 }
@@ -119,5 +136,8 @@ function insufficientCredits(balance: number): AppError {
       { retryable: true },
     );
   }
-  return new AppError('insufficient_credits', `The key's credits are spent (balance ${balance}); top it up to continue.`);
+  return new AppError(
+    'insufficient_credits',
+    `The key's credits are spent (balance ${balance}); top it up to continue.`,
+  );
 }

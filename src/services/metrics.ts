@@ -28,17 +28,74 @@ export interface ServiceObserver {
 
 export class Metrics implements MeteringObserver, ServiceObserver {
   readonly registry = new Registry();
-  readonly #httpRequests = new Counter({ name: 'websearch_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
-  readonly #httpDuration = new Histogram({ name: 'websearch_http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly #toolCalls = new Counter({ name: 'websearch_mcp_tool_calls_total', help: 'MCP tool calls by tool and outcome', labelNames: ['tool', 'outcome'], registers: [this.registry] });
-  readonly #toolDuration = new Histogram({ name: 'websearch_mcp_tool_call_duration_seconds', help: 'MCP tool call latency', labelNames: ['tool'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly #credits = new Counter({ name: 'websearch_credits_charged_total', help: 'Credits debited from API keys', labelNames: ['operation'], registers: [this.registry] });
-  readonly #refusals = new Counter({ name: 'websearch_requests_refused_total', help: 'Requests refused before any work (unauthorized, insufficient_credits, rate_limited)', labelNames: ['code'], registers: [this.registry] });
-  readonly #cache = new Counter({ name: 'websearch_cache_lookups_total', help: 'Cache lookups by kind and result', labelNames: ['kind', 'result'], registers: [this.registry] });
-  readonly #engineCalls = new Counter({ name: 'websearch_engine_calls_total', help: 'Search engine calls by engine and outcome (ok or an error code)', labelNames: ['engine', 'outcome'], registers: [this.registry] });
-  readonly #suspensions = new Counter({ name: 'websearch_engine_suspensions_total', help: 'Engine suspensions placed (blocked, rate_limited)', labelNames: ['engine', 'reason'], registers: [this.registry] });
-  readonly #pages = new Counter({ name: 'websearch_pages_total', help: 'Pages by outcome: success, cached, or the extraction error_type', labelNames: ['outcome'], registers: [this.registry] });
-  readonly #passFailures = new Counter({ name: 'websearch_extract_pass_failures_total', help: 'Failures of the HTML pipeline\'s passes on pages converted, by pass', labelNames: ['pass'], registers: [this.registry] });
+  readonly #httpRequests = new Counter({
+    name: 'websearch_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [this.registry],
+  });
+  readonly #httpDuration = new Histogram({
+    name: 'websearch_http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames: ['route', 'method'],
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #toolCalls = new Counter({
+    name: 'websearch_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome',
+    labelNames: ['tool', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly #toolDuration = new Histogram({
+    name: 'websearch_mcp_tool_call_duration_seconds',
+    help: 'MCP tool call latency',
+    labelNames: ['tool'],
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #credits = new Counter({
+    name: 'websearch_credits_charged_total',
+    help: 'Credits debited from API keys',
+    labelNames: ['operation'],
+    registers: [this.registry],
+  });
+  readonly #refusals = new Counter({
+    name: 'websearch_requests_refused_total',
+    help: 'Requests refused before any work (unauthorized, insufficient_credits, rate_limited)',
+    labelNames: ['code'],
+    registers: [this.registry],
+  });
+  readonly #cache = new Counter({
+    name: 'websearch_cache_lookups_total',
+    help: 'Cache lookups by kind and result',
+    labelNames: ['kind', 'result'],
+    registers: [this.registry],
+  });
+  readonly #engineCalls = new Counter({
+    name: 'websearch_engine_calls_total',
+    help: 'Search engine calls by engine and outcome (ok or an error code)',
+    labelNames: ['engine', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly #suspensions = new Counter({
+    name: 'websearch_engine_suspensions_total',
+    help: 'Engine suspensions placed (blocked, rate_limited)',
+    labelNames: ['engine', 'reason'],
+    registers: [this.registry],
+  });
+  readonly #pages = new Counter({
+    name: 'websearch_pages_total',
+    help: 'Pages by outcome: success, cached, or the extraction error_type',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly #passFailures = new Counter({
+    name: 'websearch_extract_pass_failures_total',
+    help: "Failures of the HTML pipeline's passes on pages converted, by pass",
+    labelNames: ['pass'],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'websearch_' });

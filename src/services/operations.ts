@@ -31,19 +31,26 @@ export class Operations {
 
   constructor(deps: OperationsDeps) {
     this.#deps = deps;
-    this.#extractSchema = extractRequestSchema({ maxUrls: deps.config.crawl.maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
+    this.#extractSchema = extractRequestSchema({
+      maxUrls: deps.config.crawl.maxUrls,
+      maxTimeoutMs: deps.config.fetch.maxTimeoutMs,
+    });
   }
 
   /** `POST /api/crawl`, `extract_urls`, `websearch-mcp extract`, the library's `extract`: `input` as the client sent it. */
   extract(incoming: IncomingRequest, input: unknown, options: ExtractCallOptions = {}): Promise<CrawlResponse> {
     const request = validate(this.#extractSchema, input);
-    return this.#run(incoming, 'crawl', this.#extractTimeoutMs(request), maxExtractCredits(request), (ctx) => this.#deps.extract.extract(ctx, request, options));
+    return this.#run(incoming, 'crawl', this.#extractTimeoutMs(request), maxExtractCredits(request), (ctx) =>
+      this.#deps.extract.extract(ctx, request, options),
+    );
   }
 
   /** `GET|POST /api/search`, `web_search`, `websearch-mcp search`, the library's `search`: `input` as the client sent it. */
   search(incoming: IncomingRequest, input: unknown, options: SearchOptions = {}): Promise<SearchResponse> {
     const request = validate(searchRequestSchema, input);
-    return this.#run(incoming, 'search', this.#searchTimeoutMs(request), maxSearchCredits(request), (ctx) => this.#deps.search.search(ctx, request, options));
+    return this.#run(incoming, 'search', this.#searchTimeoutMs(request), maxSearchCredits(request), (ctx) =>
+      this.#deps.search.search(ctx, request, options),
+    );
   }
 
   /** The validated request under its context, metered; one debug line when it is done (every face's, stamped with its id). */
@@ -55,7 +62,13 @@ export class Operations {
     work: (ctx: RequestContext) => Promise<T>,
   ): Promise<T> {
     return withRequestContext(incoming, timeoutMs, async (ctx) => {
-      const result = await this.#deps.metering.run(ctx, operation, maxCredits, () => work(ctx), (r) => r.metadata.credits_used);
+      const result = await this.#deps.metering.run(
+        ctx,
+        operation,
+        maxCredits,
+        () => work(ctx),
+        (r) => r.metadata.credits_used,
+      );
       ctx.log.debug({ operation, credits_used: result.metadata.credits_used }, 'operation done');
       return result;
     });

@@ -13,7 +13,16 @@ import type { Logger } from '../core/logger.js';
 import type { ConverterPort } from '../core/converter-port.js';
 import type { Renderer, StaticDocument } from '../core/render-port.js';
 import { timeLeft, type RequestContext, type RequestDeadline } from '../core/request-context.js';
-import { classifyContentType, decodeText, hasReadableText, looksScriptDependent, nearEmpty, parseContentType, rejectedExtension, sniffBinary } from '../extract/index.js';
+import {
+  classifyContentType,
+  decodeText,
+  hasReadableText,
+  looksScriptDependent,
+  nearEmpty,
+  parseContentType,
+  rejectedExtension,
+  sniffBinary,
+} from '../extract/index.js';
 import type { ConvertInput, ConvertOutput } from '../extract/types.js';
 import { browserProfile } from '../net/browser-profile.js';
 import type { FetchedResponse, HttpClient, ResponseHead } from '../net/fetch-types.js';
@@ -24,7 +33,10 @@ export type ExtractFormat = 'markdown' | 'html';
 
 export interface RobotsPolicy {
   /** Rejects with `timeout` at the caller's deadline, `cancelled` when it gives up. */
-  check(url: string, ctx?: RequestDeadline): Promise<{ allowed: boolean; source: string; status?: number; error?: AppError }>;
+  check(
+    url: string,
+    ctx?: RequestDeadline,
+  ): Promise<{ allowed: boolean; source: string; status?: number; error?: AppError }>;
 }
 
 export interface ExtractedPage {
@@ -36,8 +48,7 @@ export interface ExtractedPage {
 }
 
 export type PageOutcome =
-  | ({ ok: true; fromCache: boolean } & ExtractedPage)
-  | { ok: false; statusCode: number; error: AppError };
+  ({ ok: true; fromCache: boolean } & ExtractedPage) | { ok: false; statusCode: number; error: AppError };
 
 export interface ExtractOptions {
   format: ExtractFormat;
@@ -99,7 +110,9 @@ export class PageExtractor {
   /** One URL through every gate, under the request's deadline (the whole of it: URLs run side by side). */
   async extract(ctx: RequestContext, rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
     const outcome = await this.#extract(ctx, rawUrl, options);
-    this.#deps.observer?.pageFetched(outcome.ok ? (outcome.fromCache ? 'cached' : 'success') : extractionErrorTypeOf(outcome.error.code));
+    this.#deps.observer?.pageFetched(
+      outcome.ok ? (outcome.fromCache ? 'cached' : 'success') : extractionErrorTypeOf(outcome.error.code),
+    );
     return outcome;
   }
 
@@ -141,7 +154,11 @@ export class PageExtractor {
     const budgetMs = Math.max(0, Math.round(timeLeft(ctx)));
     const verdict = await this.#deps.robots.check(url.href, ctx).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'timeout') {
-        throw new AppError('timeout', `No answer within ${budgetMs} ms: the site's robots.txt did not answer in that time.`, { statusCode: 0, retryable: true });
+        throw new AppError(
+          'timeout',
+          `No answer within ${budgetMs} ms: the site's robots.txt did not answer in that time.`,
+          { statusCode: 0, retryable: true },
+        );
       }
       throw err;
     });
@@ -150,10 +167,12 @@ export class PageExtractor {
       // resolved or refuses connections says more about the host than about robots:
       // the page itself would fail the same way, so report that failure itself.
       const cause = verdict.error?.code;
-      if (verdict.error && (cause === 'forbidden_address' || cause === 'network' || cause === 'cancelled')) throw verdict.error;
-      const why = verdict.source === 'unreachable'
-        ? `its robots.txt could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly (${ROBOTS_HINT})`
-        : `its robots.txt disallows this path for ${this.#deps.config.fetch.productToken} (${ROBOTS_HINT})`;
+      if (verdict.error && (cause === 'forbidden_address' || cause === 'network' || cause === 'cancelled'))
+        throw verdict.error;
+      const why =
+        verdict.source === 'unreachable'
+          ? `its robots.txt could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly (${ROBOTS_HINT})`
+          : `its robots.txt disallows this path for ${this.#deps.config.fetch.productToken} (${ROBOTS_HINT})`;
       throw new AppError('robots_disallowed', `Not fetched: ${why}.`, { statusCode: 0 });
     }
     const profile = options.stealth ? browserProfile(this.#deps.renderer?.browserMajor?.()) : undefined;
@@ -175,18 +194,34 @@ export class PageExtractor {
           }
         },
       });
-      output = await this.#convert(ctx, response.body, response.headers['content-type'] ?? null, response.finalUrl, options, response.headers, response.status);
+      output = await this.#convert(
+        ctx,
+        response.body,
+        response.headers['content-type'] ?? null,
+        response.finalUrl,
+        options,
+        response.headers,
+        response.status,
+      );
     } catch (err) {
       // Stealth: a page that turned the plain fetch away as a bot is retried in the browser,
       // which fetches it itself with the same profile.
       if (options.stealth && this.#deps.renderer && this.#deps.config.render.mode !== 'never' && isBotWall(err)) {
-        ctx.log.debug({ url: url.href, code: (err as AppError).code }, 'blocked: retrying rendered with the stealth profile');
+        ctx.log.debug(
+          { url: url.href, code: (err as AppError).code },
+          'blocked: retrying rendered with the stealth profile',
+        );
         return this.#renderAndConvert(ctx, url.href, undefined, options);
       }
       throw err;
     }
     if (this.#shouldRender(response, output, options.format)) {
-      const document = { finalUrl: response.finalUrl, status: response.status, headers: response.headers, body: response.body };
+      const document = {
+        finalUrl: response.finalUrl,
+        status: response.status,
+        headers: response.headers,
+        body: response.body,
+      };
       return this.#renderAndConvert(ctx, url.href, document, options);
     }
     if (!hasReadableText(output)) throw emptyContent(response.status, false);
@@ -206,11 +241,23 @@ export class PageExtractor {
     return looksScriptDependent(text, output.markdown);
   }
 
-  async #renderAndConvert(ctx: RequestContext, url: string, document: StaticDocument | undefined, options: ExtractOptions): Promise<ExtractedPage> {
+  async #renderAndConvert(
+    ctx: RequestContext,
+    url: string,
+    document: StaticDocument | undefined,
+    options: ExtractOptions,
+  ): Promise<ExtractedPage> {
     const renderer = this.#deps.renderer as Renderer;
-    const page = await renderer.render({ url, stealth: options.stealth === true, ...(document ? { document } : {}) }, ctx);
+    const page = await renderer.render(
+      { url, stealth: options.stealth === true, ...(document ? { document } : {}) },
+      ctx,
+    );
     // A browser that fetched the page itself (stealth retry) applies the status gate here.
-    if (!document) checkHead({ url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] }, Number.MAX_SAFE_INTEGER);
+    if (!document)
+      checkHead(
+        { url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] },
+        Number.MAX_SAFE_INTEGER,
+      );
     const bytes = new TextEncoder().encode(page.html);
     const output = await this.#convert(ctx, bytes, 'text/html; charset=utf-8', page.finalUrl, options, {}, page.status);
     if (!hasReadableText(output)) throw emptyContent(page.status, true);
@@ -231,7 +278,13 @@ export class PageExtractor {
     const output = await this.#deps.converter.convert(input, ctx).catch((err: unknown) => {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
-      throw error.statusCode === undefined ? new AppError(error.code, error.message, { statusCode: status, retryable: error.retryable, cause: error.cause }) : error;
+      throw error.statusCode === undefined
+        ? new AppError(error.code, error.message, {
+            statusCode: status,
+            retryable: error.retryable,
+            cause: error.cause,
+          })
+        : error;
     });
     return this.#countFailures(output, url);
   }
@@ -252,8 +305,12 @@ function isBotWall(err: unknown): boolean {
 }
 
 function emptyContent(status: number, rendered: boolean): AppError {
-  const why = rendered ? 'even after its scripts ran in the headless browser' : 'empty, or written by scripts this server did not run';
-  return new AppError('empty_content', `The page has no readable text (${why}); nothing was charged.`, { statusCode: status });
+  const why = rendered
+    ? 'even after its scripts ran in the headless browser'
+    : 'empty, or written by scripts this server did not run';
+  return new AppError('empty_content', `The page has no readable text (${why}); nothing was charged.`, {
+    statusCode: status,
+  });
 }
 
 /** The gates that need only the status line and headers of the final hop. */
@@ -267,7 +324,11 @@ function checkHead(head: ResponseHead, maxBytes: number): void {
   }
   const contentType = head.headers['content-type'];
   // An unparseable or wildcard header counts as absent: the converter sniffs the body.
-  if (contentType !== undefined && parseContentType(contentType) !== null && classifyContentType(contentType) === null) {
+  if (
+    contentType !== undefined &&
+    parseContentType(contentType) !== null &&
+    classifyContentType(contentType) === null
+  ) {
     throw new AppError(
       'unsupported_content_type',
       `Content type "${contentType.split(';')[0]?.trim()}" is not supported: only HTML, XHTML, plain text, Markdown, CSV, JSON and XML (RSS, Atom, sitemaps) can be extracted.`,
@@ -277,7 +338,9 @@ function checkHead(head: ResponseHead, maxBytes: number): void {
   const declared = Number(head.headers['content-length']);
   const encoded = head.headers['content-encoding'] !== undefined && head.headers['content-encoding'] !== 'identity';
   if (!encoded && Number.isFinite(declared) && declared > maxBytes) {
-    throw new AppError('too_large', `The page declares ${declared} bytes, over the ${maxBytes}-byte limit.`, { statusCode: head.status });
+    throw new AppError('too_large', `The page declares ${declared} bytes, over the ${maxBytes}-byte limit.`, {
+      statusCode: head.status,
+    });
   }
 }
 

@@ -20,7 +20,12 @@ import { ENGINE_IDS, type EngineId, type SearchParams } from '../engines/types.j
 import type { HttpClient } from '../net/fetch-types.js';
 import { EngineCaller, type EngineFailure } from './engine-caller.js';
 import { EngineHealth } from './engine-health.js';
-import { missingEngineSettings, notConfiguredMessage, resolveEngineSettings, type EngineSettings } from './engine-settings.js';
+import {
+  missingEngineSettings,
+  notConfiguredMessage,
+  resolveEngineSettings,
+  type EngineSettings,
+} from './engine-settings.js';
 import { EngineThrottle } from './engine-throttle.js';
 import type { PageExtractor } from './page-extractor.js';
 import { fetchContent, type SearchProgress } from './search-content.js';
@@ -121,9 +126,10 @@ export class SearchService {
 
     const params: SearchParams = {
       query: request.q,
-      maxResults: request.include_domains?.length || request.exclude_domains?.length
-        ? Math.min(ENGINE_PAGE_MAX, request.max_results + FILTER_HEADROOM)
-        : request.max_results,
+      maxResults:
+        request.include_domains?.length || request.exclude_domains?.length
+          ? Math.min(ENGINE_PAGE_MAX, request.max_results + FILTER_HEADROOM)
+          : request.max_results,
       safesearch: request.safesearch,
       ...(request.country ? { country: request.country } : {}),
       ...(request.language ? { language: request.language } : {}),
@@ -137,7 +143,8 @@ export class SearchService {
     const lists: EngineResultList[] = [];
     const failures: EngineFailure[] = [];
     for (const outcome of outcomes) {
-      if (outcome.ok) lists.push({ engine: outcome.engine, weight: this.settings.weights[outcome.engine], results: outcome.results });
+      if (outcome.ok)
+        lists.push({ engine: outcome.engine, weight: this.settings.weights[outcome.engine], results: outcome.results });
       else failures.push(outcome.failure);
     }
     if (lists.length === 0) throw enginesUnavailable(failures);
@@ -178,13 +185,19 @@ export class SearchService {
       results,
       metadata: {
         number_of_results: results.length,
-        credits_used: searchCredits({ fromCache: false, numberOfResults: results.length, contentDelivered: content?.delivered }),
+        credits_used: searchCredits({
+          fromCache: false,
+          numberOfResults: results.length,
+          contentDelivered: content?.delivered,
+        }),
         from_cache: false,
         status,
         response_time: seconds(started),
         timestamp: new Date(this.#now()).toISOString(),
         ...(content ? { content_requested: content.requested, content_delivered: content.delivered } : {}),
-        ...(failures.length > 0 ? { failed_engines: failures.map((f) => ({ engine: f.engine, error: f.error, message: f.message })) } : {}),
+        ...(failures.length > 0
+          ? { failed_engines: failures.map((f) => ({ engine: f.engine, error: f.error, message: f.message })) }
+          : {}),
       },
     };
 
@@ -205,13 +218,22 @@ export class SearchService {
     const details = requested.flatMap((id, i) => {
       if (this.settings.configured.includes(id)) return [];
       if (!unconfigured.includes(id)) unconfigured.push(id);
-      return [{ path: `engines.${i}`, message: notConfiguredMessage(id, missingEngineSettings(id, this.settings.contexts[id])) }];
+      return [
+        {
+          path: `engines.${i}`,
+          message: notConfiguredMessage(id, missingEngineSettings(id, this.settings.contexts[id])),
+        },
+      ];
     });
     if (details.length > 0) {
       const configured = this.settings.configured.join(', ');
-      throw new AppError('invalid_request', `Not configured on this server: ${unconfigured.join(', ')} (configured engines: ${configured}).`, {
-        details,
-      });
+      throw new AppError(
+        'invalid_request',
+        `Not configured on this server: ${unconfigured.join(', ')} (configured engines: ${configured}).`,
+        {
+          details,
+        },
+      );
     }
     return ENGINE_IDS.filter((id) => requested.includes(id));
   }
@@ -249,14 +271,17 @@ function copyResponse(response: SearchResponse): SearchResponse {
     results: response.results.map((r) => ({ ...r, ...(r.engines ? { engines: [...r.engines] } : {}) })),
     metadata: {
       ...response.metadata,
-      ...(response.metadata.failed_engines ? { failed_engines: response.metadata.failed_engines.map((f) => ({ ...f })) } : {}),
+      ...(response.metadata.failed_engines
+        ? { failed_engines: response.metadata.failed_engines.map((f) => ({ ...f })) }
+        : {}),
     },
   };
 }
 
 /** Cancelled by the caller: no answer (a deadline that fired leaves the answer partial instead). */
 function throwIfCancelled(signal: AbortSignal): void {
-  if (signal.aborted && !isTimeout(signal.reason)) throw new AppError('cancelled', 'The search was cancelled by the caller.');
+  if (signal.aborted && !isTimeout(signal.reason))
+    throw new AppError('cancelled', 'The search was cancelled by the caller.');
 }
 
 function enginesUnavailable(failures: EngineFailure[]): AppError {

@@ -37,7 +37,10 @@ export class MemoryStore implements Store {
   cache<V>(namespace: CacheNamespace): CacheStore<V> {
     let lru = this.#caches.get(namespace);
     if (!lru) {
-      lru = new LruCache<string, string>({ maxEntries: this.#options.maxCacheEntries ?? 10_000, ...(this.#options.now ? { now: this.#options.now } : {}) });
+      lru = new LruCache<string, string>({
+        maxEntries: this.#options.maxCacheEntries ?? 10_000,
+        ...(this.#options.now ? { now: this.#options.now } : {}),
+      });
       this.#caches.set(namespace, lru);
     }
     const entries = lru;
@@ -74,7 +77,8 @@ export class MemoryStore implements Store {
 
   async createKey(record: ApiKeyRecord): Promise<void> {
     this.#open();
-    if (this.#keys.has(record.id) || [...this.#keys.values()].some((k) => k.hash === record.hash)) throw new Error(`key ${record.id} exists`);
+    if (this.#keys.has(record.id) || [...this.#keys.values()].some((k) => k.hash === record.hash))
+      throw new Error(`key ${record.id} exists`);
     this.#keys.set(record.id, { ...record });
   }
 
@@ -92,7 +96,9 @@ export class MemoryStore implements Store {
 
   async listKeys(): Promise<ApiKeyRecord[]> {
     this.#open();
-    return [...this.#keys.values()].map((k) => ({ ...k })).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return [...this.#keys.values()]
+      .map((k) => ({ ...k }))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
   async keyCount(): Promise<number> {
@@ -116,7 +122,13 @@ export class MemoryStore implements Store {
     return { ...key };
   }
 
-  async reserve(keyId: string, requestId: string, maxCredits: number, holdMs: number, now: number): Promise<ReserveResult> {
+  async reserve(
+    keyId: string,
+    requestId: string,
+    maxCredits: number,
+    holdMs: number,
+    now: number,
+  ): Promise<ReserveResult> {
     this.#open();
     const key = this.#keys.get(keyId);
     if (!key) return { ok: false, reason: 'unknown_key' };
@@ -137,7 +149,13 @@ export class MemoryStore implements Store {
     this.#holds.get(input.keyId)?.delete(input.requestId);
     const key = this.#keys.get(input.keyId);
     if (key && key.balance !== null) key.balance -= input.credits;
-    this.#usage.push({ keyId: input.keyId, operation: input.operation, credits: input.credits, requestId: input.requestId, at: input.at });
+    this.#usage.push({
+      keyId: input.keyId,
+      operation: input.operation,
+      credits: input.credits,
+      requestId: input.requestId,
+      at: input.at,
+    });
     return { balance: key ? key.balance : null };
   }
 
@@ -147,14 +165,22 @@ export class MemoryStore implements Store {
 
   async usage(query: { keyId?: string; since?: string } = {}): Promise<UsageRecord[]> {
     this.#open();
-    return this.#usage.filter((u) => (query.keyId === undefined || u.keyId === query.keyId) && (query.since === undefined || u.at >= query.since)).map((u) => ({ ...u }));
+    return this.#usage
+      .filter(
+        (u) =>
+          (query.keyId === undefined || u.keyId === query.keyId) && (query.since === undefined || u.at >= query.since),
+      )
+      .map((u) => ({ ...u }));
   }
 
   async hitRateLimit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit> {
     this.#open();
     const start = now - (now % windowMs);
     const current = this.#windows.get(bucket);
-    const hit = current && current.resetAt === start + windowMs ? { count: current.count + 1, resetAt: current.resetAt } : { count: 1, resetAt: start + windowMs };
+    const hit =
+      current && current.resetAt === start + windowMs
+        ? { count: current.count + 1, resetAt: current.resetAt }
+        : { count: 1, resetAt: start + windowMs };
     this.#windows.set(bucket, hit);
     return { ...hit };
   }

@@ -208,13 +208,18 @@ export class RedisStore implements Store {
   async keyById(id: string): Promise<ApiKeyRecord | undefined> {
     const [json, balance] = await this.#redis.mget(this.#k('key', id), this.#k('balance', id));
     if (!json) return undefined;
-    return { ...(JSON.parse(json) as KeyJson), balance: balance === null || balance === undefined ? null : Number(balance) };
+    return {
+      ...(JSON.parse(json) as KeyJson),
+      balance: balance === null || balance === undefined ? null : Number(balance),
+    };
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
     const ids = await this.#redis.zrange(`${this.#p}keys`, 0, -1);
     const keys = await Promise.all(ids.map((id) => this.keyById(id)));
-    return keys.filter((k): k is ApiKeyRecord => k !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return keys
+      .filter((k): k is ApiKeyRecord => k !== undefined)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
   async keyCount(): Promise<number> {
@@ -230,7 +235,13 @@ export class RedisStore implements Store {
     return this.keyById(id);
   }
 
-  async reserve(keyId: string, requestId: string, maxCredits: number, holdMs: number, now: number): Promise<ReserveResult> {
+  async reserve(
+    keyId: string,
+    requestId: string,
+    maxCredits: number,
+    holdMs: number,
+    now: number,
+  ): Promise<ReserveResult> {
     const [ok, detail, balance] = await this.#redis.wsmReserve(
       this.#k('key', keyId),
       this.#k('balance', keyId),
@@ -247,7 +258,13 @@ export class RedisStore implements Store {
   }
 
   async charge(input: ChargeInput): Promise<{ balance: number | null }> {
-    const record: UsageRecord = { keyId: input.keyId, operation: input.operation, credits: input.credits, requestId: input.requestId, at: input.at };
+    const record: UsageRecord = {
+      keyId: input.keyId,
+      operation: input.operation,
+      credits: input.credits,
+      requestId: input.requestId,
+      at: input.at,
+    };
     const balance = await this.#redis.wsmCharge(
       this.#k('balance', input.keyId),
       this.#k('holds', input.keyId),

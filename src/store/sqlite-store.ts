@@ -104,22 +104,37 @@ export class SqliteStore implements Store {
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new Error(`the store was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION})`);
+    if (version > SCHEMA_VERSION)
+      throw new Error(`the store was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION})`);
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
 
     const s = {
-      cacheGet: db.prepare<[string, string, number], { value: string }>('SELECT value FROM cache WHERE ns = ? AND key = ? AND expires_at > ?'),
-      cacheSet: db.prepare('INSERT INTO cache (ns, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at'),
-      cacheSweep: db.prepare(`DELETE FROM cache WHERE (ns, key) IN (SELECT ns, key FROM cache WHERE expires_at <= ? LIMIT ${SWEEP_ROWS})`),
-      windowSweep: db.prepare(`DELETE FROM rate_windows WHERE bucket IN (SELECT bucket FROM rate_windows WHERE window_end <= ? LIMIT ${SWEEP_ROWS})`),
-      holdSweep: db.prepare(`DELETE FROM holds WHERE (key_id, request_id) IN (SELECT key_id, request_id FROM holds WHERE expires_at <= ? LIMIT ${SWEEP_ROWS})`),
-      suspensionGet: db.prepare<[string, number], { reason: 'blocked' | 'rate_limited'; until: number; cause: string }>('SELECT reason, until, cause FROM suspensions WHERE engine = ? AND until > ?'),
+      cacheGet: db.prepare<[string, string, number], { value: string }>(
+        'SELECT value FROM cache WHERE ns = ? AND key = ? AND expires_at > ?',
+      ),
+      cacheSet: db.prepare(
+        'INSERT INTO cache (ns, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+      ),
+      cacheSweep: db.prepare(
+        `DELETE FROM cache WHERE (ns, key) IN (SELECT ns, key FROM cache WHERE expires_at <= ? LIMIT ${SWEEP_ROWS})`,
+      ),
+      windowSweep: db.prepare(
+        `DELETE FROM rate_windows WHERE bucket IN (SELECT bucket FROM rate_windows WHERE window_end <= ? LIMIT ${SWEEP_ROWS})`,
+      ),
+      holdSweep: db.prepare(
+        `DELETE FROM holds WHERE (key_id, request_id) IN (SELECT key_id, request_id FROM holds WHERE expires_at <= ? LIMIT ${SWEEP_ROWS})`,
+      ),
+      suspensionGet: db.prepare<[string, number], { reason: 'blocked' | 'rate_limited'; until: number; cause: string }>(
+        'SELECT reason, until, cause FROM suspensions WHERE engine = ? AND until > ?',
+      ),
       suspensionPut: db.prepare(
         'INSERT INTO suspensions (engine, reason, until, cause) VALUES (?, ?, ?, ?) ON CONFLICT (engine) DO UPDATE SET reason = excluded.reason, until = excluded.until, cause = excluded.cause WHERE excluded.until > suspensions.until OR suspensions.until <= ?',
       ),
       suspensionClear: db.prepare('DELETE FROM suspensions'),
-      keyInsert: db.prepare('INSERT INTO api_keys (id, name, hash, prefix, balance, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      keyInsert: db.prepare(
+        'INSERT INTO api_keys (id, name, hash, prefix, balance, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?'),
       keyById: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?'),
       keyList: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
@@ -127,8 +142,12 @@ export class SqliteStore implements Store {
       keyRevoke: db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?'),
       keyTopUp: db.prepare('UPDATE api_keys SET balance = balance + ? WHERE id = ? AND balance IS NOT NULL'),
       holdsPurge: db.prepare('DELETE FROM holds WHERE key_id = ? AND expires_at <= ?'),
-      holdsSum: db.prepare<[string], { held: number }>('SELECT coalesce(sum(credits), 0) AS held FROM holds WHERE key_id = ?'),
-      holdInsert: db.prepare('INSERT OR REPLACE INTO holds (key_id, request_id, credits, expires_at) VALUES (?, ?, ?, ?)'),
+      holdsSum: db.prepare<[string], { held: number }>(
+        'SELECT coalesce(sum(credits), 0) AS held FROM holds WHERE key_id = ?',
+      ),
+      holdInsert: db.prepare(
+        'INSERT OR REPLACE INTO holds (key_id, request_id, credits, expires_at) VALUES (?, ?, ?, ?)',
+      ),
       holdDelete: db.prepare('DELETE FROM holds WHERE key_id = ? AND request_id = ?'),
       debit: db.prepare('UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance IS NOT NULL'),
       usageInsert: db.prepare('INSERT INTO usage (key_id, operation, credits, request_id, at) VALUES (?, ?, ?, ?, ?)'),
@@ -139,17 +158,19 @@ export class SqliteStore implements Store {
     };
     this.#statements = s;
 
-    this.#reserve = db.transaction((keyId: string, requestId: string, maxCredits: number, holdMs: number, now: number): ReserveResult => {
-      const key = s.keyById.get(keyId);
-      if (!key) return { ok: false, reason: 'unknown_key' };
-      if (key.revoked_at !== null) return { ok: false, reason: 'revoked' };
-      s.holdsPurge.run(keyId, now);
-      if (key.balance !== null && key.balance - (s.holdsSum.get(keyId)?.held ?? 0) <= 0) {
-        return { ok: false, reason: 'insufficient_credits', balance: key.balance };
-      }
-      s.holdInsert.run(keyId, requestId, maxCredits, now + holdMs);
-      return { ok: true, balance: key.balance };
-    });
+    this.#reserve = db.transaction(
+      (keyId: string, requestId: string, maxCredits: number, holdMs: number, now: number): ReserveResult => {
+        const key = s.keyById.get(keyId);
+        if (!key) return { ok: false, reason: 'unknown_key' };
+        if (key.revoked_at !== null) return { ok: false, reason: 'revoked' };
+        s.holdsPurge.run(keyId, now);
+        if (key.balance !== null && key.balance - (s.holdsSum.get(keyId)?.held ?? 0) <= 0) {
+          return { ok: false, reason: 'insufficient_credits', balance: key.balance };
+        }
+        s.holdInsert.run(keyId, requestId, maxCredits, now + holdMs);
+        return { ok: true, balance: key.balance };
+      },
+    );
 
     this.#charge = db.transaction((input: ChargeInput): { balance: number | null } => {
       s.holdDelete.run(input.keyId, input.requestId);
@@ -191,7 +212,15 @@ export class SqliteStore implements Store {
   }
 
   async createKey(record: ApiKeyRecord): Promise<void> {
-    this.#statements.keyInsert.run(record.id, record.name, record.hash, record.prefix, record.balance, record.createdAt, record.revokedAt ?? null);
+    this.#statements.keyInsert.run(
+      record.id,
+      record.name,
+      record.hash,
+      record.prefix,
+      record.balance,
+      record.createdAt,
+      record.revokedAt ?? null,
+    );
   }
 
   async keyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -221,7 +250,13 @@ export class SqliteStore implements Store {
     return this.keyById(id);
   }
 
-  async reserve(keyId: string, requestId: string, maxCredits: number, holdMs: number, now: number): Promise<ReserveResult> {
+  async reserve(
+    keyId: string,
+    requestId: string,
+    maxCredits: number,
+    holdMs: number,
+    now: number,
+  ): Promise<ReserveResult> {
     return this.#reserve.immediate(keyId, requestId, maxCredits, holdMs, now);
   }
 
@@ -245,8 +280,19 @@ export class SqliteStore implements Store {
       params.push(query.since);
     }
     const sql = `SELECT key_id, operation, credits, request_id, at FROM usage ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`;
-    const rows = this.#db.prepare<string[], { key_id: string; operation: 'search' | 'crawl'; credits: number; request_id: string; at: string }>(sql).all(...params);
-    return rows.map((r) => ({ keyId: r.key_id, operation: r.operation, credits: r.credits, requestId: r.request_id, at: r.at }));
+    const rows = this.#db
+      .prepare<
+        string[],
+        { key_id: string; operation: 'search' | 'crawl'; credits: number; request_id: string; at: string }
+      >(sql)
+      .all(...params);
+    return rows.map((r) => ({
+      keyId: r.key_id,
+      operation: r.operation,
+      credits: r.credits,
+      requestId: r.request_id,
+      at: r.at,
+    }));
   }
 
   async hitRateLimit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit> {

@@ -50,7 +50,9 @@ export const LARGE_INPUT_BYTES = 1024 * 1024;
  * and the test setup build dist/ first).
  */
 export function workerEntry(moduleUrl: string = import.meta.url): URL {
-  return moduleUrl.endsWith('.ts') ? new URL('../../dist/workers/convert-worker.js', moduleUrl) : new URL('./convert-worker.js', moduleUrl);
+  return moduleUrl.endsWith('.ts')
+    ? new URL('../../dist/workers/convert-worker.js', moduleUrl)
+    : new URL('./convert-worker.js', moduleUrl);
 }
 
 export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
@@ -90,22 +92,35 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
       maxQueue: options.maxQueue,
       // Workers stay warm: starting one and loading the HTML cascade costs ~0.3 s.
       idleTimeout: 5 * 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: youngGenerationMb(options.memoryMb) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.memoryMb,
+        maxYoungGenerationSizeMb: youngGenerationMb(options.memoryMb),
+      },
     }));
   }
 
   async convert(input: ConvertInput, ctx: RequestDeadline): Promise<ConvertOutput> {
     const { threads, maxQueue } = this.#options;
     const scope = new DeadlineScope(ctx, {
-      timeout: (ms) => new AppError('timeout', `The page was downloaded but not converted within the ${ms} ms left of its deadline; the conversion was stopped.`, { retryable: true }),
+      timeout: (ms) =>
+        new AppError(
+          'timeout',
+          `The page was downloaded but not converted within the ${ms} ms left of its deadline; the conversion was stopped.`,
+          { retryable: true },
+        ),
       cancelled: () => new AppError('cancelled', 'The request was cancelled while the page was being converted.'),
     });
     let reply: ConvertReply;
     try {
-      if (scope.failure?.code === 'cancelled') throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
+      if (scope.failure?.code === 'cancelled')
+        throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
       const pool = this.#pool;
       if (pool.queueSize >= maxQueue) {
-        throw new AppError('busy', `The server is converting all it can (${threads} at a time, ${maxQueue} waiting); the page was not converted and nothing was charged: try again shortly.`, { retryable: true });
+        throw new AppError(
+          'busy',
+          `The server is converting all it can (${threads} at a time, ${maxQueue} waiting); the page was not converted and nothing was charged: try again shortly.`,
+          { retryable: true },
+        );
       }
       reply = await this.#run(pool, input, scope);
     } finally {
@@ -116,7 +131,11 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
   }
 
   /** Runs one conversion under the scope: past its deadline (or on cancellation) its worker is terminated. */
-  async #run(pool: Piscina<ConvertInput, ConvertReply>, input: ConvertInput, scope: DeadlineScope): Promise<ConvertReply> {
+  async #run(
+    pool: Piscina<ConvertInput, ConvertReply>,
+    input: ConvertInput,
+    scope: DeadlineScope,
+  ): Promise<ConvertReply> {
     const { memoryMb } = this.#options;
     try {
       this.#pending += 1;
@@ -124,10 +143,17 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
     } catch (err) {
       if (scope.failure) throw scope.failure;
       if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new AppError('too_large', `Converting the page needs more than the ${memoryMb} MB of memory a conversion may use (WEBSEARCH_CONVERT_MEMORY_MB); it was stopped.`);
+        throw new AppError(
+          'too_large',
+          `Converting the page needs more than the ${memoryMb} MB of memory a conversion may use (WEBSEARCH_CONVERT_MEMORY_MB); it was stopped.`,
+        );
       }
       // The worker stopped under it (killed, crashed): piscina has started another.
-      throw new AppError('busy', `The worker converting the page stopped (${(err as Error).message}); it was replaced and the page may be tried again.`, { retryable: true, cause: err });
+      throw new AppError(
+        'busy',
+        `The worker converting the page stopped (${(err as Error).message}); it was replaced and the page may be tried again.`,
+        { retryable: true, cause: err },
+      );
     } finally {
       this.#pending -= 1;
       if (input.bytes.length >= LARGE_INPUT_BYTES) this.#scheduleCollection();

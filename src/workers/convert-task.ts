@@ -16,9 +16,17 @@ export interface SerializedError {
 export type ConvertReply = { ok: true; output: ConvertOutput } | { ok: false; error: SerializedError };
 
 export function serializeError(error: AppError): SerializedError {
-  return { code: error.code, message: error.message, retryable: error.retryable, ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }) };
+  return {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+  };
 }
 
 export function deserializeError(error: SerializedError): AppError {
-  return new AppError(error.code, error.message, { retryable: error.retryable, ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }) });
+  return new AppError(error.code, error.message, {
+    retryable: error.retryable,
+    ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+  });
 }

@@ -12,8 +12,10 @@ import { convert, type ConvertInput, type ConvertOutput } from '../extract/index
 export class InThreadConverter implements ConverterPort<ConvertInput, ConvertOutput> {
   async convert(input: ConvertInput, ctx: RequestDeadline): Promise<ConvertOutput> {
     const late = timeLeft(ctx) <= 0 || isTimeout(ctx.signal.reason);
-    if (ctx.signal.aborted && !late) throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
-    if (late) throw new AppError('timeout', 'The deadline passed before the page could be converted.', { retryable: true });
+    if (ctx.signal.aborted && !late)
+      throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
+    if (late)
+      throw new AppError('timeout', 'The deadline passed before the page could be converted.', { retryable: true });
     return convert(input);
   }
 

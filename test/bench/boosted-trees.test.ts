@@ -23,11 +23,21 @@ describe('fitBoostedTrees', () => {
   it('learns an interaction no linear model can (x0 and x1 of the same sign)', () => {
     const X = points(400, 3);
     const y = X.map((x) => (x[0]! * x[1]! > 0 ? 1 : 0));
-    const model = fitBoostedTrees(X, y, X.map(() => 1), { depth: 2, rounds: 60, rate: 0.3, minLeaf: 5 });
+    const model = fitBoostedTrees(
+      X,
+      y,
+      X.map(() => 1),
+      { depth: 2, rounds: 60, rate: 0.3, minLeaf: 5 },
+    );
     const right = X.filter((x, i) => (boostedScore(model, x) > 0 ? 1 : 0) === y[i]).length;
     expect(right / X.length).toBeGreaterThan(0.9);
     // One level cannot: a single split of x0 or x1 is right about half the time.
-    const stumps = fitBoostedTrees(X, y, X.map(() => 1), { depth: 1, rounds: 60, rate: 0.3, minLeaf: 5 });
+    const stumps = fitBoostedTrees(
+      X,
+      y,
+      X.map(() => 1),
+      { depth: 1, rounds: 60, rate: 0.3, minLeaf: 5 },
+    );
     const stumpsRight = X.filter((x, i) => (boostedScore(stumps, x) > 0 ? 1 : 0) === y[i]).length;
     expect(stumpsRight / X.length).toBeLessThan(0.75);
   });
@@ -35,7 +45,7 @@ describe('fitBoostedTrees', () => {
   it('follows the weights: rows that matter more win a split', () => {
     const X = [...points(100, 5), ...points(100, 6)];
     // The first half says "class 1 where x0 > 0", the second the opposite, weighted ten times less.
-    const y = X.map((x, i) => ((x[0]! > 0) === i < 100 ? 1 : 0));
+    const y = X.map((x, i) => (x[0]! > 0 === i < 100 ? 1 : 0));
     const w = X.map((_, i) => (i < 100 ? 10 : 1));
     const model = fitBoostedTrees(X, y, w, { depth: 1, rounds: 20, rate: 0.3, minLeaf: 5 });
     expect(boostedScore(model, [0.9, 0, 0])).toBeGreaterThan(0);
@@ -45,8 +55,18 @@ describe('fitBoostedTrees', () => {
   it('gives the same trees for the same rows, leaves holding at least minLeaf rows', () => {
     const X = points(200, 9);
     const y = X.map((x) => (x[2]! > 0.2 ? 1 : 0));
-    const a = fitBoostedTrees(X, y, X.map(() => 1), { depth: 3, rounds: 10, minLeaf: 20 });
-    const b = fitBoostedTrees(X, y, X.map(() => 1), { depth: 3, rounds: 10, minLeaf: 20 });
+    const a = fitBoostedTrees(
+      X,
+      y,
+      X.map(() => 1),
+      { depth: 3, rounds: 10, minLeaf: 20 },
+    );
+    const b = fitBoostedTrees(
+      X,
+      y,
+      X.map(() => 1),
+      { depth: 3, rounds: 10, minLeaf: 20 },
+    );
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     const tree = a.trees[0]!;
     const leafOf = (row: number[]): number => {

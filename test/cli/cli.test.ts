@@ -59,20 +59,31 @@ describe('conventions', () => {
     expect(out.stderr).toMatch(/invalid_request: .*engines\.0/);
     expect(out.stderr).not.toMatch(/WEBSEARCH_ENGINES/);
     // --json prints the error body too.
-    expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'invalid_request', details: [{ path: 'engines.0' }] } });
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      error: { code: 'invalid_request', details: [{ path: 'engines.0' }] },
+    });
   });
 
   it('lets --engines win over a WEBSEARCH_ENGINES that names an unknown engine, and prints a bad option as JSON under --json', async () => {
-    const out = await run(['search', 'x', '--engines', 'searxng', '--json'], { WEBSEARCH_ENGINES: 'bing', SEARXNG_URL: 'http://127.0.0.1:1', WEBSEARCH_ENGINE_TIMEOUT_MS: '500' });
+    const out = await run(['search', 'x', '--engines', 'searxng', '--json'], {
+      WEBSEARCH_ENGINES: 'bing',
+      SEARXNG_URL: 'http://127.0.0.1:1',
+      WEBSEARCH_ENGINE_TIMEOUT_MS: '500',
+    });
     expect(out.stderr).not.toMatch(/WEBSEARCH_ENGINES/);
     expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'engines_unavailable' } });
     const bad = await run(['search', 'x', '--max-results', '0', '--json']);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: 'invalid_request', message: expect.stringMatching(/--max-results/) } });
+    expect(JSON.parse(bad.stdout)).toMatchObject({
+      error: { code: 'invalid_request', message: expect.stringMatching(/--max-results/) },
+    });
   });
 
   it('exits 1 when the operation itself fails, with the error body under --json', async () => {
-    const out = await run(['search', 'nothing answers', '--engines', 'searxng', '--json'], { SEARXNG_URL: 'http://127.0.0.1:1', WEBSEARCH_ENGINE_TIMEOUT_MS: '500' });
+    const out = await run(['search', 'nothing answers', '--engines', 'searxng', '--json'], {
+      SEARXNG_URL: 'http://127.0.0.1:1',
+      WEBSEARCH_ENGINE_TIMEOUT_MS: '500',
+    });
     expect(out.code).toBe(1);
     expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'engines_unavailable' } });
   });
@@ -106,7 +117,12 @@ describe('settings', () => {
   });
 
   it('reports several bad settings and a conflict together, one line each, with exit 2', async () => {
-    const out = await run(['serve'], { WEBSEARCH_PORT: '70000', WEBSEARCH_ROBOTS: 'maybe', WEBSEARCH_HEADERS_TIMEOUT_MS: '40000', WEBSEARCH_REQUEST_TIMEOUT_MS: '30000' });
+    const out = await run(['serve'], {
+      WEBSEARCH_PORT: '70000',
+      WEBSEARCH_ROBOTS: 'maybe',
+      WEBSEARCH_HEADERS_TIMEOUT_MS: '40000',
+      WEBSEARCH_REQUEST_TIMEOUT_MS: '30000',
+    });
     expect(out.code).toBe(2);
     const lines = out.stderr.trimEnd().split('\n');
     expect(lines).toEqual([
@@ -125,7 +141,9 @@ describe('settings', () => {
     try {
       const out = await run(['serve', '--port', String(port)]);
       expect(out.code).toBe(2);
-      expect(out.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${port} is in use by another program: choose another with --port`));
+      expect(out.stderr).toMatch(
+        new RegExp(`127\\.0\\.0\\.1:${port} is in use by another program: choose another with --port`),
+      );
       expect(oneLine(out.stderr)).toBe(true);
     } finally {
       blocker.close();
@@ -139,7 +157,11 @@ describe('extract in human mode', () => {
     expect(out.code).toBe(0);
     const json = JSON.parse((await run(['extract', `${site.origin}/html`, '--json'])).stdout);
     expect(json.results[0].page_type).toBeDefined();
-    expect(out.stdout.startsWith(`Title: ${json.results[0].title}\nURL: ${site.origin}/html\nPage type: ${json.results[0].page_type}\n\n${json.results[0].markdown}\n`)).toBe(true);
+    expect(
+      out.stdout.startsWith(
+        `Title: ${json.results[0].title}\nURL: ${site.origin}/html\nPage type: ${json.results[0].page_type}\n\n${json.results[0].markdown}\n`,
+      ),
+    ).toBe(true);
     expect(out.stdout).toContain(`\n---\n\nTitle: `);
     // A text page has no page type, so no such line.
     expect(out.stdout).toContain(`URL: ${site.origin}/text\n\n`);
@@ -150,8 +172,15 @@ describe('through Operations', () => {
   it('runs extract as a request of its own: validated there, its log lines under its request id', async () => {
     const out = await run(['extract', `${site.origin}/text`, '--log-level', 'debug']);
     expect(out.code).toBe(0);
-    const lines = out.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({ operation: 'crawl', credits_used: 1, request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/) });
+    const lines = out.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({
+      operation: 'crawl',
+      credits_used: 1,
+      request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/),
+    });
     // The schema's refusal, as the HTTP API words it (exit 2: a usage mistake).
     const bad = await run(['extract', ...Array.from({ length: 11 }, (_, i) => `${site.origin}/text?${i}`)]);
     expect(bad.code).toBe(2);

@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { CLI, runCli, spawnServe } from '../helpers/spawn-cli.js';
 
-
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
 let dir: string;
@@ -27,7 +26,13 @@ afterAll(async () => {
 });
 
 function envFor(store: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...(process.env as Record<string, string>), WEBSEARCH_STORE_PATH: store, WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', WEBSEARCH_LOG_LEVEL: 'silent', ...extra };
+  return {
+    ...(process.env as Record<string, string>),
+    WEBSEARCH_STORE_PATH: store,
+    WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
+    WEBSEARCH_LOG_LEVEL: 'silent',
+    ...extra,
+  };
 }
 
 const run = runCli;
@@ -58,7 +63,11 @@ describe('websearch-mcp keys', () => {
     const server = await serve([], { ...env, WEBSEARCH_LOG_LEVEL: 'trace' });
     try {
       const crawl = (headers: Record<string, string>) =>
-        fetch(`${server.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ urls: [`${site.origin}/text`] }) });
+        fetch(`${server.url}/api/crawl`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ urls: [`${site.origin}/text`] }),
+        });
       const ok = await crawl({ authorization: `Bearer ${secret}` });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as any).metadata.credits_used).toBe(1);
@@ -95,7 +104,16 @@ describe('websearch-mcp keys', () => {
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     expect((await run(['keys', 'frobnicate'], env)).code).toBe(2);
     // Settings only the server reads do not stop key management.
-    expect((await run(['keys', 'list'], { ...env, CHROMIUM_PATH: '/nowhere/chromium', WEBSEARCH_CONVERT_THREADS: 'many', WEBSEARCH_FETCH_TIMEOUT_MS: '90000' })).code).toBe(0);
+    expect(
+      (
+        await run(['keys', 'list'], {
+          ...env,
+          CHROMIUM_PATH: '/nowhere/chromium',
+          WEBSEARCH_CONVERT_THREADS: 'many',
+          WEBSEARCH_FETCH_TIMEOUT_MS: '90000',
+        })
+      ).code,
+    ).toBe(0);
     const typo = await run(['keys', 'crate'], env);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/unknown keys command "crate" \(did you mean "create"\?\)/);
@@ -122,8 +140,20 @@ describe('serve and the store', () => {
     const server = await serve(['--host', '0.0.0.0'], env);
     try {
       const port = new URL(server.url).port;
-      expect((await fetch(`http://127.0.0.1:${port}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"urls":["x"]}' })).status).toBe(401);
-      const res = await fetch(`http://127.0.0.1:${port}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': stdout.trim() }, body: '{"urls":["x"]}' });
+      expect(
+        (
+          await fetch(`http://127.0.0.1:${port}/api/crawl`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"urls":["x"]}',
+          })
+        ).status,
+      ).toBe(401);
+      const res = await fetch(`http://127.0.0.1:${port}/api/crawl`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': stdout.trim() },
+        body: '{"urls":["x"]}',
+      });
       expect(res.status).toBe(200);
     } finally {
       await server.stop();
@@ -138,7 +168,10 @@ describe('serve and the store', () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const result = await client.callTool({ name: 'extract_urls', arguments: { urls: [`${site.origin}/html?stdio`] } });
+      const result = await client.callTool({
+        name: 'extract_urls',
+        arguments: { urls: [`${site.origin}/html?stdio`] },
+      });
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as any).metadata).toMatchObject({ successful_crawls: 1, credits_used: 1 });
     } finally {

@@ -6,7 +6,12 @@ describe('loadConfig', () => {
   it('has the spec defaults', () => {
     const c = loadConfig({ env: {} });
     expect(c.server).toMatchObject({ host: '127.0.0.1', bodyLimitBytes: 64 * 1024 });
-    expect(c.fetch).toMatchObject({ maxBytes: 10 * 1024 * 1024, maxRedirects: 5, timeoutMs: 15_000, allowPrivateAddresses: false });
+    expect(c.fetch).toMatchObject({
+      maxBytes: 10 * 1024 * 1024,
+      maxRedirects: 5,
+      timeoutMs: 15_000,
+      allowPrivateAddresses: false,
+    });
     expect(c.robots).toMatchObject({ enabled: true, cacheTtlMs: 24 * 3600_000, maxBytes: 500 * 1024 });
     expect(c.crawl.maxUrls).toBe(10);
     expect(c.fetch.userAgent).toMatch(/websearch-mcp\/\d/);
@@ -27,7 +32,10 @@ describe('loadConfig', () => {
   it('reports every problem at once', () => {
     let error: unknown;
     try {
-      loadConfig({ env: { WEBSEARCH_PORT: '70000', WEBSEARCH_FETCH_MAX_BYTES: 'lots', WEBSEARCH_ROBOTS: 'maybe' }, argv: ['--log-level', 'loud'] });
+      loadConfig({
+        env: { WEBSEARCH_PORT: '70000', WEBSEARCH_FETCH_MAX_BYTES: 'lots', WEBSEARCH_ROBOTS: 'maybe' },
+        argv: ['--log-level', 'loud'],
+      });
     } catch (err) {
       error = err;
     }
@@ -41,7 +49,14 @@ describe('loadConfig', () => {
     let error: unknown;
     try {
       loadConfig({
-        env: { WEBSEARCH_PORT: 'eighty', WEBSEARCH_ROBOTS: 'maybe', WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_FETCH_MAX_TIMEOUT_MS: '60000', WEBSEARCH_STORE: 'redis', REDIS_URL: 'http://cache:6379' },
+        env: {
+          WEBSEARCH_PORT: 'eighty',
+          WEBSEARCH_ROBOTS: 'maybe',
+          WEBSEARCH_FETCH_TIMEOUT_MS: '90000',
+          WEBSEARCH_FETCH_MAX_TIMEOUT_MS: '60000',
+          WEBSEARCH_STORE: 'redis',
+          REDIS_URL: 'http://cache:6379',
+        },
       });
     } catch (err) {
       error = err;
@@ -61,7 +76,12 @@ describe('loadConfig', () => {
     const problems = (() => {
       try {
         loadConfig({
-          env: { CHROMIUM_PATH: '/nowhere/chromium', WEBSEARCH_STORE: 'redis', WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_HEADERS_TIMEOUT_MS: '40000' },
+          env: {
+            CHROMIUM_PATH: '/nowhere/chromium',
+            WEBSEARCH_STORE: 'redis',
+            WEBSEARCH_FETCH_TIMEOUT_MS: '90000',
+            WEBSEARCH_HEADERS_TIMEOUT_MS: '40000',
+          },
           fileExists: () => false,
         });
       } catch (err) {
@@ -83,18 +103,32 @@ describe('loadConfig', () => {
 
   it('sizes the conversion pool to the machine, and refuses a pool without threads or memory', () => {
     expect(loadConfig({ env: {} }).convert).toEqual({ threads: availableParallelism(), maxQueue: 256, memoryMb: 512 });
-    expect(loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '3' }, argv: ['--convert-queue', '8', '--convert-memory-mb=128'] }).convert).toEqual({ threads: 3, maxQueue: 8, memoryMb: 128 });
-    expect(() => loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '0', WEBSEARCH_CONVERT_MEMORY_MB: '8' } })).toThrow(/WEBSEARCH_CONVERT_THREADS[\s\S]*WEBSEARCH_CONVERT_MEMORY_MB/);
+    expect(
+      loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '3' }, argv: ['--convert-queue', '8', '--convert-memory-mb=128'] })
+        .convert,
+    ).toEqual({ threads: 3, maxQueue: 8, memoryMb: 128 });
+    expect(() => loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '0', WEBSEARCH_CONVERT_MEMORY_MB: '8' } })).toThrow(
+      /WEBSEARCH_CONVERT_THREADS[\s\S]*WEBSEARCH_CONVERT_MEMORY_MB/,
+    );
   });
 
   it('refuses a default timeout above the maximum', () => {
-    expect(() => loadConfig({ env: { WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_FETCH_MAX_TIMEOUT_MS: '60000' } })).toThrow(/exceeds/);
+    expect(() =>
+      loadConfig({ env: { WEBSEARCH_FETCH_TIMEOUT_MS: '90000', WEBSEARCH_FETCH_MAX_TIMEOUT_MS: '60000' } }),
+    ).toThrow(/exceeds/);
   });
 
   it('refuses a headers timeout above the request timeout (node would throw at start)', () => {
-    expect(() => loadConfig({ env: { WEBSEARCH_HEADERS_TIMEOUT_MS: '40000', WEBSEARCH_REQUEST_TIMEOUT_MS: '30000' } })).toThrow(/WEBSEARCH_HEADERS_TIMEOUT_MS \(40000\) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS/);
+    expect(() =>
+      loadConfig({ env: { WEBSEARCH_HEADERS_TIMEOUT_MS: '40000', WEBSEARCH_REQUEST_TIMEOUT_MS: '30000' } }),
+    ).toThrow(/WEBSEARCH_HEADERS_TIMEOUT_MS \(40000\) exceeds WEBSEARCH_REQUEST_TIMEOUT_MS/);
     const config = loadConfig({ env: {} });
-    expect(config.server).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 2_000 });
+    expect(config.server).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 2_000,
+    });
     expect(config.mcp).toMatchObject({ maxSessions: 1_000, maxSessionsPerKey: 100, sessionIdleMs: 30 * 60_000 });
   });
 });
@@ -102,17 +136,36 @@ describe('loadConfig', () => {
 describe('rendering settings', () => {
   it('picks the first Chromium that exists, or none', () => {
     const exists = (found: string[]) => (path: string) => found.includes(path);
-    expect(loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium-browser']) }).render).toEqual({ mode: 'auto', pages: 4, chromiumPath: '/usr/bin/chromium-browser' });
-    expect(loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium', '/usr/bin/chromium-browser']) }).render.chromiumPath).toBe('/usr/bin/chromium');
+    expect(loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium-browser']) }).render).toEqual({
+      mode: 'auto',
+      pages: 4,
+      chromiumPath: '/usr/bin/chromium-browser',
+    });
+    expect(
+      loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium', '/usr/bin/chromium-browser']) }).render
+        .chromiumPath,
+    ).toBe('/usr/bin/chromium');
     expect(loadConfig({ env: {}, fileExists: exists([]) }).render.chromiumPath).toBeUndefined();
-    expect(loadConfig({ env: { CHROMIUM_PATH: '/opt/chrome/chrome' }, fileExists: exists(['/opt/chrome/chrome']) }).render.chromiumPath).toBe('/opt/chrome/chrome');
+    expect(
+      loadConfig({ env: { CHROMIUM_PATH: '/opt/chrome/chrome' }, fileExists: exists(['/opt/chrome/chrome']) }).render
+        .chromiumPath,
+    ).toBe('/opt/chrome/chrome');
   });
 
   it('refuses a CHROMIUM_PATH with no file, a bad mode, page cap or stealth proxy', () => {
-    expect(() => loadConfig({ env: { CHROMIUM_PATH: '/nowhere/chromium' }, fileExists: () => false })).toThrow(/CHROMIUM_PATH: no file at \/nowhere\/chromium/);
-    for (const env of [{ WEBSEARCH_RENDER: 'sometimes' }, { WEBSEARCH_RENDER_PAGES: '0' }, { WEBSEARCH_STEALTH_PROXY: 'socks5://proxy:1080' }]) {
+    expect(() => loadConfig({ env: { CHROMIUM_PATH: '/nowhere/chromium' }, fileExists: () => false })).toThrow(
+      /CHROMIUM_PATH: no file at \/nowhere\/chromium/,
+    );
+    for (const env of [
+      { WEBSEARCH_RENDER: 'sometimes' },
+      { WEBSEARCH_RENDER_PAGES: '0' },
+      { WEBSEARCH_STEALTH_PROXY: 'socks5://proxy:1080' },
+    ]) {
       expect(() => loadConfig({ env }), JSON.stringify(env)).toThrow(ConfigError);
     }
-    expect(loadConfig({ env: { WEBSEARCH_RENDER: 'never', WEBSEARCH_STEALTH_PROXY: 'http://u:p@proxy.corp:3128' } }).fetch.stealthProxy).toBe('http://u:p@proxy.corp:3128');
+    expect(
+      loadConfig({ env: { WEBSEARCH_RENDER: 'never', WEBSEARCH_STEALTH_PROXY: 'http://u:p@proxy.corp:3128' } }).fetch
+        .stealthProxy,
+    ).toBe('http://u:p@proxy.corp:3128');
   });
 });

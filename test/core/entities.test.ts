@@ -4,14 +4,18 @@ import { decodeEntities } from '../../src/core/entities.js';
 describe('decodeEntities', () => {
   it('decodes every HTML named reference, not only HTML 4 ones', () => {
     expect(decodeEntities('&half; &star; &dash;', 'text')).toBe('½ ☆ ‐');
-    expect(decodeEntities('&eacute;&Uuml;&nbsp;&mdash;&hellip;&euro;&#150;&#x93;&unknown;', 'text')).toBe('éÜ\u00a0—…€–“&unknown;');
+    expect(decodeEntities('&eacute;&Uuml;&nbsp;&mdash;&hellip;&euro;&#150;&#x93;&unknown;', 'text')).toBe(
+      'éÜ\u00a0—…€–“&unknown;',
+    );
     expect(decodeEntities('a &amp; b&nbsp;&eacute;&#x27;&quot;&lt;&gt;', 'text')).toBe('a & b\u00a0é\'"<>');
   });
 
   it('reads numeric references as the HTML Standard does', () => {
     // windows-1252 for 128-159; NUL, surrogates and code points past U+10FFFF are U+FFFD.
     expect(decodeEntities('&#128;&#x9F;&#233;&#x1F600;', 'strict')).toBe('€Ÿé😀');
-    expect(decodeEntities('&#0; &#xD800; &#xDFFF; &#x110000; &#99999999;', 'text')).toBe('\ufffd \ufffd \ufffd \ufffd \ufffd');
+    expect(decodeEntities('&#0; &#xD800; &#xDFFF; &#x110000; &#99999999;', 'text')).toBe(
+      '\ufffd \ufffd \ufffd \ufffd \ufffd',
+    );
   });
 
   it('reads a name without its semicolon by where the text comes from', () => {
@@ -30,6 +34,7 @@ describe('decodeEntities', () => {
 
   it('returns text without an ampersand as it is', () => {
     const text = 'no references here; 5 < 6 > 4';
-    for (const context of ['text', 'attribute', 'strict', 'xml'] as const) expect(decodeEntities(text, context)).toBe(text);
+    for (const context of ['text', 'attribute', 'strict', 'xml'] as const)
+      expect(decodeEntities(text, context)).toBe(text);
   });
 });

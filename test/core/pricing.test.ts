@@ -44,7 +44,8 @@ describe('the largest possible cost (admission)', () => {
       const urls = ['https://a.example/', 'https://b.example/', 'https://a.example/', 'https://a.example/#part'];
       const max = maxExtractCredits({ urls, stealth });
       // At most the distinct URLs are extracted fresh (fragments merge them further).
-      for (let extracted = 0; extracted <= 3; extracted++) expect(extractCredits({ extracted, stealth })).toBeLessThanOrEqual(max);
+      for (let extracted = 0; extracted <= 3; extracted++)
+        expect(extractCredits({ extracted, stealth })).toBeLessThanOrEqual(max);
     }
     for (const include_content of [false, true]) {
       const max = maxSearchCredits({ include_content });

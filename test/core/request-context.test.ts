@@ -11,7 +11,10 @@ import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { incomingRequest, timeLeft, withRequestContext } from '../../src/core/request-context.js';
 
-const aborted = (signal: AbortSignal) => new Promise<AppError>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason as AppError), { once: true }));
+const aborted = (signal: AbortSignal) =>
+  new Promise<AppError>((resolve) =>
+    signal.addEventListener('abort', () => resolve(signal.reason as AppError), { once: true }),
+  );
 
 describe('withRequestContext', () => {
   it('fixes the deadline once and fires the signal at it with timeout', async () => {
@@ -27,10 +30,14 @@ describe('withRequestContext', () => {
 
   it('fires the signal with cancelled when the client goes away', async () => {
     const client = new AbortController();
-    await withRequestContext(incomingRequest({ caller: LOCAL_CALLER, logger: silentLogger, cancel: client.signal }), 60_000, async (ctx) => {
-      client.abort();
-      expect(ctx.signal.reason).toMatchObject({ code: 'cancelled' });
-    });
+    await withRequestContext(
+      incomingRequest({ caller: LOCAL_CALLER, logger: silentLogger, cancel: client.signal }),
+      60_000,
+      async (ctx) => {
+        client.abort();
+        expect(ctx.signal.reason).toMatchObject({ code: 'cancelled' });
+      },
+    );
   });
 
   it('carries the id the face minted, and a logger that stamps it', async () => {
@@ -66,7 +73,10 @@ describe('DeadlineScope', () => {
   it("keeps a parent's timeout a timeout and its cancellation a cancellation, in its own words", () => {
     const timedOut = new AbortController();
     const cancelled = new AbortController();
-    const a = new DeadlineScope({ deadline: Infinity, signal: timedOut.signal }, { timeout: (ms) => new AppError('timeout', `own budget of ${ms} ms`) });
+    const a = new DeadlineScope(
+      { deadline: Infinity, signal: timedOut.signal },
+      { timeout: (ms) => new AppError('timeout', `own budget of ${ms} ms`) },
+    );
     const b = new DeadlineScope({ deadline: Infinity, signal: cancelled.signal });
     timedOut.abort(new AppError('timeout', "the request's deadline passed"));
     cancelled.abort(new Error('client went away'));

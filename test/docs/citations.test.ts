@@ -21,7 +21,9 @@ function files(dir: string, ext: RegExp): string[] {
 }
 
 /** Section numbers of docs/interface.md (`## 4. Endpoints` -> 4, `### 4.2 Extract` -> 4.2). */
-const sections = new Set([...read('docs/interface.md').matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1] ?? ''));
+const sections = new Set(
+  [...read('docs/interface.md').matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1] ?? ''),
+);
 /** Headings of docs/decisions.md. */
 const headings = new Set([...read('docs/decisions.md').matchAll(/^## (.+)$/gm)].map((m) => (m[1] ?? '').trim()));
 
@@ -51,7 +53,9 @@ function citations(file: string): { sections: Citation[]; headings: Citation[] }
 }
 
 const SOURCES = files('src', /\.ts$/);
-const CITING = [...SOURCES, ...files('test', /\.ts$/), ...files('docs', /\.md$/)].filter((file) => !file.endsWith('citations.test.ts'));
+const CITING = [...SOURCES, ...files('test', /\.ts$/), ...files('docs', /\.md$/)].filter(
+  (file) => !file.endsWith('citations.test.ts'),
+);
 const found = CITING.map(citations);
 const sectionCitations = found.flatMap((c) => c.sections);
 const headingCitations = found.flatMap((c) => c.headings);
@@ -79,7 +83,10 @@ describe('citations of docs/interface.md and docs/decisions.md', () => {
       const text = unwrap(read(file));
       const interfaceBare = text.replace(INTERFACE, '').includes('docs/interface.md');
       const decisionsBare = text.replace(DECISIONS, '').includes('docs/decisions.md');
-      return [...(interfaceBare ? [`${file}: docs/interface.md`] : []), ...(decisionsBare ? [`${file}: docs/decisions.md`] : [])];
+      return [
+        ...(interfaceBare ? [`${file}: docs/interface.md`] : []),
+        ...(decisionsBare ? [`${file}: docs/decisions.md`] : []),
+      ];
     });
     expect(bare).toEqual([]);
   });

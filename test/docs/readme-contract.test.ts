@@ -34,7 +34,9 @@ describe('the README', () => {
     expect(pkg.repository.url).toBe(`git+${PROJECT_URL}.git`);
     expect(pkg.bugs.url).toBe(`${PROJECT_URL}/issues`);
     expect(pkg.version).toBe(VERSION);
-    expect(loadConfig({ env: {}, overrides: { store: { path: ':memory:' } } }).fetch.userAgent).toContain(`+${PROJECT_URL})`);
+    expect(loadConfig({ env: {}, overrides: { store: { path: ':memory:' } } }).fetch.userAgent).toContain(
+      `+${PROJECT_URL})`,
+    );
     const urls = [...readme.matchAll(/https:\/\/github\.com\/[^\s)"'`#]+/g)].map((m) => m[0].replace(/\.git$/, ''));
     for (const url of urls) expect(url.startsWith(PROJECT_URL), url).toBe(true);
   });

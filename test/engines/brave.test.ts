@@ -30,10 +30,17 @@ describe('brave.buildRequest', () => {
 
   it('maps safesearch, timeRange, country and language', () => {
     const q = query(
-      brave.buildRequest(params({ safesearch: 'strict', timeRange: 'week', country: 'de', language: 'de-DE' }), KEYED).url,
+      brave.buildRequest(params({ safesearch: 'strict', timeRange: 'week', country: 'de', language: 'de-DE' }), KEYED)
+        .url,
     );
-    expect([q.get('safesearch'), q.get('freshness'), q.get('country'), q.get('search_lang')]).toEqual(['strict', 'pw', 'DE', 'de']);
-    const fresh = (timeRange: 'day' | 'week' | 'month' | 'year') => query(brave.buildRequest(params({ timeRange }), KEYED).url).get('freshness');
+    expect([q.get('safesearch'), q.get('freshness'), q.get('country'), q.get('search_lang')]).toEqual([
+      'strict',
+      'pw',
+      'DE',
+      'de',
+    ]);
+    const fresh = (timeRange: 'day' | 'week' | 'month' | 'year') =>
+      query(brave.buildRequest(params({ timeRange }), KEYED).url).get('freshness');
     expect([fresh('day'), fresh('week'), fresh('month'), fresh('year')]).toEqual(['pd', 'pw', 'pm', 'py']);
     expect(query(brave.buildRequest(params({ safesearch: 'off' }), KEYED).url).get('safesearch')).toBe('off');
   });
@@ -54,16 +61,27 @@ describe('brave.buildRequest', () => {
   });
 
   it('adds site: operators (OR group) and -site:', () => {
-    const q = query(brave.buildRequest(params({ query: 'bread', includeDomains: ['a.com', 'b.org'], excludeDomains: ['c.net'] }), KEYED).url);
+    const q = query(
+      brave.buildRequest(
+        params({ query: 'bread', includeDomains: ['a.com', 'b.org'], excludeDomains: ['c.net'] }),
+        KEYED,
+      ).url,
+    );
     expect(q.get('q')).toBe('bread (site:a.com OR site:b.org) -site:c.net');
   });
 
   it('leaves the operators out beyond 400 characters or 50 words', () => {
     const long = 'x'.repeat(395);
-    expect(query(brave.buildRequest(params({ query: long, includeDomains: ['a.com'] }), KEYED).url).get('q')).toBe(long);
+    expect(query(brave.buildRequest(params({ query: long, includeDomains: ['a.com'] }), KEYED).url).get('q')).toBe(
+      long,
+    );
     const words = Array.from({ length: 49 }, (_, i) => `w${i}`).join(' ');
-    expect(query(brave.buildRequest(params({ query: words, includeDomains: ['a.com', 'b.com'] }), KEYED).url).get('q')).toBe(words);
-    expect(query(brave.buildRequest(params({ query: words, includeDomains: ['a.com'] }), KEYED).url).get('q')).toBe(`${words} site:a.com`);
+    expect(
+      query(brave.buildRequest(params({ query: words, includeDomains: ['a.com', 'b.com'] }), KEYED).url).get('q'),
+    ).toBe(words);
+    expect(query(brave.buildRequest(params({ query: words, includeDomains: ['a.com'] }), KEYED).url).get('q')).toBe(
+      `${words} site:a.com`,
+    );
   });
 
   it('refuses to build a request without an API key', () => {
@@ -102,7 +120,10 @@ describe('brave.parseResponse', () => {
   it('429 → rate_limited with retryAfter from X-RateLimit-Reset', () => {
     const err = thrown(() =>
       brave.parseResponse(
-        fixtureResponse('brave/rate_limited_429.json', 429, { 'X-RateLimit-Reset': '1, 1419704', 'X-RateLimit-Remaining': '0, 1958' }),
+        fixtureResponse('brave/rate_limited_429.json', 429, {
+          'X-RateLimit-Reset': '1, 1419704',
+          'X-RateLimit-Remaining': '0, 1958',
+        }),
         params(),
       ),
     );
@@ -145,8 +166,14 @@ describe('brave.parseResponse', () => {
   });
 
   it('truncated JSON or HTML garbage with 200 → malformed_response', () => {
-    expect(thrown(() => brave.parseResponse(fixtureResponse('brave/truncated.json'), params())).code).toBe('malformed_response');
-    expect(thrown(() => brave.parseResponse(response('<html><body>Hello</body></html>'), params())).code).toBe('malformed_response');
-    expect(thrown(() => brave.parseResponse(response('{"web":{"results":"nope"}}'), params())).code).toBe('malformed_response');
+    expect(thrown(() => brave.parseResponse(fixtureResponse('brave/truncated.json'), params())).code).toBe(
+      'malformed_response',
+    );
+    expect(thrown(() => brave.parseResponse(response('<html><body>Hello</body></html>'), params())).code).toBe(
+      'malformed_response',
+    );
+    expect(thrown(() => brave.parseResponse(response('{"web":{"results":"nope"}}'), params())).code).toBe(
+      'malformed_response',
+    );
   });
 });

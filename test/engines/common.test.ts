@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  acceptLanguage,
-  cleanText,
-  htmlToText,
-  parseRetryAfter,
-  withSiteOperators,
-} from '../../src/engines/common.js';
+import { acceptLanguage, cleanText, htmlToText, parseRetryAfter, withSiteOperators } from '../../src/engines/common.js';
 
 describe('parseRetryAfter', () => {
   it('reads seconds and HTTP dates', () => {
@@ -20,7 +14,9 @@ describe('parseRetryAfter', () => {
 
 describe('text helpers', () => {
   it('htmlToText strips tags, decodes entities and collapses space, keeping a lone <', () => {
-    expect(htmlToText('<span class="searchmatch">a</span> &amp; <strong>b</strong>&nbsp;&eacute;&#x27;')).toBe("a & b é'");
+    expect(htmlToText('<span class="searchmatch">a</span> &amp; <strong>b</strong>&nbsp;&eacute;&#x27;')).toBe(
+      "a & b é'",
+    );
     expect(htmlToText('x < y and a<b')).toBe('x < y and a<b');
     expect(htmlToText('&half; &star; &dash; &copy 2025')).toBe('½ ☆ ‐ © 2025');
     expect(htmlToText(undefined)).toBe('');
@@ -39,11 +35,19 @@ describe('withSiteOperators', () => {
   const opts = { multipleIncludes: 'or-group' as const, excludes: true, maxLength: 100 };
   it('writes single, OR-grouped and excluded sites', () => {
     expect(withSiteOperators('q', ['a.com'], undefined, opts)).toBe('q site:a.com');
-    expect(withSiteOperators('q', ['a.com', 'B.org', 'a.com'], ['c.net'], opts)).toBe('q (site:a.com OR site:b.org) -site:c.net');
+    expect(withSiteOperators('q', ['a.com', 'B.org', 'a.com'], ['c.net'], opts)).toBe(
+      'q (site:a.com OR site:b.org) -site:c.net',
+    );
     expect(withSiteOperators('q', undefined, undefined, opts)).toBe('q');
   });
   it('can leave multiple includes and excludes out', () => {
-    expect(withSiteOperators('q', ['a.com', 'b.org'], ['c.net'], { multipleIncludes: 'none', excludes: false, maxLength: 100 })).toBe('q');
+    expect(
+      withSiteOperators('q', ['a.com', 'b.org'], ['c.net'], {
+        multipleIncludes: 'none',
+        excludes: false,
+        maxLength: 100,
+      }),
+    ).toBe('q');
   });
   it('drops the operators when the query would get too long', () => {
     expect(withSiteOperators('q'.repeat(95), ['a.com'], undefined, opts)).toBe('q'.repeat(95));

@@ -87,7 +87,12 @@ describe('duckduckgo.buildRequest (html endpoint)', () => {
 
   it('leaves the operators out when they would pass the 500-character limit', () => {
     const long = 'w'.repeat(400);
-    const f = form(duckduckgo.buildRequest(params({ query: long, includeDomains: ['a'.repeat(60) + '.com', 'b'.repeat(60) + '.com'] }), ctx()).body);
+    const f = form(
+      duckduckgo.buildRequest(
+        params({ query: long, includeDomains: ['a'.repeat(60) + '.com', 'b'.repeat(60) + '.com'] }),
+        ctx(),
+      ).body,
+    );
     expect(f.get('q')).toBe(long);
   });
 
@@ -115,13 +120,17 @@ describe('duckduckgoLite.buildRequest', () => {
   });
 
   it('falls back to baseUrl when no fallbackUrl is configured', () => {
-    expect(duckduckgoLite.buildRequest(params(), ctx({ baseUrl: 'http://127.0.0.1:4001' })).url).toBe('http://127.0.0.1:4001/lite/');
+    expect(duckduckgoLite.buildRequest(params(), ctx({ baseUrl: 'http://127.0.0.1:4001' })).url).toBe(
+      'http://127.0.0.1:4001/lite/',
+    );
   });
 });
 
 describe('resolveDdgHref', () => {
   it('unwraps uddg redirect links, decoding exactly once', () => {
-    expect(resolveDdgHref('//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.example%2Fx%2520y&rut=abc')).toBe('https://a.example/x%20y');
+    expect(resolveDdgHref('//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.example%2Fx%2520y&rut=abc')).toBe(
+      'https://a.example/x%20y',
+    );
     expect(resolveDdgHref('https://duckduckgo.com/l/?uddg=https%3A%2F%2Fa.example%2F')).toBe('https://a.example/');
     expect(resolveDdgHref('/l/?uddg=http%3A%2F%2Fb.example%2Fp')).toBe('http://b.example/p');
   });
@@ -182,7 +191,9 @@ describe('duckduckgo.parseResponse (html layout)', () => {
       <div class="result"><h2><a class="result__a" href="https://shop.example/">Shop</a><button class="badge--ad">Ad</button></h2></div>
       <div class="result"><a class="result__a" href="https://ok.example/">OK</a><div class="result__snippet">fine</div></div>
     </body></html>`;
-    expect(duckduckgo.parseResponse(response(body), params())).toEqual([{ title: 'OK', url: 'https://ok.example/', snippet: 'fine' }]);
+    expect(duckduckgo.parseResponse(response(body), params())).toEqual([
+      { title: 'OK', url: 'https://ok.example/', snippet: 'fine' },
+    ]);
   });
 });
 
@@ -217,14 +228,21 @@ describe('duckduckgo.parseResponse (lite layout)', () => {
 
 describe('duckduckgo.parseResponse errors', () => {
   it('202 anomaly page → blocked', () => {
-    const err = thrown(() => duckduckgo.parseResponse(fixtureResponse('duckduckgo/html_anomaly_202.html', 202), params()));
+    const err = thrown(() =>
+      duckduckgo.parseResponse(fixtureResponse('duckduckgo/html_anomaly_202.html', 202), params()),
+    );
     expect(err.code).toBe('blocked');
     expect(err.statusCode).toBe(202);
   });
 
   it('anomaly page served with 200 → blocked (html and lite)', () => {
-    expect(thrown(() => duckduckgo.parseResponse(fixtureResponse('duckduckgo/html_anomaly_202.html', 200), params())).code).toBe('blocked');
-    expect(thrown(() => duckduckgoLite.parseResponse(fixtureResponse('duckduckgo/html_anomaly_202.html', 200), params())).code).toBe('blocked');
+    expect(
+      thrown(() => duckduckgo.parseResponse(fixtureResponse('duckduckgo/html_anomaly_202.html', 200), params())).code,
+    ).toBe('blocked');
+    expect(
+      thrown(() => duckduckgoLite.parseResponse(fixtureResponse('duckduckgo/html_anomaly_202.html', 200), params()))
+        .code,
+    ).toBe('blocked');
   });
 
   it('202 with any body → blocked', () => {
@@ -260,15 +278,20 @@ describe('duckduckgo.parseResponse errors', () => {
   });
 
   it('a page with neither results nor the no-results marker → malformed_response', () => {
-    expect(thrown(() => duckduckgo.parseResponse(fixtureResponse('duckduckgo/unexpected_page.html'), params())).code).toBe(
+    expect(
+      thrown(() => duckduckgo.parseResponse(fixtureResponse('duckduckgo/unexpected_page.html'), params())).code,
+    ).toBe('malformed_response');
+    expect(thrown(() => duckduckgo.parseResponse(response('<<<garbage>>> \u0000'), params())).code).toBe(
       'malformed_response',
     );
-    expect(thrown(() => duckduckgo.parseResponse(response('<<<garbage>>> \u0000'), params())).code).toBe('malformed_response');
     expect(thrown(() => duckduckgo.parseResponse(response(''), params())).code).toBe('malformed_response');
   });
 
   it('an html page whose result list vanished (no blocks, no marker) → malformed_response', () => {
-    const page = fixture('duckduckgo/html_no_results.html').replace(/<div class="result [^"]*">[\s\S]*?<\/div>\s*<\/div>\s*<\/div>/, '');
+    const page = fixture('duckduckgo/html_no_results.html').replace(
+      /<div class="result [^"]*">[\s\S]*?<\/div>\s*<\/div>\s*<\/div>/,
+      '',
+    );
     expect(page).not.toContain('no-results');
     expect(thrown(() => duckduckgo.parseResponse(response(page), params())).code).toBe('malformed_response');
   });

@@ -63,7 +63,13 @@ describe('fuseResults: weighted reciprocal rank fusion', () => {
 describe('fuseResults: ranks, duplicates and dropped URLs', () => {
   it('keeps the first rank of a duplicate within one list and does not renumber', () => {
     const fused = fuseResults(
-      [{ engine: 'duckduckgo', weight: 1, results: [r('https://a.example/page/'), r('https://a.example/page?utm_source=x'), r(B)] }],
+      [
+        {
+          engine: 'duckduckgo',
+          weight: 1,
+          results: [r('https://a.example/page/'), r('https://a.example/page?utm_source=x'), r(B)],
+        },
+      ],
       { maxResults: 10 },
     );
     expect(fused).toHaveLength(2);
@@ -74,7 +80,13 @@ describe('fuseResults: ranks, duplicates and dropped URLs', () => {
 
   it('drops non-http results without renumbering the others', () => {
     const fused = fuseResults(
-      [{ engine: 'mojeek', weight: 1, results: [r('javascript:void(0)'), r('ftp://files.example/x'), r(A), r('not a url')] }],
+      [
+        {
+          engine: 'mojeek',
+          weight: 1,
+          results: [r('javascript:void(0)'), r('ftp://files.example/x'), r(A), r('not a url')],
+        },
+      ],
       { maxResults: 10 },
     );
     expect(fused.map((f) => f.url)).toEqual([A]);
@@ -129,7 +141,8 @@ describe('fuseResults: tie-breaking', () => {
   });
 
   it('equal scores and equal best rank → engine (list) order', () => {
-    const lists = (first: EngineResultList, second: EngineResultList) => fuseResults([first, second], { maxResults: 10 }).map((f) => f.url);
+    const lists = (first: EngineResultList, second: EngineResultList) =>
+      fuseResults([first, second], { maxResults: 10 }).map((f) => f.url);
     const ddg: EngineResultList = { engine: 'duckduckgo', weight: 1, results: [r(A)] };
     const brave: EngineResultList = { engine: 'brave', weight: 1, results: [r(B)] };
     expect(lists(ddg, brave)).toEqual([A, B]);
@@ -236,19 +249,25 @@ describe('fuseResults: domain filters and limits', () => {
   });
 
   it('exclude drops the domain and its subdomains, and wins over include', () => {
-    expect(fuseResults(lists, { maxResults: 10, excludeDomains: ['spam.example.com', 'other.org'] }).map((f) => f.url)).toEqual([
+    expect(
+      fuseResults(lists, { maxResults: 10, excludeDomains: ['spam.example.com', 'other.org'] }).map((f) => f.url),
+    ).toEqual([
       'https://docs.example.com/a',
       'https://notexample.com/b',
       'https://example.com/c',
       'https://xn--bcher-kva.de/f',
     ]);
     expect(
-      fuseResults(lists, { maxResults: 10, includeDomains: ['example.com'], excludeDomains: ['spam.example.com'] }).map((f) => f.url),
+      fuseResults(lists, { maxResults: 10, includeDomains: ['example.com'], excludeDomains: ['spam.example.com'] }).map(
+        (f) => f.url,
+      ),
     ).toEqual(['https://docs.example.com/a', 'https://example.com/c']);
   });
 
   it('filters are IDNA-aware', () => {
-    expect(fuseResults(lists, { maxResults: 10, includeDomains: ['BÜCHER.de'] }).map((f) => f.url)).toEqual(['https://xn--bcher-kva.de/f']);
+    expect(fuseResults(lists, { maxResults: 10, includeDomains: ['BÜCHER.de'] }).map((f) => f.url)).toEqual([
+      'https://xn--bcher-kva.de/f',
+    ]);
   });
 
   it('cuts to maxResults after filtering and renumbers positions', () => {
@@ -262,10 +281,9 @@ describe('fuseResults: domain filters and limits', () => {
   });
 
   it('returns plain objects with exactly the documented fields', () => {
-    const [top] = fuseResults(
-      [{ engine: 'brave', weight: 1, results: [r(A, 'T', 'S', '2024-02-02T00:00:00.000Z')] }],
-      { maxResults: 1 },
-    );
+    const [top] = fuseResults([{ engine: 'brave', weight: 1, results: [r(A, 'T', 'S', '2024-02-02T00:00:00.000Z')] }], {
+      maxResults: 1,
+    });
     expect(top).toEqual({
       title: 'T',
       url: A,

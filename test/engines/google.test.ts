@@ -10,7 +10,13 @@ describe('google.buildRequest', () => {
     expect(req.method).toBe('GET');
     const url = new URL(req.url);
     expect(url.origin + url.pathname).toBe('http://127.0.0.1:4500/customsearch/v1');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ key: 'test-google-key', cx: 'test-cx', q: 'tide tables', num: '8', safe: 'active' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      key: 'test-google-key',
+      cx: 'test-cx',
+      q: 'tide tables',
+      num: '8',
+      safe: 'active',
+    });
   });
 
   it('caps num at 10', () => {
@@ -18,11 +24,13 @@ describe('google.buildRequest', () => {
   });
 
   it('maps safesearch to active|off, language to lr, country to gl, timeRange to dateRestrict', () => {
-    const safe = (safesearch: 'off' | 'moderate' | 'strict') => query(google.buildRequest(params({ safesearch }), KEYED).url).get('safe');
+    const safe = (safesearch: 'off' | 'moderate' | 'strict') =>
+      query(google.buildRequest(params({ safesearch }), KEYED).url).get('safe');
     expect([safe('off'), safe('moderate'), safe('strict')]).toEqual(['off', 'active', 'active']);
     const q = query(google.buildRequest(params({ language: 'fr-CA', country: 'CA', timeRange: 'month' }), KEYED).url);
     expect([q.get('lr'), q.get('gl'), q.get('dateRestrict')]).toEqual(['lang_fr', 'ca', 'm1']);
-    const dr = (timeRange: 'day' | 'week' | 'month' | 'year') => query(google.buildRequest(params({ timeRange }), KEYED).url).get('dateRestrict');
+    const dr = (timeRange: 'day' | 'week' | 'month' | 'year') =>
+      query(google.buildRequest(params({ timeRange }), KEYED).url).get('dateRestrict');
     expect([dr('day'), dr('week'), dr('month'), dr('year')]).toEqual(['d1', 'w1', 'm1', 'y1']);
     expect(googleLanguage('zh-TW')).toBe('lang_zh-TW');
     expect(googleLanguage('zh-Hant')).toBe('lang_zh-TW');
@@ -32,8 +40,17 @@ describe('google.buildRequest', () => {
   });
 
   it('one include domain → siteSearch; several → site: OR group; excludes → -site:', () => {
-    const one = query(google.buildRequest(params({ query: 'tides', includeDomains: ['harbour.example.gov'], excludeDomains: ['spam.example'] }), KEYED).url);
-    expect([one.get('q'), one.get('siteSearch'), one.get('siteSearchFilter')]).toEqual(['tides -site:spam.example', 'harbour.example.gov', 'i']);
+    const one = query(
+      google.buildRequest(
+        params({ query: 'tides', includeDomains: ['harbour.example.gov'], excludeDomains: ['spam.example'] }),
+        KEYED,
+      ).url,
+    );
+    expect([one.get('q'), one.get('siteSearch'), one.get('siteSearchFilter')]).toEqual([
+      'tides -site:spam.example',
+      'harbour.example.gov',
+      'i',
+    ]);
     const many = query(google.buildRequest(params({ query: 'tides', includeDomains: ['a.gov', 'b.edu'] }), KEYED).url);
     expect(many.get('q')).toBe('tides (site:a.gov OR site:b.edu)');
     expect(many.has('siteSearch')).toBe(false);
@@ -69,7 +86,9 @@ describe('google.parseResponse', () => {
   });
 
   it('429 RESOURCE_EXHAUSTED → rate_limited', () => {
-    const err = thrown(() => google.parseResponse(fixtureResponse('google/quota_429.json', 429, { 'Retry-After': '3600' }), params()));
+    const err = thrown(() =>
+      google.parseResponse(fixtureResponse('google/quota_429.json', 429, { 'Retry-After': '3600' }), params()),
+    );
     expect([err.code, err.statusCode, err.retryAfter]).toEqual(['rate_limited', 429, 3600]);
   });
 
@@ -92,8 +111,12 @@ describe('google.parseResponse', () => {
   });
 
   it('truncated JSON, HTML with 200 and wrong shapes → malformed_response', () => {
-    expect(thrown(() => google.parseResponse(fixtureResponse('google/truncated.json'), params())).code).toBe('malformed_response');
-    expect(thrown(() => google.parseResponse(response('<!doctype html><p>login</p>'), params())).code).toBe('malformed_response');
+    expect(thrown(() => google.parseResponse(fixtureResponse('google/truncated.json'), params())).code).toBe(
+      'malformed_response',
+    );
+    expect(thrown(() => google.parseResponse(response('<!doctype html><p>login</p>'), params())).code).toBe(
+      'malformed_response',
+    );
     expect(thrown(() => google.parseResponse(response('{"items":{}}'), params())).code).toBe('malformed_response');
   });
 });

@@ -33,7 +33,12 @@ export function response(body: string, status = 200, headers: Record<string, str
   return { url, status, headers: lower, body };
 }
 
-export function fixtureResponse(path: string, status = 200, headers: Record<string, string> = {}, url = ''): EngineResponse {
+export function fixtureResponse(
+  path: string,
+  status = 200,
+  headers: Record<string, string> = {},
+  url = '',
+): EngineResponse {
   return response(fixture(path), status, headers, url);
 }
 

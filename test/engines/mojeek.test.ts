@@ -39,10 +39,17 @@ describe('mojeek.buildRequest', () => {
   });
 
   it('uses site: for a single include domain only', () => {
-    expect(query(mojeek.buildRequest(params({ query: 'lake', includeDomains: ['trails.example.org'] }), ctx()).url).get('q')).toBe(
-      'lake site:trails.example.org',
-    );
-    expect(query(mojeek.buildRequest(params({ query: 'lake', includeDomains: ['a.com', 'b.com'], excludeDomains: ['c.com'] }), ctx()).url).get('q')).toBe('lake');
+    expect(
+      query(mojeek.buildRequest(params({ query: 'lake', includeDomains: ['trails.example.org'] }), ctx()).url).get('q'),
+    ).toBe('lake site:trails.example.org');
+    expect(
+      query(
+        mojeek.buildRequest(
+          params({ query: 'lake', includeDomains: ['a.com', 'b.com'], excludeDomains: ['c.com'] }),
+          ctx(),
+        ).url,
+      ).get('q'),
+    ).toBe('lake');
   });
 });
 
@@ -59,13 +66,19 @@ describe('mojeek.parseResponse', () => {
         url: 'https://www.parks.example.gov/visit/lakes?region=north&utm_medium=search',
         snippet: 'Permits, parking & opening times.',
       },
-      { title: 'A Day at the Glacier', url: 'http://blog.hiker.example.com/2023/glacier-day', snippet: 'Photos from an invented hike.' },
+      {
+        title: 'A Day at the Glacier',
+        url: 'http://blog.hiker.example.com/2023/glacier-day',
+        snippet: 'Photos from an invented hike.',
+      },
     ]);
   });
 
   it('returns [] for the no-results page and for an empty result list', () => {
     expect(mojeek.parseResponse(fixtureResponse('mojeek/no_results.html'), params())).toEqual([]);
-    expect(mojeek.parseResponse(response('<html><body><ul class="results-standard"></ul></body></html>'), params())).toEqual([]);
+    expect(
+      mojeek.parseResponse(response('<html><body><ul class="results-standard"></ul></body></html>'), params()),
+    ).toEqual([]);
   });
 
   it('captcha page → blocked, whatever the status', () => {
@@ -73,19 +86,24 @@ describe('mojeek.parseResponse', () => {
       const err = thrown(() => mojeek.parseResponse(fixtureResponse('mojeek/captcha.html', status), params()));
       expect([err.code, err.statusCode]).toEqual(['blocked', status]);
     }
-    const textOnly = '<html><head><title>Please wait</title></head><body><p>JavaScript is required to complete this challenge.</p></body></html>';
+    const textOnly =
+      '<html><head><title>Please wait</title></head><body><p>JavaScript is required to complete this challenge.</p></body></html>';
     expect(thrown(() => mojeek.parseResponse(response(textOnly), params())).code).toBe('blocked');
   });
 
   it('403 → blocked, 429 → rate_limited, 500 → http', () => {
-    expect(thrown(() => mojeek.parseResponse(response('<h1>403 - Forbidden</h1>', 403), params())).code).toBe('blocked');
+    expect(thrown(() => mojeek.parseResponse(response('<h1>403 - Forbidden</h1>', 403), params())).code).toBe(
+      'blocked',
+    );
     const e429 = thrown(() => mojeek.parseResponse(response('', 429, { 'Retry-After': '60' }), params()));
     expect([e429.code, e429.retryAfter]).toEqual(['rate_limited', 60]);
     expect(thrown(() => mojeek.parseResponse(response('', 500), params())).code).toBe('http');
   });
 
   it('a page with neither results nor the no-results notice → malformed_response', () => {
-    expect(thrown(() => mojeek.parseResponse(fixtureResponse('mojeek/unexpected_page.html'), params())).code).toBe('malformed_response');
+    expect(thrown(() => mojeek.parseResponse(fixtureResponse('mojeek/unexpected_page.html'), params())).code).toBe(
+      'malformed_response',
+    );
     expect(thrown(() => mojeek.parseResponse(response('{"not":"html"}'), params())).code).toBe('malformed_response');
   });
 });

@@ -41,7 +41,9 @@ describe('registry', () => {
     expect(missingSettings('searxng', {})).toEqual(['baseUrl']);
     expect(missingSettings('brave', { baseUrl: 'https://api.search.brave.com' })).toEqual(['apiKey']);
     expect(missingSettings('google', { baseUrl: 'https://www.googleapis.com', apiKey: 'k' })).toEqual(['cseId']);
-    expect(isEngineConfigured('google', { baseUrl: 'https://www.googleapis.com', apiKey: 'k', cseId: 'cx' })).toBe(true);
+    expect(isEngineConfigured('google', { baseUrl: 'https://www.googleapis.com', apiKey: 'k', cseId: 'cx' })).toBe(
+      true,
+    );
   });
 
   it('default endpoints are https (SearXNG has none)', () => {

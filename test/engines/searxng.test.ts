@@ -10,13 +10,19 @@ describe('searxng.buildRequest', () => {
     expect(req.method).toBe('GET');
     const url = new URL(req.url);
     expect(url.origin + url.pathname).toBe('http://127.0.0.1:4400/searx/search');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ q: 'static site generator', format: 'json', pageno: '1', safesearch: '1' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      q: 'static site generator',
+      format: 'json',
+      pageno: '1',
+      safesearch: '1',
+    });
     expect(req.headers['Accept-Language']).toBe('en-US,en;q=0.9');
     expect(req.headers.Accept).toBe('application/json');
   });
 
   it('maps safesearch to 0|1|2, language and time_range', () => {
-    const s = (safesearch: 'off' | 'moderate' | 'strict') => query(searxng.buildRequest(params({ safesearch }), C).url).get('safesearch');
+    const s = (safesearch: 'off' | 'moderate' | 'strict') =>
+      query(searxng.buildRequest(params({ safesearch }), C).url).get('safesearch');
     expect([s('off'), s('moderate'), s('strict')]).toEqual(['0', '1', '2']);
     const q = query(searxng.buildRequest(params({ language: 'de-CH', timeRange: 'month' }), C).url);
     expect([q.get('language'), q.get('time_range')]).toEqual(['de-CH', 'month']);
@@ -24,9 +30,11 @@ describe('searxng.buildRequest', () => {
   });
 
   it('adds site: operators', () => {
-    expect(query(searxng.buildRequest(params({ query: 'ssg', includeDomains: ['a.dev'], excludeDomains: ['b.dev'] }), C).url).get('q')).toBe(
-      'ssg site:a.dev -site:b.dev',
-    );
+    expect(
+      query(
+        searxng.buildRequest(params({ query: 'ssg', includeDomains: ['a.dev'], excludeDomains: ['b.dev'] }), C).url,
+      ).get('q'),
+    ).toBe('ssg site:a.dev -site:b.dev');
   });
 
   it('needs a base URL', () => {
@@ -58,7 +66,9 @@ describe('searxng.parseResponse', () => {
   });
 
   it('returns [] for an empty result list', () => {
-    expect(searxng.parseResponse(response('{"query":"x","results":[],"unresponsive_engines":[]}'), params())).toEqual([]);
+    expect(searxng.parseResponse(response('{"query":"x","results":[],"unresponsive_engines":[]}'), params())).toEqual(
+      [],
+    );
   });
 
   it('403 (JSON format disabled) → http with the exact instruction', () => {
@@ -72,7 +82,9 @@ describe('searxng.parseResponse', () => {
   });
 
   it('429 → rate_limited', () => {
-    const err = thrown(() => searxng.parseResponse(response('Too Many Requests', 429, { 'Retry-After': '5' }), params()));
+    const err = thrown(() =>
+      searxng.parseResponse(response('Too Many Requests', 429, { 'Retry-After': '5' }), params()),
+    );
     expect([err.code, err.retryAfter]).toEqual(['rate_limited', 5]);
   });
 
@@ -86,8 +98,12 @@ describe('searxng.parseResponse', () => {
   });
 
   it('truncated JSON, HTML with 200 and wrong shapes → malformed_response', () => {
-    expect(thrown(() => searxng.parseResponse(fixtureResponse('searxng/truncated.json'), params())).code).toBe('malformed_response');
-    expect(thrown(() => searxng.parseResponse(fixtureResponse('searxng/forbidden_403.html', 200), params())).code).toBe('malformed_response');
+    expect(thrown(() => searxng.parseResponse(fixtureResponse('searxng/truncated.json'), params())).code).toBe(
+      'malformed_response',
+    );
+    expect(thrown(() => searxng.parseResponse(fixtureResponse('searxng/forbidden_403.html', 200), params())).code).toBe(
+      'malformed_response',
+    );
     expect(thrown(() => searxng.parseResponse(response('{"query":"x"}'), params())).code).toBe('malformed_response');
   });
 });

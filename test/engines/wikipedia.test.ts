@@ -6,7 +6,10 @@ const BASE = 'http://127.0.0.1:4100/{lang}';
 
 describe('wikipedia.buildRequest', () => {
   it('builds the list=search API call', () => {
-    const req = wikipedia.buildRequest(params({ query: 'canoe slalom', maxResults: 7 }), ctx({ baseUrl: 'https://{lang}.wikipedia.org' }));
+    const req = wikipedia.buildRequest(
+      params({ query: 'canoe slalom', maxResults: 7 }),
+      ctx({ baseUrl: 'https://{lang}.wikipedia.org' }),
+    );
     expect(req.method).toBe('GET');
     const url = new URL(req.url);
     expect(url.origin + url.pathname).toBe('https://en.wikipedia.org/w/api.php');
@@ -25,15 +28,21 @@ describe('wikipedia.buildRequest', () => {
   });
 
   it('replaces {lang} with the primary language subtag (default en)', () => {
-    expect(wikipedia.buildRequest(params({ language: 'de-CH' }), ctx({ baseUrl: BASE })).url).toMatch(/^http:\/\/127\.0\.0\.1:4100\/de\/w\/api\.php\?/);
-    expect(wikipedia.buildRequest(params({ language: 'FR' }), ctx({ baseUrl: 'https://{lang}.wikipedia.org' })).url).toMatch(/^https:\/\/fr\.wikipedia\.org\//);
+    expect(wikipedia.buildRequest(params({ language: 'de-CH' }), ctx({ baseUrl: BASE })).url).toMatch(
+      /^http:\/\/127\.0\.0\.1:4100\/de\/w\/api\.php\?/,
+    );
+    expect(
+      wikipedia.buildRequest(params({ language: 'FR' }), ctx({ baseUrl: 'https://{lang}.wikipedia.org' })).url,
+    ).toMatch(/^https:\/\/fr\.wikipedia\.org\//);
     expect(wikipedia.buildRequest(params(), ctx({ baseUrl: BASE })).url).toMatch(/\/en\/w\/api\.php/);
     expect(wikiLanguage('nb-NO')).toBe('no');
     expect(wikiLanguage('x')).toBe('en');
   });
 
   it('works with a base URL without {lang}', () => {
-    expect(wikipedia.buildRequest(params(), ctx({ baseUrl: 'http://127.0.0.1:4100/' })).url).toMatch(/^http:\/\/127\.0\.0\.1:4100\/w\/api\.php\?/);
+    expect(wikipedia.buildRequest(params(), ctx({ baseUrl: 'http://127.0.0.1:4100/' })).url).toMatch(
+      /^http:\/\/127\.0\.0\.1:4100\/w\/api\.php\?/,
+    );
   });
 
   it('clamps srlimit to 1..50', () => {
@@ -44,8 +53,12 @@ describe('wikipedia.buildRequest', () => {
 
 describe('wikiArticleUrl', () => {
   it('uses underscores and keeps / and : readable', () => {
-    expect(wikiArticleUrl('https://en.wikipedia.org', 'AC/DC: Live at the Lake')).toBe('https://en.wikipedia.org/wiki/AC/DC:_Live_at_the_Lake');
-    expect(wikiArticleUrl('https://en.wikipedia.org', 'Café & Söhne?')).toBe('https://en.wikipedia.org/wiki/Caf%C3%A9_%26_S%C3%B6hne%3F');
+    expect(wikiArticleUrl('https://en.wikipedia.org', 'AC/DC: Live at the Lake')).toBe(
+      'https://en.wikipedia.org/wiki/AC/DC:_Live_at_the_Lake',
+    );
+    expect(wikiArticleUrl('https://en.wikipedia.org', 'Café & Söhne?')).toBe(
+      'https://en.wikipedia.org/wiki/Caf%C3%A9_%26_S%C3%B6hne%3F',
+    );
   });
   it('wikiBase substitutes {lang} and trims slashes', () => {
     expect(wikiBase('https://{lang}.wikipedia.org/', 'pt-BR')).toBe('https://pt.wikipedia.org');
@@ -53,7 +66,12 @@ describe('wikiArticleUrl', () => {
 });
 
 describe('wikipedia.parseResponse', () => {
-  const res = fixtureResponse('wikipedia/search_results.json', 200, {}, 'https://de.wikipedia.org/w/api.php?action=query');
+  const res = fixtureResponse(
+    'wikipedia/search_results.json',
+    200,
+    {},
+    'https://de.wikipedia.org/w/api.php?action=query',
+  );
 
   it('builds article URLs on the wiki that answered and strips snippet HTML', () => {
     expect(wikipedia.parseResponse(res, params({ language: 'de' }))).toEqual([
@@ -86,7 +104,9 @@ describe('wikipedia.parseResponse', () => {
 
   it('uses https://<lang>.wikipedia.org when the response URL is unknown', () => {
     const noUrl = fixtureResponse('wikipedia/search_results.json');
-    expect(wikipedia.parseResponse(noUrl, params({ language: 'it' }))[0]?.url).toBe('https://it.wikipedia.org/wiki/Canoe');
+    expect(wikipedia.parseResponse(noUrl, params({ language: 'it' }))[0]?.url).toBe(
+      'https://it.wikipedia.org/wiki/Canoe',
+    );
   });
 
   it('keeps a mirror path prefix', () => {
@@ -110,8 +130,12 @@ describe('wikipedia.parseResponse', () => {
   });
 
   it('truncated JSON, HTML garbage and wrong shapes → malformed_response', () => {
-    expect(thrown(() => wikipedia.parseResponse(fixtureResponse('wikipedia/truncated.json'), params())).code).toBe('malformed_response');
-    expect(thrown(() => wikipedia.parseResponse(response('<html><body>oops</body></html>'), params())).code).toBe('malformed_response');
+    expect(thrown(() => wikipedia.parseResponse(fixtureResponse('wikipedia/truncated.json'), params())).code).toBe(
+      'malformed_response',
+    );
+    expect(thrown(() => wikipedia.parseResponse(response('<html><body>oops</body></html>'), params())).code).toBe(
+      'malformed_response',
+    );
     expect(thrown(() => wikipedia.parseResponse(response('{"query":{}}'), params())).code).toBe('malformed_response');
     expect(thrown(() => wikipedia.parseResponse(response('[1,2]'), params())).code).toBe('malformed_response');
   });

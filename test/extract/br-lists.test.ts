@@ -26,7 +26,9 @@ describe('lists typed as lines', () => {
   });
 
   it('writes numbered lines as an ordered list with the page’s numbers', () => {
-    expect(md('<p>1. Mix the flour<br>2. Add the eggs<br>3. Bake</p>')).toBe('1. Mix the flour\n2. Add the eggs\n3. Bake');
+    expect(md('<p>1. Mix the flour<br>2. Add the eggs<br>3. Bake</p>')).toBe(
+      '1. Mix the flour\n2. Add the eggs\n3. Bake',
+    );
     expect(md('<p>1) Mix the flour<br>2) Add the eggs</p>')).toBe('1. Mix the flour\n2. Add the eggs');
     expect(md('<p>4. Rest<br>5. Serve</p>')).toBe('4. Rest\n5. Serve');
     expect(render(md('<p>4. Rest<br>5. Serve</p>'))).toContain('<ol start="4">');
@@ -35,7 +37,9 @@ describe('lists typed as lines', () => {
   it('keeps a lead-in as a paragraph before the list', () => {
     const markdown = md('<p>Our <b>orchard</b> grows:<br>second line of the lead<br>• Apples<br>• Pears</p>');
     expect(markdown).toBe('Our **orchard** grows:\nsecond line of the lead\n\n- Apples\n- Pears');
-    expect(render(markdown)).toBe('<p>Our <strong>orchard</strong> grows:\nsecond line of the lead</p>\n<ul>\n<li>Apples</li>\n<li>Pears</li>\n</ul>\n');
+    expect(render(markdown)).toBe(
+      '<p>Our <strong>orchard</strong> grows:\nsecond line of the lead</p>\n<ul>\n<li>Apples</li>\n<li>Pears</li>\n</ul>\n',
+    );
   });
 
   it('keeps inline formatting and links inside items', () => {
@@ -59,7 +63,11 @@ describe('lists typed as lines', () => {
   it.each([
     ['a single line', '<p>- only one line</p>', '\\- only one line'],
     ['a single marked line after text', '<p>Note<br>- only one</p>', 'Note\n\\- only one'],
-    ['a line without a marker after the items', '<p>- Apples<br>- Pears<br>and more</p>', '\\- Apples\n\\- Pears\nand more'],
+    [
+      'a line without a marker after the items',
+      '<p>- Apples<br>- Pears<br>and more</p>',
+      '\\- Apples\n\\- Pears\nand more',
+    ],
     ['markers of two kinds', '<p>• Apples<br>- Pears</p>', '• Apples\n\\- Pears'],
     ['numbers that skip', '<p>1. Apples<br>3. Pears</p>', '1\\. Apples\n3\\. Pears'],
     ['numbers with two delimiters', '<p>1. Apples<br>2) Pears</p>', '1\\. Apples\n2\\) Pears'],
@@ -72,9 +80,11 @@ describe('lists typed as lines', () => {
   });
 
   it('leaves lines where they are written on one line: table cells, headings, links', () => {
-    expect(md('<table><tr><th>Fruit</th><th>Kinds</th></tr><tr><td>Apples</td><td><p>• Gala<br>• Fuji</p></td></tr><tr><td>Pears</td><td>Conference</td></tr></table>')).toContain(
-      '| Apples | • Gala • Fuji |',
-    );
+    expect(
+      md(
+        '<table><tr><th>Fruit</th><th>Kinds</th></tr><tr><td>Apples</td><td><p>• Gala<br>• Fuji</p></td></tr><tr><td>Pears</td><td>Conference</td></tr></table>',
+      ),
+    ).toContain('| Apples | • Gala • Fuji |');
     expect(md('<h3><p>• Gala<br>• Fuji</p></h3>')).toBe('### • Gala • Fuji');
   });
 

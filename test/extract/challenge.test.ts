@@ -28,14 +28,29 @@ describe('isChallengePage: challenge and block pages', () => {
 
   it('Cloudflare titles alone', () => {
     expect(isChallengePage(page('Just a moment…', '<p>Checking</p>'))).toBe(true);
-    expect(isChallengePage(page('Attention Required! | Cloudflare', '<h1>Sorry, you have been blocked</h1>'))).toBe(true);
-    expect(isChallengePage(page('Access denied | shop.example used Cloudflare to restrict access', '<p>Error 1020</p>'))).toBe(true);
+    expect(isChallengePage(page('Attention Required! | Cloudflare', '<h1>Sorry, you have been blocked</h1>'))).toBe(
+      true,
+    );
+    expect(
+      isChallengePage(page('Access denied | shop.example used Cloudflare to restrict access', '<p>Error 1020</p>')),
+    ).toBe(true);
   });
 
   it('Cloudflare challenge markers without a telling title', () => {
-    expect(isChallengePage(page('example.com', '<script>var cpo={};cpo.src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1";</script>'))).toBe(true);
+    expect(
+      isChallengePage(
+        page(
+          'example.com',
+          '<script>var cpo={};cpo.src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1";</script>',
+        ),
+      ),
+    ).toBe(true);
     expect(isChallengePage(page('example.com', '<form id="challenge-form" class="cf-chl-form"></form>'))).toBe(true);
-    expect(isChallengePage(page('example.com', `<script>(function(){window._cf_chl_opt={cvId:'3'};}());</script>${paragraphs(3)}`))).toBe(true);
+    expect(
+      isChallengePage(
+        page('example.com', `<script>(function(){window._cf_chl_opt={cvId:'3'};}());</script>${paragraphs(3)}`),
+      ),
+    ).toBe(true);
   });
 
   it('the cf-mitigated header, whatever the body', () => {
@@ -45,7 +60,9 @@ describe('isChallengePage: challenge and block pages', () => {
 
   it('DDoS-Guard', () => {
     expect(isChallengePage(page('DDoS-Guard', '<p>Checking your browser before accessing</p>'))).toBe(true);
-    expect(isChallengePage(page('site', '<script src="/.well-known/ddos-guard/check?context=free_splash"></script>'))).toBe(true);
+    expect(
+      isChallengePage(page('site', '<script src="/.well-known/ddos-guard/check?context=free_splash"></script>')),
+    ).toBe(true);
   });
 
   it('Imperva / Incapsula', () => {
@@ -55,19 +72,40 @@ describe('isChallengePage: challenge and block pages', () => {
       ),
     ).toBe(true);
     // The bare resource-loader shell with no text.
-    expect(isChallengePage('<html><head><script src="/_Incapsula_Resource?SWJIYLWA=719d34d3"></script></head><body></body></html>')).toBe(true);
+    expect(
+      isChallengePage(
+        '<html><head><script src="/_Incapsula_Resource?SWJIYLWA=719d34d3"></script></head><body></body></html>',
+      ),
+    ).toBe(true);
   });
 
   it('Akamai', () => {
     expect(
-      isChallengePage(page('Access Denied', `<h1>Access Denied</h1>You don't have permission to access this page. Reference #18.4c1c2117 <p>https://errors.edgesuite.net/18.4c1c2117</p>`)),
+      isChallengePage(
+        page(
+          'Access Denied',
+          `<h1>Access Denied</h1>You don't have permission to access this page. Reference #18.4c1c2117 <p>https://errors.edgesuite.net/18.4c1c2117</p>`,
+        ),
+      ),
     ).toBe(true);
   });
 
   it('PerimeterX and DataDome', () => {
-    expect(isChallengePage(page('Access to this page has been denied', '<div id="px-captcha"></div><p>Press &amp; Hold to confirm you are a human (and not a bot).</p>'))).toBe(true);
     expect(
-      isChallengePage(page('shop.example', `<script>var dd={'rt':'c','cid':'AHrlqA','hsh':'E6EA'}</script><script src="https://ct.captcha-delivery.com/c.js"></script>`)),
+      isChallengePage(
+        page(
+          'Access to this page has been denied',
+          '<div id="px-captcha"></div><p>Press &amp; Hold to confirm you are a human (and not a bot).</p>',
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      isChallengePage(
+        page(
+          'shop.example',
+          `<script>var dd={'rt':'c','cid':'AHrlqA','hsh':'E6EA'}</script><script src="https://ct.captcha-delivery.com/c.js"></script>`,
+        ),
+      ),
     ).toBe(true);
   });
 
@@ -77,7 +115,11 @@ describe('isChallengePage: challenge and block pages', () => {
         '<html><head><script src="https://a1b2c3.edge.sdk.awswafintegration.com/a1b2c3/challenge.js"></script><script>window.awsWafCookieDomainList=[];AwsWafIntegration.checkForceRefresh();</script></head><body><div id="challenge-container"></div><noscript>JavaScript is disabled</noscript></body></html>',
       ),
     ).toBe(true);
-    expect(isChallengePage(page('Sucuri WebSite Firewall - Access Denied', '<h2>Access Denied - Sucuri Website Firewall</h2>'))).toBe(true);
+    expect(
+      isChallengePage(
+        page('Sucuri WebSite Firewall - Access Denied', '<h2>Access Denied - Sucuri Website Firewall</h2>'),
+      ),
+    ).toBe(true);
   });
 
   it('a short page whose main content is a captcha form', () => {
@@ -87,13 +129,22 @@ describe('isChallengePage: challenge and block pages', () => {
     expect(isChallengePage(page('example.com', form))).toBe(true);
     const turnstile = `<form><div class="cf-turnstile" data-sitekey="0x4AAA"></div></form><p>Verifying you are not a robot.</p>`;
     expect(isChallengePage(page('Please wait', turnstile))).toBe(true);
-    expect(isChallengePage(page('hCaptcha', '<div class="h-captcha" data-sitekey="10000000-ffff"></div><p>Solve the captcha</p>'))).toBe(true);
+    expect(
+      isChallengePage(
+        page('hCaptcha', '<div class="h-captcha" data-sitekey="10000000-ffff"></div><p>Solve the captcha</p>'),
+      ),
+    ).toBe(true);
   });
 
   it('phrases on short pages', () => {
     expect(isChallengePage(page('Please wait', '<p>Please enable JavaScript and cookies to continue</p>'))).toBe(true);
     expect(
-      isChallengePage(page('Sorry...', '<p>Our systems have detected unusual traffic from your computer network. This page checks to see if it\'s really you sending the requests, and not a robot.</p>')),
+      isChallengePage(
+        page(
+          'Sorry...',
+          "<p>Our systems have detected unusual traffic from your computer network. This page checks to see if it's really you sending the requests, and not a robot.</p>",
+        ),
+      ),
     ).toBe(true);
   });
 });
@@ -111,11 +162,20 @@ describe('isChallengePage: ordinary pages', () => {
   });
 
   it('an article on a Cloudflare site with the JS-detection snippet', () => {
-    expect(isChallengePage(page('Release notes', `<main><h1>Release notes</h1>${paragraphs(12)}</main>${CF_JSD}`))).toBe(false);
+    expect(
+      isChallengePage(page('Release notes', `<main><h1>Release notes</h1>${paragraphs(12)}</main>${CF_JSD}`)),
+    ).toBe(false);
   });
 
   it('a short ordinary page on a Cloudflare site', () => {
-    expect(isChallengePage(page('Contact', `<h1>Contact</h1><p>Write to hello@example.com or call us on weekdays between nine and five; we answer every message within two days.</p>${CF_JSD}`))).toBe(false);
+    expect(
+      isChallengePage(
+        page(
+          'Contact',
+          `<h1>Contact</h1><p>Write to hello@example.com or call us on weekdays between nine and five; we answer every message within two days.</p>${CF_JSD}`,
+        ),
+      ),
+    ).toBe(false);
   });
 
   it('a short contact form with reCAPTCHA that says nothing of robots', () => {

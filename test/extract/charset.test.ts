@@ -16,7 +16,9 @@ describe('decodeText', () => {
 
   it('follows UTF-16 BOMs in both byte orders and strips them', () => {
     const text = 'Ünïcode — 日本語';
-    expect(decodeText(concat([0xff, 0xfe], iconv.encode(text, 'utf-16le')), 'text/plain; charset=utf-8', 'text')).toEqual({
+    expect(
+      decodeText(concat([0xff, 0xfe], iconv.encode(text, 'utf-16le')), 'text/plain; charset=utf-8', 'text'),
+    ).toEqual({
       text,
       encoding: 'utf-16le',
     });
@@ -34,7 +36,10 @@ describe('decodeText', () => {
   });
 
   it('reads <meta charset> in the first 1024 bytes of HTML', () => {
-    const body = concat(latin('<!doctype html><head><meta charset=koi8-r><title>'), iconv.encode('Заголовок', 'koi8-r'));
+    const body = concat(
+      latin('<!doctype html><head><meta charset=koi8-r><title>'),
+      iconv.encode('Заголовок', 'koi8-r'),
+    );
     expect(decodeText(body, 'text/html', 'html')).toEqual({
       text: '<!doctype html><head><meta charset=koi8-r><title>Заголовок',
       encoding: 'koi8-r',
@@ -59,7 +64,11 @@ describe('decodeText', () => {
   });
 
   it('reads the XML declaration for XML', () => {
-    const body = concat(latin('<?xml version="1.0" encoding="ISO-8859-15"?><title>'), iconv.encode('Prix: 5 €', 'iso-8859-15'), latin('</title>'));
+    const body = concat(
+      latin('<?xml version="1.0" encoding="ISO-8859-15"?><title>'),
+      iconv.encode('Prix: 5 €', 'iso-8859-15'),
+      latin('</title>'),
+    );
     expect(decodeText(body, 'application/rss+xml', 'xml')).toEqual({
       text: '<?xml version="1.0" encoding="ISO-8859-15"?><title>Prix: 5 €</title>',
       encoding: 'iso-8859-15',
@@ -74,7 +83,10 @@ describe('decodeText', () => {
   it('maps latin1 labels to windows-1252 so 0x80 is the euro sign', () => {
     const body = Uint8Array.from([0x80, 0x20, 0x35, 0x20, 0x63, 0x61, 0x66, 0xe9]);
     for (const label of ['iso-8859-1', 'latin1', 'us-ascii', 'ISO_8859-1']) {
-      expect(decodeText(body, `text/plain; charset=${label}`, 'text')).toEqual({ text: '€ 5 café', encoding: 'windows-1252' });
+      expect(decodeText(body, `text/plain; charset=${label}`, 'text')).toEqual({
+        text: '€ 5 café',
+        encoding: 'windows-1252',
+      });
     }
   });
 
@@ -98,7 +110,10 @@ describe('decodeText', () => {
   });
 
   it('ignores an unknown label and goes on with the next source', () => {
-    const body = concat(latin('<meta charset="x-no-such-charset"><meta charset="windows-1251">'), iconv.encode('Да', 'windows-1251'));
+    const body = concat(
+      latin('<meta charset="x-no-such-charset"><meta charset="windows-1251">'),
+      iconv.encode('Да', 'windows-1251'),
+    );
     const decoded = decodeText(body, 'text/html; charset=bogus-8', 'html');
     expect(decoded.encoding).toBe('windows-1251');
     expect(decoded.text.endsWith('Да')).toBe(true);
@@ -113,12 +128,20 @@ describe('decodeText', () => {
       text: 'ok ü',
       encoding: 'utf-8',
     });
-    expect(decodeText(new TextEncoder().encode('<meta charset="utf-16"><p>ü</p>'), null, 'html').encoding).toBe('utf-8');
+    expect(decodeText(new TextEncoder().encode('<meta charset="utf-16"><p>ü</p>'), null, 'html').encoding).toBe(
+      'utf-8',
+    );
   });
 
   it('defaults to UTF-8 and falls back to windows-1252 when the bytes are not UTF-8', () => {
-    expect(decodeText(new TextEncoder().encode('Grüße €'), null, 'text')).toEqual({ text: 'Grüße €', encoding: 'utf-8' });
-    expect(decodeText(latin('Gr\u00fc\u00dfe \u0080'), null, 'html')).toEqual({ text: 'Grüße €', encoding: 'windows-1252' });
+    expect(decodeText(new TextEncoder().encode('Grüße €'), null, 'text')).toEqual({
+      text: 'Grüße €',
+      encoding: 'utf-8',
+    });
+    expect(decodeText(latin('Gr\u00fc\u00dfe \u0080'), null, 'html')).toEqual({
+      text: 'Grüße €',
+      encoding: 'windows-1252',
+    });
     expect(decodeText(new Uint8Array(0), null, 'text')).toEqual({ text: '', encoding: 'utf-8' });
   });
 });

@@ -56,13 +56,19 @@ describe('convert: kinds by Content-Type', () => {
   });
 
   it('xhtml is parsed as HTML', async () => {
-    const result = await md('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>', 'application/xhtml+xml');
+    const result = await md(
+      '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>',
+      'application/xhtml+xml',
+    );
     expect(htmlToMarkdown).toHaveBeenCalledOnce();
     expect(result.content_type).toBe('application/xhtml+xml');
   });
 
   it('text and markdown pass through tidied', async () => {
-    expect(await md('line  \r\nnext\r\n', 'text/plain')).toEqual({ markdown: 'line\nnext', content_type: 'text/plain' });
+    expect(await md('line  \r\nnext\r\n', 'text/plain')).toEqual({
+      markdown: 'line\nnext',
+      content_type: 'text/plain',
+    });
     expect(await md('# Read me\r\n\r\n\r\nBody', 'text/markdown; charset=utf-8')).toEqual({
       markdown: '# Read me\n\nBody',
       title: 'Read me',
@@ -71,8 +77,13 @@ describe('convert: kinds by Content-Type', () => {
   });
 
   it('csv becomes a table; TSV uses the tab', async () => {
-    expect(await md('a,b\n1,2\n', 'text/csv')).toEqual({ markdown: '| a | b |\n| --- | --- |\n| 1 | 2 |', content_type: 'text/csv' });
-    expect((await md('a,x\tb\n1\t2\n', 'text/tab-separated-values')).markdown).toBe('| a,x | b |\n| --- | --- |\n| 1 | 2 |');
+    expect(await md('a,b\n1,2\n', 'text/csv')).toEqual({
+      markdown: '| a | b |\n| --- | --- |\n| 1 | 2 |',
+      content_type: 'text/csv',
+    });
+    expect((await md('a,x\tb\n1\t2\n', 'text/tab-separated-values')).markdown).toBe(
+      '| a,x | b |\n| --- | --- |\n| 1 | 2 |',
+    );
   });
 
   it('json and +json are pretty-printed', async () => {
@@ -83,7 +94,8 @@ describe('convert: kinds by Content-Type', () => {
   });
 
   it('xml feeds are rendered with their title', async () => {
-    const feed = '<rss version="2.0"><channel><title>News</title><description>Daily</description><item><title>One</title><link>/1</link></item></channel></rss>';
+    const feed =
+      '<rss version="2.0"><channel><title>News</title><description>Daily</description><item><title>One</title><link>/1</link></item></channel></rss>';
     expect(await md(feed, 'application/rss+xml', 'https://news.example/feed')).toEqual({
       markdown: '# News\n\nDaily\n\n- [One](https://news.example/1)',
       title: 'News',
@@ -94,7 +106,9 @@ describe('convert: kinds by Content-Type', () => {
 
   it('decodes the charset before converting', async () => {
     const bytes = iconv.encode('Prix,Nom\n5 €,Café\n', 'windows-1252');
-    expect((await md(bytes, 'text/csv; charset=iso-8859-1')).markdown).toBe('| Prix | Nom |\n| --- | --- |\n| 5 € | Café |');
+    expect((await md(bytes, 'text/csv; charset=iso-8859-1')).markdown).toBe(
+      '| Prix | Nom |\n| --- | --- |\n| 5 € | Café |',
+    );
     const sjis = iconv.encode('こんにちは', 'shift_jis');
     expect((await md(sjis, 'text/plain; charset=shift_jis')).markdown).toBe('こんにちは');
   });
@@ -104,7 +118,9 @@ describe('convert: unsupported content', () => {
   it('refuses a type outside the allowlist before looking at the bytes', async () => {
     const error = await failure(md(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), 'image/png'));
     expect(error.code).toBe('unsupported_content_type');
-    expect(error.message).toBe('Content type image/png is not supported: only HTML, text, Markdown, CSV, JSON and XML can be extracted');
+    expect(error.message).toBe(
+      'Content type image/png is not supported: only HTML, text, Markdown, CSV, JSON and XML can be extracted',
+    );
     expect((await failure(md('<svg/>', 'image/svg+xml'))).code).toBe('unsupported_content_type');
     expect((await failure(md('%PDF-1.4', 'application/pdf'))).code).toBe('unsupported_content_type');
     expect((await failure(md('x', 'application/octet-stream'))).code).toBe('unsupported_content_type');
@@ -117,54 +133,82 @@ describe('convert: unsupported content', () => {
     expect(htmlToMarkdown).not.toHaveBeenCalled();
     const gif = Uint8Array.from([...utf8('GIF89a'), 1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0]);
     expect((await failure(md(gif, 'text/plain'))).message).toContain('image/gif');
-    expect((await failure(md('<svg xmlns="http://www.w3.org/2000/svg"/>', 'text/xml'))).message).toContain('image/svg+xml');
+    expect((await failure(md('<svg xmlns="http://www.w3.org/2000/svg"/>', 'text/xml'))).message).toContain(
+      'image/svg+xml',
+    );
   });
 
   it('refuses a binary without Content-Type', async () => {
     const error = await failure(md(Uint8Array.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2]), null));
-    expect(error.message).toBe('Content type application/gzip is not supported: only HTML, text, Markdown, CSV, JSON and XML can be extracted');
-    expect((await failure(md(Uint8Array.from([1, 2, 3, 0, 4, 5]), null))).message).toContain('application/octet-stream');
+    expect(error.message).toBe(
+      'Content type application/gzip is not supported: only HTML, text, Markdown, CSV, JSON and XML can be extracted',
+    );
+    expect((await failure(md(Uint8Array.from([1, 2, 3, 0, 4, 5]), null))).message).toContain(
+      'application/octet-stream',
+    );
   });
 });
 
 describe('convert: challenge pages', () => {
   it('turns a challenge page into a blocked error', async () => {
-    const challenge = '<html><head><title>Just a moment...</title></head><body><script>window._cf_chl_opt={}</script></body></html>';
+    const challenge =
+      '<html><head><title>Just a moment...</title></head><body><script>window._cf_chl_opt={}</script></body></html>';
     const error = await failure(md(challenge, 'text/html'));
     expect(error.code).toBe('blocked');
     expect(htmlToMarkdown).not.toHaveBeenCalled();
-    expect((await failure(convert({ bytes: utf8(challenge), contentType: 'text/html', url: URL_, format: 'html' }))).code).toBe('blocked');
+    expect(
+      (await failure(convert({ bytes: utf8(challenge), contentType: 'text/html', url: URL_, format: 'html' }))).code,
+    ).toBe('blocked');
   });
 
   it('does not look for challenges in non-HTML content', async () => {
-    expect((await md('Just a moment... verify you are human', 'text/plain')).markdown).toBe('Just a moment... verify you are human');
+    expect((await md('Just a moment... verify you are human', 'text/plain')).markdown).toBe(
+      'Just a moment... verify you are human',
+    );
   });
 });
 
 describe('convert: missing Content-Type', () => {
   it('sniffs HTML from the doctype, the html tag and common start tags', async () => {
-    for (const body of ['<!DOCTYPE html><p>x</p>', '  \n<HTML><body>x</body></HTML>', '<!-- hi --><div>x</div>', '\ufeff<html>x</html>']) {
+    for (const body of [
+      '<!DOCTYPE html><p>x</p>',
+      '  \n<HTML><body>x</body></HTML>',
+      '<!-- hi --><div>x</div>',
+      '\ufeff<html>x</html>',
+    ]) {
       expect((await md(body, null)).content_type, body).toBe('text/html');
     }
-    expect((await md('<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"></html>', null)).content_type).toBe('text/html');
+    expect(
+      (await md('<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"></html>', null))
+        .content_type,
+    ).toBe('text/html');
     expect(htmlToMarkdown).toHaveBeenCalledTimes(5);
   });
 
   it('sniffs XML from the declaration and feed roots', async () => {
     const feed = await md('<rss version="2.0"><channel><title>Untyped</title></channel></rss>', null);
     expect(feed).toEqual({ markdown: '# Untyped', title: 'Untyped', content_type: 'application/xml' });
-    expect((await md('<?xml version="1.0"?><note>x</note>', null)).markdown).toBe('```xml\n<?xml version="1.0"?><note>x</note>\n```');
-    expect((await md('<urlset><url><loc>https://a.example/</loc></url></urlset>', null)).markdown).toBe('# Sitemap\n\n- <https://a.example/>');
+    expect((await md('<?xml version="1.0"?><note>x</note>', null)).markdown).toBe(
+      '```xml\n<?xml version="1.0"?><note>x</note>\n```',
+    );
+    expect((await md('<urlset><url><loc>https://a.example/</loc></url></urlset>', null)).markdown).toBe(
+      '# Sitemap\n\n- <https://a.example/>',
+    );
   });
 
   it('sniffs JSON only when it parses', async () => {
     expect((await md('[1, 2]', null)).content_type).toBe('application/json');
-    expect(await md('[citation needed] is a tag', null)).toEqual({ markdown: '[citation needed] is a tag', content_type: 'text/plain' });
+    expect(await md('[citation needed] is a tag', null)).toEqual({
+      markdown: '[citation needed] is a tag',
+      content_type: 'text/plain',
+    });
   });
 
   it('falls back to the URL extension, then to text', async () => {
     expect((await md('# Title\n\ntext', null, 'https://x.example/README.md')).content_type).toBe('text/markdown');
-    expect((await md('a,b\n1,2', null, 'https://x.example/data.csv')).markdown).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
+    expect((await md('a,b\n1,2', null, 'https://x.example/data.csv')).markdown).toBe(
+      '| a | b |\n| --- | --- |\n| 1 | 2 |',
+    );
     expect((await md('a\tb\n1\t2', null, 'https://x.example/data.tsv')).content_type).toBe('text/tab-separated-values');
     expect(await md('just words', null)).toEqual({ markdown: 'just words', content_type: 'text/plain' });
     expect(await md('', null)).toEqual({ markdown: '', content_type: 'text/plain' });
@@ -180,7 +224,10 @@ describe('convert: missing Content-Type', () => {
 
 describe('convert: format html', () => {
   it('returns the decoded page with head metadata and no Markdown', async () => {
-    const bytes = iconv.encode('<html lang="fr"><head><meta charset="windows-1252"><title>Caf\u00e9 &amp; cr\u00e8me</title></head><body>5 \u20ac</body></html>', 'windows-1252');
+    const bytes = iconv.encode(
+      '<html lang="fr"><head><meta charset="windows-1252"><title>Caf\u00e9 &amp; cr\u00e8me</title></head><body>5 \u20ac</body></html>',
+      'windows-1252',
+    );
     const result = await convert({ bytes, contentType: 'text/html', url: URL_, format: 'html' });
     expect(result).toEqual({
       markdown: '',
@@ -193,7 +240,9 @@ describe('convert: format html', () => {
   });
 
   it('returns other kinds as the decoded document', async () => {
-    expect(await convert({ bytes: utf8('{"a":1}'), contentType: 'application/json', url: URL_, format: 'html' })).toEqual({
+    expect(
+      await convert({ bytes: utf8('{"a":1}'), contentType: 'application/json', url: URL_, format: 'html' }),
+    ).toEqual({
       markdown: '',
       html: '{"a":1}',
       content_type: 'application/json',

@@ -33,7 +33,10 @@ describe('convert: page_type', () => {
     ['text/markdown', '# Notes\n\nwords'],
     ['text/csv', 'a,b\n1,2\n'],
     ['application/json', '{"a":1}'],
-    ['application/rss+xml', '<rss version="2.0"><channel><title>News</title><item><title>One</title><link>/1</link></item></channel></rss>'],
+    [
+      'application/rss+xml',
+      '<rss version="2.0"><channel><title>News</title><item><title>One</title><link>/1</link></item></channel></rss>',
+    ],
   ])('is absent for %s', async (contentType, body) => {
     for (const format of ['markdown', 'html'] as const) {
       const out = await convert({ bytes: utf8(body), contentType, url: URL_, format });

@@ -40,7 +40,9 @@ describe('convertMarkdown', () => {
   });
 
   it('finds the title in front matter or the first heading outside code', () => {
-    expect(markdownTitle('---\ntitle: "Front matter title"\ndate: 2024-01-01\n---\n# Heading')).toBe('Front matter title');
+    expect(markdownTitle('---\ntitle: "Front matter title"\ndate: 2024-01-01\n---\n# Heading')).toBe(
+      'Front matter title',
+    );
     expect(markdownTitle('```sh\n# install it\nnpm i\n```\n\n# Real heading #\n')).toBe('Real heading');
     expect(markdownTitle('no heading here\n## second level')).toBeUndefined();
   });
@@ -55,7 +57,9 @@ describe('fencedBlock', () => {
 
 describe('CSV', () => {
   it('renders a GFM table with the first row as header', () => {
-    expect(convertCsv('name,age\r\nAda,36\r\nAlan,41\r\n')).toBe('| name | age |\n| --- | --- |\n| Ada | 36 |\n| Alan | 41 |');
+    expect(convertCsv('name,age\r\nAda,36\r\nAlan,41\r\n')).toBe(
+      '| name | age |\n| --- | --- |\n| Ada | 36 |\n| Alan | 41 |',
+    );
   });
 
   it('handles quoted fields, escaped quotes, delimiters and line breaks inside quotes', () => {
@@ -82,7 +86,10 @@ describe('CSV', () => {
   });
 
   it('is lenient with stray quotes and parses a last line without break', () => {
-    expect(parseCsv('a"b,"c"d\ne,f', ',')).toEqual([['a"b', 'cd'], ['e', 'f']]);
+    expect(parseCsv('a"b,"c"d\ne,f', ',')).toEqual([
+      ['a"b', 'cd'],
+      ['e', 'f'],
+    ]);
     expect(parseCsv('x,\n', ',')).toEqual([['x', '']]);
     expect(convertCsv('')).toBe('');
     expect(convertCsv('\n\n')).toBe('');

@@ -20,9 +20,19 @@ function ld(description: string): string {
 }
 
 /** A shop page whose description lives in a sheet dialog a "Description" button opens. */
-function sheetPage(head: string, sheet = `<p><strong>Made to move</strong></p><p>${SUMMARY}</p><ul><li>Slim fit</li><li>Sweat-wicking knit</li><li>Crew neck</li></ul>`): string {
-  const filters = Array.from({ length: 12 }, (_, i) => `<li>Filter option ${i}: weight training, running, cycling</li>`).join('');
-  const reviews = Array.from({ length: 4 }, (_, i) => `<div class="review"><p>Review ${i}: fits well but the neck is a little tight after washing it twice.</p></div>`).join('');
+function sheetPage(
+  head: string,
+  sheet = `<p><strong>Made to move</strong></p><p>${SUMMARY}</p><ul><li>Slim fit</li><li>Sweat-wicking knit</li><li>Crew neck</li></ul>`,
+): string {
+  const filters = Array.from(
+    { length: 12 },
+    (_, i) => `<li>Filter option ${i}: weight training, running, cycling</li>`,
+  ).join('');
+  const reviews = Array.from(
+    { length: 4 },
+    (_, i) =>
+      `<div class="review"><p>Review ${i}: fits well but the neck is a little tight after washing it twice.</p></div>`,
+  ).join('');
   return (
     `<!DOCTYPE html><html><head><title>Arrival Tee</title>${head}</head><body><main><h1>Arrival Tee</h1><p>$22</p>` +
     `<section><button>Description</button><div role="dialog" aria-modal="false"><aside><h5>Description</h5><div class="sheet-content">${sheet}</div></aside></div></section>` +
@@ -65,7 +75,10 @@ describe('the declared description', () => {
 
   it('does not take a card that only quotes the opening words', () => {
     const teaser = `<aside class="recent"><h3>Recently viewed</h3><p>${SUMMARY.split(' ').slice(0, 15).join(' ')}...</p></aside>`;
-    const html = sheetPage(ld(SUMMARY), '<p>Ask in store.</p>').replace('<section><h2>Reviews</h2>', `<div class="recently">${teaser}</div><section><h2>Reviews</h2>`);
+    const html = sheetPage(ld(SUMMARY), '<p>Ask in store.</p>').replace(
+      '<section><h2>Reviews</h2>',
+      `<div class="recently">${teaser}</div><section><h2>Reviews</h2>`,
+    );
     expect(htmlToMarkdown(html, URL_).stage).not.toBe('product-description');
   });
 

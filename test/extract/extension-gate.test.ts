@@ -10,7 +10,22 @@ describe('rejectedExtension', () => {
     video: ['mp4', 'm4v', 'mov', 'avi', 'mkv', 'webm', 'wmv', 'flv', 'mpeg', 'mpg', '3gp'],
     audio: ['mp3', 'wav', 'ogg', 'oga', 'flac', 'aac', 'm4a', 'opus', 'wma', 'mid', 'midi'],
     archives: ['zip', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'tar', 'zst', 'lz', 'cab', 'iso', 'dmg'],
-    office: ['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf', 'epub', 'pages', 'numbers', 'key'],
+    office: [
+      'doc',
+      'docx',
+      'xls',
+      'xlsx',
+      'ppt',
+      'pptx',
+      'odt',
+      'ods',
+      'odp',
+      'rtf',
+      'epub',
+      'pages',
+      'numbers',
+      'key',
+    ],
     fonts: ['woff', 'woff2', 'ttf', 'otf', 'eot'],
     binaries: ['exe', 'msi', 'dll', 'so', 'bin', 'apk', 'ipa', 'deb', 'rpm', 'jar', 'wasm', 'class', 'dylib', 'app'],
     data: ['parquet', 'sqlite', 'db'],
@@ -30,7 +45,23 @@ describe('rejectedExtension', () => {
   });
 
   it('lets text formats and extension-less paths through', () => {
-    for (const extension of ['html', 'htm', 'xhtml', 'php', 'asp', 'aspx', 'jsp', 'txt', 'md', 'csv', 'json', 'xml', 'rss', 'atom', 'ts']) {
+    for (const extension of [
+      'html',
+      'htm',
+      'xhtml',
+      'php',
+      'asp',
+      'aspx',
+      'jsp',
+      'txt',
+      'md',
+      'csv',
+      'json',
+      'xml',
+      'rss',
+      'atom',
+      'ts',
+    ]) {
       expect(at(`/page.${extension}`), extension).toBeNull();
     }
     expect(at('/')).toBeNull();

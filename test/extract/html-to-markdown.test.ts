@@ -32,7 +32,10 @@ function page(body: string, head = ''): string {
 }
 
 function article(inner: string, head = ''): string {
-  return page(`<main><article><h1>Headline</h1><p>${prose()}</p>${inner}<p>${prose(80, 'road')}</p></article></main>`, head);
+  return page(
+    `<main><article><h1>Headline</h1><p>${prose()}</p>${inner}<p>${prose(80, 'road')}</p></article></main>`,
+    head,
+  );
 }
 
 /** No HTML element tags outside code (spans and fences are removed first). */
@@ -42,10 +45,19 @@ function withoutCode(markdown: string): string {
 
 describe('metadata', () => {
   it('prefers og:title, and strips the site name from <title> when it is the h1 plus a suffix', () => {
-    expect(htmlToMarkdown(page('<h1>x</h1>', '<title>T | Site</title><meta property="og:title" content="OG title">'), URL_).title).toBe('OG title');
-    expect(htmlToMarkdown(page('<h1>Solar Ovens</h1>', '<title>Solar Ovens | The Site</title>'), URL_).title).toBe('Solar Ovens');
-    expect(htmlToMarkdown(page('<h1>Solar Ovens</h1>', '<title>The Site - Solar Ovens</title>'), URL_).title).toBe('Solar Ovens');
-    expect(htmlToMarkdown(page('<h1>Other heading</h1>', '<title>Whole Title</title>'), URL_).title).toBe('Whole Title');
+    expect(
+      htmlToMarkdown(page('<h1>x</h1>', '<title>T | Site</title><meta property="og:title" content="OG title">'), URL_)
+        .title,
+    ).toBe('OG title');
+    expect(htmlToMarkdown(page('<h1>Solar Ovens</h1>', '<title>Solar Ovens | The Site</title>'), URL_).title).toBe(
+      'Solar Ovens',
+    );
+    expect(htmlToMarkdown(page('<h1>Solar Ovens</h1>', '<title>The Site - Solar Ovens</title>'), URL_).title).toBe(
+      'Solar Ovens',
+    );
+    expect(htmlToMarkdown(page('<h1>Other heading</h1>', '<title>Whole Title</title>'), URL_).title).toBe(
+      'Whole Title',
+    );
     expect(htmlToMarkdown(page('<h1>Only the heading</h1>'), URL_).title).toBe('Only the heading');
     expect(htmlToMarkdown(page('<p>nothing</p>'), URL_).title).toBeUndefined();
   });
@@ -57,8 +69,12 @@ describe('metadata', () => {
   });
 
   it('reads the description from meta description, then og:description', () => {
-    expect(htmlToMarkdown(page('', '<meta name="description" content=" A  short summary. ">'), URL_).description).toBe('A short summary.');
-    expect(htmlToMarkdown(page('', '<meta property="og:description" content="From OG">'), URL_).description).toBe('From OG');
+    expect(htmlToMarkdown(page('', '<meta name="description" content=" A  short summary. ">'), URL_).description).toBe(
+      'A short summary.',
+    );
+    expect(htmlToMarkdown(page('', '<meta property="og:description" content="From OG">'), URL_).description).toBe(
+      'From OG',
+    );
   });
 
   it('reads the language from <html lang>, else Content-Language', () => {
@@ -75,14 +91,18 @@ describe('metadata', () => {
     expect(htmlToMarkdown(page('', ld), URL_).published_at).toBe('2024-03-07T10:00:00Z');
     const time = page('<article><p>Posted <time datetime="2023-11-02">2 Nov</time></p></article>');
     expect(htmlToMarkdown(time, URL_).published_at).toBe('2023-11-02');
-    expect(htmlToMarkdown(page('', '<script type="application/ld+json">{broken</script>'), URL_).published_at).toBeUndefined();
+    expect(
+      htmlToMarkdown(page('', '<script type="application/ld+json">{broken</script>'), URL_).published_at,
+    ).toBeUndefined();
   });
 });
 
 describe('links and images', () => {
   it('makes links and images absolute against the page URL', () => {
     const { markdown } = htmlToMarkdown(
-      article('<p>See <a href="../docs/a b.html">the docs</a>, <a href="//cdn.example.net/x">the CDN</a>, <a href="?q=1#top">this query</a>.</p><p><img src="img/p.png" alt="A plot"></p>'),
+      article(
+        '<p>See <a href="../docs/a b.html">the docs</a>, <a href="//cdn.example.net/x">the CDN</a>, <a href="?q=1#top">this query</a>.</p><p><img src="img/p.png" alt="A plot"></p>',
+      ),
       URL_,
     );
     expect(markdown).toContain('[the docs](https://example.com/docs/a%20b.html)');
@@ -92,9 +112,15 @@ describe('links and images', () => {
   });
 
   it('resolves against <base href>, itself relative to the page', () => {
-    const rel = htmlToMarkdown(article('<p><a href="next.html">next part</a></p>', '<base href="/archive/2024/">'), URL_);
+    const rel = htmlToMarkdown(
+      article('<p><a href="next.html">next part</a></p>', '<base href="/archive/2024/">'),
+      URL_,
+    );
     expect(rel.markdown).toContain('[next part](https://example.com/archive/2024/next.html)');
-    const abs = htmlToMarkdown(article('<p><a href="next.html">next part</a></p>', '<base href="https://mirror.example.org/m/">'), URL_);
+    const abs = htmlToMarkdown(
+      article('<p><a href="next.html">next part</a></p>', '<base href="https://mirror.example.org/m/">'),
+      URL_,
+    );
     expect(abs.markdown).toContain('[next part](https://mirror.example.org/m/next.html)');
   });
 
@@ -121,7 +147,10 @@ describe('links and images', () => {
   });
 
   it('leaves relative links alone when the page URL is not a URL', () => {
-    const { markdown } = htmlToMarkdown(article('<p><a href="https://example.org/x">absolute</a> and <a href="rel.html">relative</a></p>'), 'not a url');
+    const { markdown } = htmlToMarkdown(
+      article('<p><a href="https://example.org/x">absolute</a> and <a href="rel.html">relative</a></p>'),
+      'not a url',
+    );
     expect(markdown).toContain('[absolute](https://example.org/x)');
     expect(markdown).toContain('and relative');
   });
@@ -142,7 +171,10 @@ describe('code blocks', () => {
 
   it('keeps code verbatim, blank lines included, and out-fences backtick runs', () => {
     const code = 'a = 1\n\n\nb = "```"\n<div>not html</div>';
-    const { markdown } = htmlToMarkdown(article(`<pre><code class="language-py">${code.replace(/</g, '&lt;')}</code></pre>`), URL_);
+    const { markdown } = htmlToMarkdown(
+      article(`<pre><code class="language-py">${code.replace(/</g, '&lt;')}</code></pre>`),
+      URL_,
+    );
     expect(markdown).toContain('````py\na = 1\n\n\nb = "```"\n<div>not html</div>\n````');
   });
 
@@ -155,7 +187,8 @@ describe('code blocks', () => {
     const gutter =
       '<div class="highlight"><table class="highlighttable"><tr><td class="linenos"><pre>1\n2\n3</pre></td>' +
       '<td class="code"><pre><code class="language-c">int a;\nint b;\nint c;</code></pre></td></tr></table></div>';
-    const brGutter = '<table><tr><td class="gutter"><pre>1<br>2</pre></td><td class="code"><pre>one<br>two</pre></td></tr></table>';
+    const brGutter =
+      '<table><tr><td class="gutter"><pre>1<br>2</pre></td><td class="code"><pre>one<br>two</pre></td></tr></table>';
     const { markdown } = htmlToMarkdown(article(`${gutter}<p>Its output:</p><pre>1\n2\n3</pre>${brGutter}`), URL_);
     expect(markdown).toContain('```\none\ntwo\n```');
     expect(markdown).not.toContain('```\n1\n2\n```');
@@ -166,8 +199,11 @@ describe('code blocks', () => {
 });
 
 describe('heading levels', () => {
-  it('keeps a page section\'s <h1> at level 1 when Readability (which renames them <h2>) picks the article', () => {
-    const html = page(`<article><h1>Guide</h1><p>${prose()}</p><h1>Part one</h1><p>${prose(80, 'road')}</p><h2>Details</h2><p>${prose(60, 'lake')}</p></article>`, '<title>A guide</title>');
+  it("keeps a page section's <h1> at level 1 when Readability (which renames them <h2>) picks the article", () => {
+    const html = page(
+      `<article><h1>Guide</h1><p>${prose()}</p><h1>Part one</h1><p>${prose(80, 'road')}</p><h2>Details</h2><p>${prose(60, 'lake')}</p></article>`,
+      '<title>A guide</title>',
+    );
     const { markdown, stage } = htmlToMarkdown(html, URL_);
     expect(stage).toBe('readability');
     expect(markdown).toContain('\n# Part one\n');
@@ -198,8 +234,12 @@ describe('superscripts', () => {
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).toContain('About 10^9 stars; E = mc^2; see note^3 and ^(a b).');
     expect(markdown).toContain('In the 9th century, le 2e jour.');
-    expect(htmlToMarkdown(article('<p>Revenue<sup>a</sup> and profit<sup>b</sup> in note form.</p>'), URL_).markdown).toContain('Revenue^a and profit^b in note form.');
-    expect(markdown).toContain('Cited[\\[1\\]](https://example.com/blog/post.html#cite-1). Now $549.00 or €1,299.99; H2O.');
+    expect(
+      htmlToMarkdown(article('<p>Revenue<sup>a</sup> and profit<sup>b</sup> in note form.</p>'), URL_).markdown,
+    ).toContain('Revenue^a and profit^b in note form.');
+    expect(markdown).toContain(
+      'Cited[\\[1\\]](https://example.com/blog/post.html#cite-1). Now $549.00 or €1,299.99; H2O.',
+    );
   });
 });
 
@@ -218,7 +258,9 @@ describe('words kept apart by layout only', () => {
   });
 
   it('leaves raised and lowered marks and <wbr> joined, and parts a label glued to its text', () => {
-    const html = article('<p>Then x<sup>N</sup> and a<sub>Max</sub>, get<wbr>Element, <span>card</span><span>Title</span>.</p><p><i>Smooth play</i>The display syncs.</p>');
+    const html = article(
+      '<p>Then x<sup>N</sup> and a<sub>Max</sub>, get<wbr>Element, <span>card</span><span>Title</span>.</p><p><i>Smooth play</i>The display syncs.</p>',
+    );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).toContain('Then x^N and aMax, getElement, card Title.');
     expect(markdown).toContain('_Smooth play_ The display syncs.');
@@ -233,11 +275,14 @@ describe('task lists', () => {
       '<li><label><input type="checkbox" disabled> Empty the funnel</label></li>' +
       '<li><p><input type="checkbox" class="todo" checked> Send the sheet</p></li></ul>';
     const { markdown } = htmlToMarkdown(article(list), URL_);
-    expect(markdown).toContain('- [x] Calibrate the gauge\n- [ ] Log the reading\n- [ ] Empty the funnel\n- [x] Send the sheet');
+    expect(markdown).toContain(
+      '- [x] Calibrate the gauge\n- [ ] Log the reading\n- [ ] Empty the funnel\n- [x] Send the sheet',
+    );
   });
 
   it("leaves a form's checkboxes out: enabled and unmarked, or not opening their item", () => {
-    const filters = '<ul class="filters"><li><input type="checkbox"> Red</li><li><input type="checkbox" checked> Blue</li></ul>';
+    const filters =
+      '<ul class="filters"><li><input type="checkbox"> Red</li><li><input type="checkbox" checked> Blue</li></ul>';
     const inline = '<ul><li>Read <input type="checkbox" disabled> later</li><li>Keep</li></ul>';
     const { markdown } = htmlToMarkdown(article(filters + inline), URL_);
     expect(markdown).toContain('- Red\n- Blue');
@@ -264,12 +309,18 @@ describe('task lists', () => {
 
 describe('quotation marks, ruby and list numbers a browser draws', () => {
   it('writes the quotation marks of <q>, single ones inside double', () => {
-    const { markdown } = htmlToMarkdown(article('<p>The keeper said <q>read it at nine, <q>every</q> day</q> and left.</p>'), URL_);
+    const { markdown } = htmlToMarkdown(
+      article('<p>The keeper said <q>read it at nine, <q>every</q> day</q> and left.</p>'),
+      URL_,
+    );
     expect(markdown).toContain('The keeper said “read it at nine, ‘every’ day” and left.');
   });
 
   it('writes ruby text in parentheses after its base, without the fallback parentheses', () => {
-    const { markdown } = htmlToMarkdown(article('<p>The word <ruby>雨<rp>(</rp><rt>あめ</rt><rp>)</rp>量<rt>りょう</rt></ruby> means rainfall.</p>'), URL_);
+    const { markdown } = htmlToMarkdown(
+      article('<p>The word <ruby>雨<rp>(</rp><rt>あめ</rt><rp>)</rp>量<rt>りょう</rt></ruby> means rainfall.</p>'),
+      URL_,
+    );
     expect(markdown).toContain('The word 雨(あめ)量(りょう) means rainfall.');
   });
 
@@ -297,21 +348,35 @@ describe('quotation marks, ruby and list numbers a browser draws', () => {
 
 describe('emphasis and definition lists', () => {
   it('closes bold and italics on the line they open, and wraps each paragraph they span on its own', () => {
-    const { markdown } = htmlToMarkdown(article('<p><b>Why choose us?<br></b>Numbers talk.</p><p><strong> padded </strong>and <em>plain</em>.</p><div><i>First part.<p>Second part.</p></i></div>'), URL_);
+    const { markdown } = htmlToMarkdown(
+      article(
+        '<p><b>Why choose us?<br></b>Numbers talk.</p><p><strong> padded </strong>and <em>plain</em>.</p><div><i>First part.<p>Second part.</p></i></div>',
+      ),
+      URL_,
+    );
     expect(markdown).toContain('**Why choose us?**\nNumbers talk.');
     expect(markdown).toContain('**padded** and _plain_.');
     expect(markdown).toContain('_First part._\n\n_Second part._');
     expect(markdown).not.toMatch(/^\s*(?:\*\*|_)\s*$/m);
-    const code = htmlToMarkdown(article('<b><pre><code>x = 1\n\ny = 2</code></pre></b><p>After the code.</p>'), URL_).markdown;
+    const code = htmlToMarkdown(
+      article('<b><pre><code>x = 1\n\ny = 2</code></pre></b><p>After the code.</p>'),
+      URL_,
+    ).markdown;
     expect(code).toContain('```\nx = 1\n\ny = 2\n```\n\nAfter the code.');
     // An invisible character after the <br> (which the Markdown loses anyway) does not hide it.
-    const joiner = htmlToMarkdown(article('<p><strong>Faster builds<br>&zwj;</strong>Tools do the rest.</p><p>Kind<b>&#8203;</b>ly.</p>'), URL_).markdown;
+    const joiner = htmlToMarkdown(
+      article('<p><strong>Faster builds<br>&zwj;</strong>Tools do the rest.</p><p>Kind<b>&#8203;</b>ly.</p>'),
+      URL_,
+    ).markdown;
     expect(joiner).toContain('**Faster builds**\nTools do the rest.');
     expect(joiner).not.toContain('****');
   });
 
   it('writes an underscore inside a word as it is, and escapes the ones that could mark emphasis', () => {
-    const { markdown } = htmlToMarkdown(article('<p>Set MAX_VALUE and search_label, not _this_, a_ b or x*y*z.</p>'), URL_);
+    const { markdown } = htmlToMarkdown(
+      article('<p>Set MAX_VALUE and search_label, not _this_, a_ b or x*y*z.</p>'),
+      URL_,
+    );
     expect(markdown).toContain('Set MAX_VALUE and search_label, not \\_this\\_, a\\_ b or x\\*y\\*z.');
   });
 
@@ -325,18 +390,27 @@ describe('emphasis and definition lists', () => {
     expect(markdown).toContain('**Throughput**\n**Bandwidth**\n: Data per second.\n\n: Counted in bits.');
     expect(markdown).toContain('**Jitter**\n: Variation in latency.\n\n- high on radio links');
     expect(markdown).toMatch(/\n\nOrphan note\.\n/);
-    const blocks = htmlToMarkdown(article('<dl><dt>Example</dt><dd><pre><code>a = 1\n\nb = 2</code></pre></dd><dt>Steps</dt><dd><ul><li>one</li><li>two</li></ul></dd></dl><p>After the list.</p>'), URL_).markdown;
+    const blocks = htmlToMarkdown(
+      article(
+        '<dl><dt>Example</dt><dd><pre><code>a = 1\n\nb = 2</code></pre></dd><dt>Steps</dt><dd><ul><li>one</li><li>two</li></ul></dd></dl><p>After the list.</p>',
+      ),
+      URL_,
+    ).markdown;
     expect(blocks).toContain('**Example**\n\n```\na = 1\n\nb = 2\n```\n\n**Steps**\n\n- one\n- two\n\nAfter the list.');
   });
 });
 
 describe('page controls', () => {
   it('drops skip links but keeps in-page links that are content', () => {
-    const html = page(`<main id="main"><article><div class="skip-links"><a href="#main" class="visually-hidden">Skip to main content</a> <a href="#nav">Jump to navigation</a></div><h1>Headline</h1><p>${prose()} See <a href="#notes">the notes</a> below.</p><p>If you know this already, <a href="#end">skip to the end</a> now.</p></article></main>`);
+    const html = page(
+      `<main id="main"><article><div class="skip-links"><a href="#main" class="visually-hidden">Skip to main content</a> <a href="#nav">Jump to navigation</a></div><h1>Headline</h1><p>${prose()} See <a href="#notes">the notes</a> below.</p><p>If you know this already, <a href="#end">skip to the end</a> now.</p></article></main>`,
+    );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).not.toMatch(/Skip to main|Jump to navigation/);
     expect(markdown).toContain('[the notes](https://example.com/blog/post.html#notes)');
-    expect(markdown).toContain('If you know this already, [skip to the end](https://example.com/blog/post.html#end) now.');
+    expect(markdown).toContain(
+      'If you know this already, [skip to the end](https://example.com/blog/post.html#end) now.',
+    );
   });
 
   it('drops the labels of controls and placeholders that are all a block shows, not the same words in a sentence, a cell, a heading or a term', () => {
@@ -363,7 +437,9 @@ describe('page controls', () => {
       ),
       URL_,
     ).markdown;
-    expect(kept).toContain('You can [subscribe](https://example.com/subscribe) to the newsletter, or [log in](https://example.com/login) to comment. We **share** the cost.');
+    expect(kept).toContain(
+      'You can [subscribe](https://example.com/subscribe) to the newsletter, or [log in](https://example.com/login) to comment. We **share** the cost.',
+    );
     expect(kept).toContain('| Company | Share |');
     expect(kept).toContain('## Sign up');
     expect(kept).toContain('**Print**\n: Hardcover, 320 pages.');
@@ -397,7 +473,10 @@ describe('page controls', () => {
 
 describe('tables', () => {
   it('renders a table without <thead> with its first row as the header', () => {
-    const { markdown } = htmlToMarkdown(article('<table><tr><td>k</td><td>v|w</td></tr><tr><td>a<br>b</td><td colspan="2">c</td></tr></table>'), URL_);
+    const { markdown } = htmlToMarkdown(
+      article('<table><tr><td>k</td><td>v|w</td></tr><tr><td>a<br>b</td><td colspan="2">c</td></tr></table>'),
+      URL_,
+    );
     // The header row is padded to the widest row: GFM needs as many header cells as delimiters.
     expect(markdown).toContain('| k | v\\|w |  |\n| --- | --- | --- |\n| a b | c |  |');
   });
@@ -448,20 +527,26 @@ describe('tables', () => {
   });
 
   it('reads attribute names in any case, as a browser does (legacy uppercase, React camelCase)', () => {
-    const legacy = '<TABLE BORDER=1><TR><TH COLSPAN=2>Name</TH><TH>Days</TH></TR><TR><TD>A.</TD><TD>Marsh</TD><TD>212</TD></TR></TABLE>';
+    const legacy =
+      '<TABLE BORDER=1><TR><TH COLSPAN=2>Name</TH><TH>Days</TH></TR><TR><TD>A.</TD><TD>Marsh</TD><TD>212</TD></TR></TABLE>';
     const { markdown } = htmlToMarkdown(
-      article(`${legacy}<P>See <A HREF="/archive/one.html">the archive</A>.</P><table><tr><td colSpan="2">Month</td><td>mm</td></tr><tr><td>2019</td><td>Oct</td><td>402</td></tr></table>`),
+      article(
+        `${legacy}<P>See <A HREF="/archive/one.html">the archive</A>.</P><table><tr><td colSpan="2">Month</td><td>mm</td></tr><tr><td>2019</td><td>Oct</td><td>402</td></tr></table>`,
+      ),
       URL_,
     );
     expect(markdown).toContain('| Name |  | Days |\n| --- | --- | --- |\n| A. | Marsh | 212 |');
     expect(markdown).toContain('[the archive](https://example.com/archive/one.html)');
     expect(markdown).toContain('| Month |  | mm |\n| --- | --- | --- |\n| 2019 | Oct | 402 |');
-    const dated = page(`<article><h1>Headline</h1><TIME dateTime="2024-05-06T07:08:09Z">May 6</TIME><p>${prose()}</p></article>`);
+    const dated = page(
+      `<article><h1>Headline</h1><TIME dateTime="2024-05-06T07:08:09Z">May 6</TIME><p>${prose()}</p></article>`,
+    );
     expect(htmlToMarkdown(dated, URL_).published_at).toBe('2024-05-06T07:08:09Z');
   });
 
   it('flattens layout tables instead of leaving HTML', () => {
-    const layout = '<table><tr><td><h2>Left column</h2><ul><li>one</li><li>two</li></ul></td><td><table><tr><td>x</td><td>y</td></tr></table></td></tr></table>';
+    const layout =
+      '<table><tr><td><h2>Left column</h2><ul><li>one</li><li>two</li></ul></td><td><table><tr><td>x</td><td>y</td></tr></table></td></tr></table>';
     const { markdown } = htmlToMarkdown(article(layout), URL_);
     expect(markdown).toContain('## Left column');
     expect(markdown).toContain('- one\n- two');
@@ -469,7 +554,7 @@ describe('tables', () => {
     expect(withoutCode(markdown)).not.toMatch(/<\/?(?:table|tr|td|div)/);
   });
 
-  it('keeps a table of three rows or more with lists in its cells, each list on its cell\'s line', () => {
+  it("keeps a table of three rows or more with lists in its cells, each list on its cell's line", () => {
     const table =
       '<table><tr><th>Plan</th><th>Includes</th></tr>' +
       '<tr><td>Free</td><td><ul><li>One gauge\n</li><li>Daily totals <ul><li>rain</li><li>snow</li></ul></li></ul></td></tr>' +
@@ -501,7 +586,8 @@ describe('tables', () => {
   });
 
   it('reads a table with lists but no header cell as a layout (a grid of one-item lists)', () => {
-    const grid = '<table><tr><td><ul><li>Safe moving</li></ul></td><td><ul><li>Fair prices</li></ul></td></tr><tr><td><ul><li>Day and night</li></ul></td><td><ul><li>Insured</li></ul></td></tr><tr><td><ul><li>Packing</li></ul></td><td><ul><li>Storage</li></ul></td></tr></table>';
+    const grid =
+      '<table><tr><td><ul><li>Safe moving</li></ul></td><td><ul><li>Fair prices</li></ul></td></tr><tr><td><ul><li>Day and night</li></ul></td><td><ul><li>Insured</li></ul></td></tr><tr><td><ul><li>Packing</li></ul></td><td><ul><li>Storage</li></ul></td></tr></table>';
     const { markdown } = htmlToMarkdown(article(grid), URL_);
     expect(markdown).toContain('- Safe moving');
     expect(markdown).not.toContain('| --- |');
@@ -510,11 +596,14 @@ describe('tables', () => {
   it('joins items without the white space they end with, and goes on after an inner list', () => {
     const table =
       '<table><tr><th>Month</th><th>Tasks</th></tr><tr><td>May</td><td><ul><li>Book the hall&nbsp; </li><li><span>Order food&nbsp; </span></li><li>Print<ul><li>menus</li></ul>early</li></ul></td></tr><tr><td>June</td><td>Rest</td></tr></table>';
-    expect(htmlToMarkdown(article(table), URL_).markdown).toContain('| May | Book the hall; Order food; Print (menus) early |');
+    expect(htmlToMarkdown(article(table), URL_).markdown).toContain(
+      '| May | Book the hall; Order food; Print (menus) early |',
+    );
   });
 
   it('still reads a table of one or two rows with lists as a layout (side-by-side boxes)', () => {
-    const box = '<table><tr><td><ul><li>Cheap to run</li><li>Quiet</li></ul></td><td><ul><li>Slow to set up</li></ul></td></tr></table>';
+    const box =
+      '<table><tr><td><ul><li>Cheap to run</li><li>Quiet</li></ul></td><td><ul><li>Slow to set up</li></ul></td></tr></table>';
     const { markdown } = htmlToMarkdown(article(box), URL_);
     expect(markdown).toContain('- Cheap to run\n- Quiet');
     expect(markdown).toContain('- Slow to set up');
@@ -535,7 +624,7 @@ describe('the cascade', () => {
     expect(result.markdown).not.toMatch(/cookies|Home|Share|Tweet|Popular|Copyright/);
   });
 
-  it('drops the control groups of a fieldset (a card\'s variant picker), not a fieldset that holds the page', () => {
+  it("drops the control groups of a fieldset (a card's variant picker), not a fieldset that holds the page", () => {
     const picker =
       '<fieldset class="variants"><legend>More options<span class="sr-only">BILLY</span></legend>' +
       '<label><input type="radio" name="v"><span class="sr-only">Option: BILLY, Bookcase, oak effect, tall</span></label>' +
@@ -543,7 +632,9 @@ describe('the cascade', () => {
     const result = htmlToMarkdown(article(picker), URL_);
     expect(result.markdown).toContain('The road keeps its course');
     expect(result.markdown).not.toMatch(/More options|Option: BILLY/);
-    const survey = page(`<main><h1>Survey notes</h1><fieldset><legend>Background</legend><p>${prose(150, 'survey')}</p></fieldset></main>`);
+    const survey = page(
+      `<main><h1>Survey notes</h1><fieldset><legend>Background</legend><p>${prose(150, 'survey')}</p></fieldset></main>`,
+    );
     expect(htmlToMarkdown(survey, URL_).markdown).toContain('The survey keeps its course');
   });
 
@@ -569,12 +660,15 @@ describe('the cascade', () => {
   });
 
   it('drops legal fine print marked as such, not a page whose content it is', () => {
-    const fine = '<div class="product-disclaimer"><p>* Specifications may differ from the actual product and are subject to change without notice.</p></div>' +
+    const fine =
+      '<div class="product-disclaimer"><p>* Specifications may differ from the actual product and are subject to change without notice.</p></div>' +
       '<div id="game_area_legal"><p>Trade marks are the property of their owners in this and other countries.</p></div>';
     const result = htmlToMarkdown(article(fine), URL_);
     expect(result.markdown).toContain('The road keeps its course');
     expect(result.markdown).not.toMatch(/Specifications may differ|Trade marks/);
-    const terms = page(`<main><h1>Terms of use</h1><div class="legal-text"><p>${prose(150, 'licence')}</p></div></main>`);
+    const terms = page(
+      `<main><h1>Terms of use</h1><div class="legal-text"><p>${prose(150, 'licence')}</p></div></main>`,
+    );
     expect(htmlToMarkdown(terms, URL_).markdown).toContain('The licence keeps its course');
   });
 
@@ -586,29 +680,52 @@ describe('the cascade', () => {
       (t: string) => `<h2>How we ${t} data</h2><div class="legal-text"><p>${prose(40, t)}</p></div>`,
     ];
     for (const layout of layouts) {
-      const privacy = htmlToMarkdown(page(`<main><h1>Privacy Policy</h1><p>Last updated 1 May 2024.</p>${topics.map(layout).join('')}</main>`), URL_).markdown;
+      const privacy = htmlToMarkdown(
+        page(`<main><h1>Privacy Policy</h1><p>Last updated 1 May 2024.</p>${topics.map(layout).join('')}</main>`),
+        URL_,
+      ).markdown;
       for (const topic of topics) expect(privacy).toContain(`The ${topic} keeps its course`);
     }
-    const blocks = ['use', 'pay', 'end'].map((topic) => `<div class="disclaimer-section"><p>${prose(50, topic)}</p></div>`).join('');
-    const disclaimer = htmlToMarkdown(page(`<div id="content"><h1>Website disclaimer</h1>${blocks}</div>`), URL_).markdown;
+    const blocks = ['use', 'pay', 'end']
+      .map((topic) => `<div class="disclaimer-section"><p>${prose(50, topic)}</p></div>`)
+      .join('');
+    const disclaimer = htmlToMarkdown(
+      page(`<div id="content"><h1>Website disclaimer</h1>${blocks}</div>`),
+      URL_,
+    ).markdown;
     for (const topic of ['use', 'pay', 'end']) expect(disclaimer).toContain(`The ${topic} keeps its course`);
     // A product's notes, even side by side, are fine print.
-    const notes = Array.from({ length: 3 }, (_, i) => `<p class="disclaimer">* Note ${i}: battery life depends on use and settings, and results vary with the network and the apps in use on the day.</p>`).join('');
-    const product = htmlToMarkdown(page(`<main><h1>Tablet X</h1><p>${prose(120, 'screen')}</p>${notes}</main>`), URL_).markdown;
+    const notes = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<p class="disclaimer">* Note ${i}: battery life depends on use and settings, and results vary with the network and the apps in use on the day.</p>`,
+    ).join('');
+    const product = htmlToMarkdown(
+      page(`<main><h1>Tablet X</h1><p>${prose(120, 'screen')}</p>${notes}</main>`),
+      URL_,
+    ).markdown;
     expect(product).toContain('The screen keeps its course');
     expect(product).not.toContain('battery life depends');
   });
 
   it('rescues recall with the cleaned body when Readability keeps one item of many', () => {
-    const posts = Array.from({ length: 8 }, (_, i) => `<div class="post"><div class="author">user${i}</div><div class="body"><p>${prose(40, `stream${i}`)}</p></div></div>`).join('');
-    const html = page(`<header><nav><a href="/">Forum</a></nav></header><main><h1>Thread</h1>${posts}</main><footer>Powered by software</footer>`);
+    const posts = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<div class="post"><div class="author">user${i}</div><div class="body"><p>${prose(40, `stream${i}`)}</p></div></div>`,
+    ).join('');
+    const html = page(
+      `<header><nav><a href="/">Forum</a></nav></header><main><h1>Thread</h1>${posts}</main><footer>Powered by software</footer>`,
+    );
     const result = htmlToMarkdown(html, URL_);
     for (let i = 0; i < 8; i++) expect(result.markdown).toContain(`The stream${i} keeps`);
     expect(result.markdown).not.toContain('Powered by');
   });
 
   it('keeps a noscript that holds the page and drops small hidden elements', () => {
-    const html = page(`<div id="app"></div><noscript><main><h1>Topic</h1><p>${prose(60, 'brook')}</p></main></noscript><noscript>Please enable JavaScript.</noscript><div hidden>Hidden menu</div><div style="display:none">Secret tooltip</div>`);
+    const html = page(
+      `<div id="app"></div><noscript><main><h1>Topic</h1><p>${prose(60, 'brook')}</p></main></noscript><noscript>Please enable JavaScript.</noscript><div hidden>Hidden menu</div><div style="display:none">Secret tooltip</div>`,
+    );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).toContain('The brook keeps');
     expect(markdown).not.toMatch(/enable JavaScript|Hidden menu|Secret tooltip/);
@@ -624,8 +741,24 @@ describe('the cascade', () => {
         `<div class="hidden"><p>${prose(60, 'tab')}</p></div>`,
     );
     const { markdown } = htmlToMarkdown(html, URL_);
-    expect(markdown).not.toMatch(/Sage green swatch|Added to your cart|Sold out|Toast text|Problem calculating|Plain display none|Utility hidden|Layout of a hidden|Wrapper of a hidden/);
-    for (const shown of ['Shown from medium screens', 'Shown on large screens', 'Shown on hover', 'Not a hiding class', 'Shown by a variant chain', 'Shown important', 'Shown past a width', 'Hidden on phones only', 'Shown by a display class', 'Not a display class', 'Shown on a desktop', 'Hidden from medium up only', 'Shown from medium up']) {
+    expect(markdown).not.toMatch(
+      /Sage green swatch|Added to your cart|Sold out|Toast text|Problem calculating|Plain display none|Utility hidden|Layout of a hidden|Wrapper of a hidden/,
+    );
+    for (const shown of [
+      'Shown from medium screens',
+      'Shown on large screens',
+      'Shown on hover',
+      'Not a hiding class',
+      'Shown by a variant chain',
+      'Shown important',
+      'Shown past a width',
+      'Hidden on phones only',
+      'Shown by a display class',
+      'Not a display class',
+      'Shown on a desktop',
+      'Hidden from medium up only',
+      'Shown from medium up',
+    ]) {
       expect(markdown).toContain(shown);
     }
     // A large hidden block is content a script reveals (a collapsed tab).
@@ -639,7 +772,9 @@ describe('the cascade', () => {
         `<article class="card"><header><h2><a href="/story/${i}">Story ${i} about the river works</a></h2>` +
         `<p class="teaser"><a href="/story/${i}" aria-hidden="true" tabindex="-1">Teaser ${i}: the new weir opens to boats next spring.</a></p></header></article>`,
     ).join('');
-    const html = page(`<main><h1>River news</h1>${cards}<div class="panel"><span aria-hidden="true">Close</span></div></main>`);
+    const html = page(
+      `<main><h1>River news</h1>${cards}<div class="panel"><span aria-hidden="true">Close</span></div></main>`,
+    );
     const { markdown } = htmlToMarkdown(html, URL_);
     for (let i = 0; i < 5; i++) expect(markdown).toContain(`Teaser ${i}: the new weir opens`);
     expect(markdown).not.toMatch(/Close/);
@@ -657,7 +792,9 @@ describe('the cascade', () => {
   it('reports plain text for a text-only page and empty for an empty one', () => {
     expect(htmlToMarkdown('just some words', URL_)).toMatchObject({ markdown: 'just some words' });
     expect(htmlToMarkdown('', URL_)).toEqual({ markdown: '', stage: 'empty', pageType: 'other' });
-    expect(htmlToMarkdown('<html><head><title>T</title></head><body><script>x()</script></body></html>', URL_)).toMatchObject({ markdown: '', stage: 'empty', title: 'T' });
+    expect(
+      htmlToMarkdown('<html><head><title>T</title></head><body><script>x()</script></body></html>', URL_),
+    ).toMatchObject({ markdown: '', stage: 'empty', title: 'T' });
   });
 });
 
@@ -698,13 +835,20 @@ describe('captions, related sections and listings', () => {
   });
 
   it('keeps the caption of a table or code figure in the text', () => {
-    const html = article('<figure><pre><code>let x = 1;</code></pre><figcaption>Listing 1: the setup</figcaption></figure>');
+    const html = article(
+      '<figure><pre><code>let x = 1;</code></pre><figcaption>Listing 1: the setup</figcaption></figure>',
+    );
     expect(htmlToMarkdown(html, URL_).markdown).toMatch(/```\nlet x = 1;\n```\n\nListing 1: the setup/);
   });
 
   it('drops sections headed as recommendations, up to the next heading of the same level', () => {
-    const cards = Array.from({ length: 5 }, (_, i) => `<li><a href="/p/${i}">Other product number ${i}</a> $${i}9</li>`).join('');
-    const html = article(`<h2>You may also like</h2><ul>${cards}</ul><h2>Care instructions</h2><p>Wash by hand in cold water.</p><div><div><h3>People who viewed this item also viewed</h3></div><p>Something else entirely</p></div>`);
+    const cards = Array.from(
+      { length: 5 },
+      (_, i) => `<li><a href="/p/${i}">Other product number ${i}</a> $${i}9</li>`,
+    ).join('');
+    const html = article(
+      `<h2>You may also like</h2><ul>${cards}</ul><h2>Care instructions</h2><p>Wash by hand in cold water.</p><div><div><h3>People who viewed this item also viewed</h3></div><p>Something else entirely</p></div>`,
+    );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).not.toMatch(/You may also like|Other product|also viewed|Something else/);
     expect(markdown).toContain('## Care instructions');
@@ -712,39 +856,65 @@ describe('captions, related sections and listings', () => {
   });
 
   it('drops a feed of recent events and announcements, as it drops the latest news', () => {
-    const posts = Array.from({ length: 3 }, (_, i) => `<p><a href="/news/${i}">Patch notes ${i}: new maps and fixes, read the full post on the blog</a></p>`).join('');
-    for (const heading of ['Recent Events & Announcements', 'Latest events and news', 'Recent announcements & updates']) {
-      const { markdown } = htmlToMarkdown(article(`<h2>${heading}</h2>${posts}<h2>About this game</h2><p>Two teams, one bomb site.</p>`), URL_);
+    const posts = Array.from(
+      { length: 3 },
+      (_, i) => `<p><a href="/news/${i}">Patch notes ${i}: new maps and fixes, read the full post on the blog</a></p>`,
+    ).join('');
+    for (const heading of [
+      'Recent Events & Announcements',
+      'Latest events and news',
+      'Recent announcements & updates',
+    ]) {
+      const { markdown } = htmlToMarkdown(
+        article(`<h2>${heading}</h2>${posts}<h2>About this game</h2><p>Two teams, one bomb site.</p>`),
+        URL_,
+      );
       expect(markdown).not.toMatch(/Patch notes|Recent|Latest/);
       expect(markdown).toContain('## About this game');
     }
     // A section that tells of events is the page's own: a town's "Recent events", a course's announcements.
     for (const heading of ['Recent events', 'Latest announcements', 'Recent events in the valley']) {
-      const own = htmlToMarkdown(article(`<h2>${heading}</h2><p>The weir was rebuilt after the spring flood.</p><h2>Geography</h2><p>Hills.</p>`), URL_).markdown;
+      const own = htmlToMarkdown(
+        article(
+          `<h2>${heading}</h2><p>The weir was rebuilt after the spring flood.</p><h2>Geography</h2><p>Hills.</p>`,
+        ),
+        URL_,
+      ).markdown;
       expect(own).toContain(`## ${heading}`);
       expect(own).toContain('The weir was rebuilt');
     }
   });
 
   it('keeps a "See also" section, which is content on reference pages', () => {
-    const html = article('<h2>See also</h2><ul><li><a href="/w/Weir">Weir</a></li><li><a href="/w/Mill">Mill race</a></li></ul>');
+    const html = article(
+      '<h2>See also</h2><ul><li><a href="/w/Weir">Weir</a></li><li><a href="/w/Mill">Mill race</a></li></ul>',
+    );
     expect(htmlToMarkdown(html, URL_).markdown).toContain('## See also');
   });
 
   it('keeps every card of a listing, with the prose around them', () => {
     const cards = Array.from(
       { length: 10 },
-      (_, i) => `<div class="card"><h3><a href="/item/${i}">Walking boots model ${i} in waxed leather</a></h3><p>Price ${i}0 dollars</p></div>`,
+      (_, i) =>
+        `<div class="card"><h3><a href="/item/${i}">Walking boots model ${i} in waxed leather</a></h3><p>Price ${i}0 dollars</p></div>`,
     ).join('');
-    const html = page(`<header><nav><a href="/">Shop</a></nav></header><main><h1>Walking boots</h1><p>${prose(70, 'trail')}</p><div class="grid">${cards}</div></main>`);
+    const html = page(
+      `<header><nav><a href="/">Shop</a></nav></header><main><h1>Walking boots</h1><p>${prose(70, 'trail')}</p><div class="grid">${cards}</div></main>`,
+    );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).toContain('The trail keeps');
     for (let i = 0; i < 10; i++) expect(markdown).toContain(`Walking boots model ${i}`);
   });
 
   it('measures the largest run of alike cards, not a thread of posts', () => {
-    const cards = Array.from({ length: 6 }, (_, i) => `<li class="item"><a href="/p/${i}">Linked card title ${i}</a> short note</li>`).join('');
-    const posts = Array.from({ length: 6 }, (_, i) => `<div class="post"><a href="/u/${i}">u${i}</a><p>${prose(30, `post${i}`)}</p></div>`).join('');
+    const cards = Array.from(
+      { length: 6 },
+      (_, i) => `<li class="item"><a href="/p/${i}">Linked card title ${i}</a> short note</li>`,
+    ).join('');
+    const posts = Array.from(
+      { length: 6 },
+      (_, i) => `<div class="post"><a href="/u/${i}">u${i}</a><p>${prose(30, `post${i}`)}</p></div>`,
+    ).join('');
     const { document } = parseHTML(`<html><body><ul>${cards}</ul><div>${posts}</div></body></html>`);
     const body = document.body as unknown as DomElement;
     const run = largestItemRun(body, computeTextStats(body));
@@ -771,7 +941,7 @@ describe('text statistics', () => {
     expect(charsUpTo(document.createElement('p') as unknown as DomElement, 10)).toBe(0);
   });
 
-  it('visibleChars counts every character but control characters and the white space of JavaScript\'s \\s', () => {
+  it("visibleChars counts every character but control characters and the white space of JavaScript's \\s", () => {
     let all = '';
     for (let c = 0; c < 0x3100; c++) all += String.fromCharCode(c);
     all += '\ufeff\uffff';
@@ -786,7 +956,7 @@ describe('blank blocks emptied before Turndown', () => {
   it('empties blank blocks only: not inline elements, code, or blocks holding an image or a break', () => {
     const { document } = parseHTML(
       '<html><body><div id="r"><div> <p>\n</p><section><span> </span></section></div><span> <b></b> </span>' +
-      '<pre id="code"><div>\n</div></pre><div id="img"><img src="/a.png"></div><div id="br"><br></div><div id="text">x</div></div></body></html>',
+        '<pre id="code"><div>\n</div></pre><div id="img"><img src="/a.png"></div><div id="br"><br></div><div id="text">x</div></div></body></html>',
     );
     const root = document.getElementById('r') as unknown as DomElement;
     emptyBlankBlocks(root);
@@ -836,7 +1006,15 @@ describe('robustness', () => {
     const noscripts = `<main><h1>Noscripts</h1><p>${prose(60)}</p>${'<noscript>x '.repeat(20_000)}${'</noscript>'.repeat(20_000)}</main>`;
     // Runs of white space Turndown does not collapse: its final trim is quadratic in them.
     const spaces = `<main><h1>Spaces</h1><p>${prose(60)}</p><pre>a${' '.repeat(50_000)}b</pre><pre><code>a${'<span> </span>'.repeat(20_000)}b</code></pre><p><code>c${'<span>&#x2003;</span>'.repeat(20_000)}d</code></p><p>x${'<i>&nbsp;</i>'.repeat(20_000)}y</p><p>c${'&nbsp;'.repeat(100_000)}d</p></main>`;
-    for (const html of [page(buttons), page(many), page(divs), page(terms), page(hidden), page(noscripts), page(spaces)]) {
+    for (const html of [
+      page(buttons),
+      page(many),
+      page(divs),
+      page(terms),
+      page(hidden),
+      page(noscripts),
+      page(spaces),
+    ]) {
       const started = performance.now();
       const { markdown } = htmlToMarkdown(html, URL_);
       // Each takes 0.1-1.7 s alone on a 2-CPU machine, more beside other test files; the
@@ -858,8 +1036,13 @@ describe('robustness', () => {
   });
 
   it('keeps text that sits in <head> or after </html>', () => {
-    expect(htmlToMarkdown('<html><head><title>t</title><div>in the head</div></head><body><p>body</p></body></html>', URL_).markdown).toContain('in the head');
-    expect(htmlToMarkdown('<html><body><p>a</p></body></html><p>after the end</p>', URL_).markdown).toContain('after the end');
+    expect(
+      htmlToMarkdown('<html><head><title>t</title><div>in the head</div></head><body><p>body</p></body></html>', URL_)
+        .markdown,
+    ).toContain('in the head');
+    expect(htmlToMarkdown('<html><body><p>a</p></body></html><p>after the end</p>', URL_).markdown).toContain(
+      'after the end',
+    );
   });
 
   it('survives absurd nesting', () => {
@@ -868,17 +1051,27 @@ describe('robustness', () => {
   });
 
   it('converts a 5 MB page with clean Markdown', () => {
-    const para = (i: number) => `<p>Paragraph ${i} adds one more detail, with a <a href="/ref/${i}">reference</a> &amp; some <em>emphasis</em>.</p>\n`;
-    const parts = ['<header><nav><ul>', ...Array.from({ length: 300 }, (_, i) => `<li><a href="/s/${i}">Section ${i}</a></li>`), '</ul></nav></header><main><article><h1>Big</h1>'];
+    const para = (i: number) =>
+      `<p>Paragraph ${i} adds one more detail, with a <a href="/ref/${i}">reference</a> &amp; some <em>emphasis</em>.</p>\n`;
+    const parts = [
+      '<header><nav><ul>',
+      ...Array.from({ length: 300 }, (_, i) => `<li><a href="/s/${i}">Section ${i}</a></li>`),
+      '</ul></nav></header><main><article><h1>Big</h1>',
+    ];
     let size = 0;
     for (let i = 0; size < 5 * 1024 * 1024; i++) {
-      const p = i % 40 === 39 ? `<h2>Part ${i}</h2><table><tr><td>a</td><td>b</td></tr><tr><td>${i}</td><td>${i * 2}</td></tr></table>` : para(i);
+      const p =
+        i % 40 === 39
+          ? `<h2>Part ${i}</h2><table><tr><td>a</td><td>b</td></tr><tr><td>${i}</td><td>${i * 2}</td></tr></table>`
+          : para(i);
       parts.push(p);
       size += p.length;
     }
     const html = page(`${parts.join('')}</article></main>`);
     const { markdown } = htmlToMarkdown(html, URL_);
-    expect(markdown).toContain('Paragraph 0 adds one more detail, with a [reference](https://example.com/ref/0) & some _emphasis_.');
+    expect(markdown).toContain(
+      'Paragraph 0 adds one more detail, with a [reference](https://example.com/ref/0) & some _emphasis_.',
+    );
     expect(markdown).not.toMatch(/\n\n\n/);
     expect(markdown).not.toMatch(/[ \t]+$/m);
     expect(markdown).not.toContain('Section 12');
@@ -919,8 +1112,13 @@ describe('linkedom after the event-target patch', () => {
 });
 
 describe('product pages, section headers, comment threads and the page title', () => {
-  const productLd = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kettle"}</script>';
-  const reviews = Array.from({ length: 6 }, (_, i) => `<div class="review"><p>Reviewer ${i} says the kettle is lovely and pours well, five stars from a happy customer number ${i}.</p></div>`).join('');
+  const productLd =
+    '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kettle"}</script>';
+  const reviews = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<div class="review"><p>Reviewer ${i} says the kettle is lovely and pours well, five stars from a happy customer number ${i}.</p></div>`,
+  ).join('');
   const productBody = (descriptionClass: string): string =>
     page(
       `<main><h1>Stovetop Kettle</h1><p class="price">$49</p>` +
@@ -936,11 +1134,25 @@ describe('product pages, section headers, comment threads and the page title', (
       return isProductPage(doc, html, metaMap(doc));
     };
     expect(product(productLd)).toBe(true);
-    expect(product('<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"]}]}</script>')).toBe(true);
-    expect(product('', '<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kettle</span></div>')).toBe(true);
+    expect(
+      product(
+        '<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"]}]}</script>',
+      ),
+    ).toBe(true);
+    expect(
+      product('', '<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kettle</span></div>'),
+    ).toBe(true);
     expect(product('<meta property="og:type" content="product.item">')).toBe(true);
-    expect(product('<script type="application/ld+json">{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"}]}</script>')).toBe(false);
-    expect(product('<script type="application/ld+json">{"@type":"Product",</script><meta property="og:type" content="article">')).toBe(false);
+    expect(
+      product(
+        '<script type="application/ld+json">{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"}]}</script>',
+      ),
+    ).toBe(false);
+    expect(
+      product(
+        '<script type="application/ld+json">{"@type":"Product",</script><meta property="og:type" content="article">',
+      ),
+    ).toBe(false);
     expect(product('', '<div itemscope itemtype="https://schema.org/ProductGroupX"></div>')).toBe(false);
     expect(product('<meta property="og:type" content="website">', '<p>No products here.</p>')).toBe(false);
   });
@@ -955,9 +1167,16 @@ describe('product pages, section headers, comment threads and the page title', (
   });
 
   it('drops a carousel of other products from a product page, not from other pages', () => {
-    const cards = Array.from({ length: 5 }, (_, i) => `<div class="card"><p>The Enamel Kettle model ${i} comes in sage green, holds one and a half litres and whistles when the water boils, for $${30 + i}.</p></div>`).join('');
+    const cards = Array.from(
+      { length: 5 },
+      (_, i) =>
+        `<div class="card"><p>The Enamel Kettle model ${i} comes in sage green, holds one and a half litres and whistles when the water boils, for $${30 + i}.</p></div>`,
+    ).join('');
     const body = (head: string) =>
-      page(`<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p><div class="product-carousel"><h2>Complete the look</h2>${cards}</div><p>${prose(60, 'spout')}</p></main>`, head);
+      page(
+        `<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p><div class="product-carousel"><h2>Complete the look</h2>${cards}</div><p>${prose(60, 'spout')}</p></main>`,
+        head,
+      );
     const product = htmlToMarkdown(body(productLd), URL_).markdown;
     expect(product).toContain('The kettle keeps');
     expect(product).not.toMatch(/Enamel Kettle|Complete the look/);
@@ -966,11 +1185,18 @@ describe('product pages, section headers, comment threads and the page title', (
   });
 
   it("drops a product page's customer reviews, the widget's list with its heading; not a bare Reviews heading, nor on other pages", () => {
-    const list = Array.from({ length: 4 }, (_, i) => `<div class="review-item"><p>Buyer ${i}</p><p>Lovely kettle, it pours without a drip and boils quickly on gas, five stars from me number ${i}.</p></div>`).join('');
+    const list = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<div class="review-item"><p>Buyer ${i}</p><p>Lovely kettle, it pours without a drip and boils quickly on gas, five stars from me number ${i}.</p></div>`,
+    ).join('');
     const widget = (heading: string) =>
       `<div id="product_reviews" class="reviews-box"><div class="box-top"><h2>${heading}</h2><p>Based on 4 reviews</p></div><div class="box-list">${list}</div></div>`;
     const body = (head: string, heading = 'Customer Reviews') =>
-      page(`<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p>${widget(heading)}<h2>Care</h2><p>${prose(40, 'spout')}</p></main>`, head);
+      page(
+        `<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p>${widget(heading)}<h2>Care</h2><p>${prose(40, 'spout')}</p></main>`,
+        head,
+      );
     for (const heading of ['Customer Reviews', "Customers' ratings & reviews", 'What customers say']) {
       const product = htmlToMarkdown(body(productLd, heading), URL_).markdown;
       expect(product).toContain('The kettle keeps');
@@ -986,22 +1212,38 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(after).toContain('Warranty: 5 years.');
     expect(after).not.toContain('Lovely kettle');
     for (const wrapper of ['product-main product--with-reviews', 'product-preview']) {
-      const wrapped = page(`<main><h1>Stovetop Kettle</h1><div class="${wrapper}">${short}${widget('Customer Reviews')}</div><h2>Care</h2><p>${prose(150, 'spout')}</p></main>`, productLd);
+      const wrapped = page(
+        `<main><h1>Stovetop Kettle</h1><div class="${wrapper}">${short}${widget('Customer Reviews')}</div><h2>Care</h2><p>${prose(150, 'spout')}</p></main>`,
+        productLd,
+      );
       const { markdown } = htmlToMarkdown(wrapped, URL_);
       expect(markdown).toContain('The kettle keeps its heat');
       expect(markdown).not.toContain('Lovely kettle');
     }
     // A wrapper named for a preview around a short description and the widget is no widget.
-    const preview = page(`<main><h1>Stovetop Kettle</h1><div class="product-preview"><p>Steel kettle.</p>${widget('Customer Reviews')}</div><h2>Care</h2><p>${prose(150, 'spout')}</p></main>`, productLd);
+    const preview = page(
+      `<main><h1>Stovetop Kettle</h1><div class="product-preview"><p>Steel kettle.</p>${widget('Customer Reviews')}</div><h2>Care</h2><p>${prose(150, 'spout')}</p></main>`,
+      productLd,
+    );
     expect(htmlToMarkdown(preview, URL_).markdown).toContain('Steel kettle.');
     // A reviews-named wrapper that holds another section's heading is no widget either.
-    const rival = page(`<main><h1>Stovetop Kettle</h1><div class="reviews-and-care">${widget('Customer Reviews')}<h2>Care</h2><p>${prose(40, 'spout')}</p></div><p>${prose(150, 'kettle')}</p></main>`, productLd);
+    const rival = page(
+      `<main><h1>Stovetop Kettle</h1><div class="reviews-and-care">${widget('Customer Reviews')}<h2>Care</h2><p>${prose(40, 'spout')}</p></div><p>${prose(150, 'kettle')}</p></main>`,
+      productLd,
+    );
     const withRival = htmlToMarkdown(rival, URL_).markdown;
     expect(withRival).not.toContain('Lovely kettle');
     expect(withRival).toContain('The spout keeps');
     // Hundreds of reviews outweigh the description, and still go.
-    const many = Array.from({ length: 20 }, (_, i) => `<div class="review-item"><p>Buyer ${i}</p><p>Lovely kettle, it pours without a drip and boils quickly on gas, five stars from me number ${i}.</p></div>`).join('');
-    const heavy = page(`<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p><div id="product_reviews" class="reviews-box"><div class="box-top"><h2>Customer Reviews</h2></div><div class="box-list">${many}</div></div></main>`, productLd);
+    const many = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `<div class="review-item"><p>Buyer ${i}</p><p>Lovely kettle, it pours without a drip and boils quickly on gas, five stars from me number ${i}.</p></div>`,
+    ).join('');
+    const heavy = page(
+      `<main><h1>Stovetop Kettle</h1><p>${prose(150, 'kettle')}</p><div id="product_reviews" class="reviews-box"><div class="box-top"><h2>Customer Reviews</h2></div><div class="box-list">${many}</div></div></main>`,
+      productLd,
+    );
     expect(htmlToMarkdown(heavy, URL_).markdown).not.toContain('Lovely kettle');
     // A bare "Reviews" heads a shop's or a critic's own review as often.
     expect(htmlToMarkdown(body(productLd, 'Reviews'), URL_).markdown).toContain('Lovely kettle');
@@ -1012,7 +1254,10 @@ describe('product pages, section headers, comment threads and the page title', (
     const rows = Array.from({ length: 24 }, (_, i) => `<li>Spec line ${i}: ${i + 1}.5 litres of volume</li>`).join('');
     const copy = `<div class="copy"><p>${prose(60, 'kettle')}</p><p>${prose(60, 'spout')}</p><p>${prose(40, 'lid')}</p></div>`;
     const body = (head: string) =>
-      page(`<main><h1>Stovetop Kettle</h1><section class="story">${copy}</section><section class="details"><div class="tab-panel"><h2>Specifications</h2><ul>${rows}</ul></div></section></main>`, head);
+      page(
+        `<main><h1>Stovetop Kettle</h1><section class="story">${copy}</section><section class="details"><div class="tab-panel"><h2>Specifications</h2><ul>${rows}</ul></div></section></main>`,
+        head,
+      );
     // The stage is the selector's (stage-selector.ts, learned from the dev pages, whose
     // product ground truths mostly leave specification tabs out); the prose is in either.
     const product = htmlToMarkdown(body(productLd), URL_);
@@ -1024,7 +1269,10 @@ describe('product pages, section headers, comment threads and the page title', (
     expect(other.markdown).toContain('The kettle keeps');
     expect(other.markdown).not.toContain('Spec line');
     const few = Array.from({ length: 3 }, (_, i) => `<li>Spec line ${i}: ${i + 1}.5 litres of volume</li>`).join('');
-    const light = page(`<main><h1>Stovetop Kettle</h1><section class="story">${copy}</section><section class="details"><div class="tab-panel"><ul>${few}</ul></div></section></main>`, productLd);
+    const light = page(
+      `<main><h1>Stovetop Kettle</h1><section class="story">${copy}</section><section class="details"><div class="tab-panel"><ul>${few}</ul></div></section></main>`,
+      productLd,
+    );
     expect(htmlToMarkdown(light, URL_).markdown).toContain('The kettle keeps');
   });
 
@@ -1043,32 +1291,43 @@ describe('product pages, section headers, comment threads and the page title', (
   it('keeps the headers of cards and sections in the cleaned body, and drops the page banner', () => {
     const cards = Array.from(
       { length: 6 },
-      (_, i) => `<article class="river"><header><h2><a href="/a/${i}">Story number ${i} about the harbour works</a></h2><p>Teaser ${i}: the cranes arrive next week.</p></header></article>`,
+      (_, i) =>
+        `<article class="river"><header><h2><a href="/a/${i}">Story number ${i} about the harbour works</a></h2><p>Teaser ${i}: the cranes arrive next week.</p></header></article>`,
     ).join('');
-    const html = page(`<header><a href="/">Daily Harbour</a><ul><li><a href="/news">News</a></li></ul></header><main><h1>Harbour</h1><section>${cards}</section></main>`);
+    const html = page(
+      `<header><a href="/">Daily Harbour</a><ul><li><a href="/news">News</a></li></ul></header><main><h1>Harbour</h1><section>${cards}</section></main>`,
+    );
     const result = htmlToMarkdown(html, URL_);
     for (let i = 0; i < 6; i++) expect(result.markdown).toContain(`Story number ${i} about the harbour works`);
     expect(result.markdown).toContain('Teaser 5');
     expect(result.markdown).not.toContain('Daily Harbour');
   });
 
-  it('gives Readability no section headers: an article header\'s byline and date stay out', () => {
-    const html = page(`<main><article><header><h1>Harbour works begin</h1><p>PUBLISHED: 10:48, Tue, Nov 19 | By A. Writer</p></header><p>${prose(150, 'quay')}</p></article></main>`);
+  it("gives Readability no section headers: an article header's byline and date stay out", () => {
+    const html = page(
+      `<main><article><header><h1>Harbour works begin</h1><p>PUBLISHED: 10:48, Tue, Nov 19 | By A. Writer</p></header><p>${prose(150, 'quay')}</p></article></main>`,
+    );
     const result = htmlToMarkdown(html, URL_);
     expect(result.stage).toBe('readability');
     expect(result.markdown).toContain('The quay keeps');
     expect(result.markdown).not.toContain('PUBLISHED');
   });
 
-  it('keeps a header that holds the page\'s prose', () => {
-    const html = page(`<nav><a href="/">Home</a></nav><header class="post-body"><h1>Notes</h1><p>${prose(150, 'header')}</p></header><footer><a href="/x">Imprint</a></footer>`);
+  it("keeps a header that holds the page's prose", () => {
+    const html = page(
+      `<nav><a href="/">Home</a></nav><header class="post-body"><h1>Notes</h1><p>${prose(150, 'header')}</p></header><footer><a href="/x">Imprint</a></footer>`,
+    );
     expect(htmlToMarkdown(html, URL_).markdown).toContain('The header keeps');
   });
 
-  it('keeps the replies nested in a thread that is the page, without the posts\' byline cards', () => {
+  it("keeps the replies nested in a thread that is the page, without the posts' byline cards", () => {
     const reply = (depth: number): string =>
-      depth === 0 ? '' : `<ol class="comments"><li><div class="comment-text"><p>Reply at depth ${depth}: ${prose(25, `reply${depth}`)}</p></div>${reply(depth - 1)}</li></ol>`;
-    const html = page(`<main><h1>Thread</h1><p>Opening post of the thread.</p><ol class="comments"><li><p>${prose(60, 'first')}</p><div class="post-signature"><div class="user-info">asked May 3 by member1 <span class="badgecount">435</span></div></div>${reply(3)}</li></ol></main><aside class="comments">Sidebar comments widget</aside>`);
+      depth === 0
+        ? ''
+        : `<ol class="comments"><li><div class="comment-text"><p>Reply at depth ${depth}: ${prose(25, `reply${depth}`)}</p></div>${reply(depth - 1)}</li></ol>`;
+    const html = page(
+      `<main><h1>Thread</h1><p>Opening post of the thread.</p><ol class="comments"><li><p>${prose(60, 'first')}</p><div class="post-signature"><div class="user-info">asked May 3 by member1 <span class="badgecount">435</span></div></div>${reply(3)}</li></ol></main><aside class="comments">Sidebar comments widget</aside>`,
+    );
     const { markdown } = htmlToMarkdown(html, URL_);
     expect(markdown).not.toMatch(/asked May 3|435/);
     for (const depth of [3, 2, 1]) expect(markdown).toContain(`Reply at depth ${depth}`);
@@ -1076,18 +1335,25 @@ describe('product pages, section headers, comment threads and the page title', (
   });
 
   it('drops what precedes the one <h1>: a cart drawer, thumbnails; not when that is much of the page', () => {
-    const drawer = Array.from({ length: 3 }, (_, i) => `<div class="mini"><a href="/p/${i}">Drawer item ${i}</a> $${i}5</div>`).join('');
-    const { document } = parseHTML(`<html><body><main><div>${drawer}</div><div><img src="t.jpg" alt="thumb"><h1>Walking boots</h1><p>${prose(60, 'trail')}</p></div></main></body></html>`);
+    const drawer = Array.from(
+      { length: 3 },
+      (_, i) => `<div class="mini"><a href="/p/${i}">Drawer item ${i}</a> $${i}5</div>`,
+    ).join('');
+    const { document } = parseHTML(
+      `<html><body><main><div>${drawer}</div><div><img src="t.jpg" alt="thumb"><h1>Walking boots</h1><p>${prose(60, 'trail')}</p></div></main></body></html>`,
+    );
     const main = document.querySelector('main') as unknown as DomElement;
     expect(dropBeforeTitle(main, computeTextStats(main))).toBe(true);
     expect(main.textContent).not.toContain('Drawer item');
     expect(main.querySelector('img')).toBeNull();
     expect(main.textContent).toContain('The trail keeps');
 
-    const intro = parseHTML(`<html><body><p>${prose(60, 'intro')}</p><h1>Late title</h1><p>Short.</p></body></html>`).document.body as unknown as DomElement;
+    const intro = parseHTML(`<html><body><p>${prose(60, 'intro')}</p><h1>Late title</h1><p>Short.</p></body></html>`)
+      .document.body as unknown as DomElement;
     expect(dropBeforeTitle(intro, computeTextStats(intro))).toBe(false);
     expect(intro.textContent).toContain('The intro keeps');
-    const twoTitles = parseHTML(`<html><body><p>Promo</p><h1>One</h1><p>${prose(60)}</p><h1>Two</h1></body></html>`).document.body as unknown as DomElement;
+    const twoTitles = parseHTML(`<html><body><p>Promo</p><h1>One</h1><p>${prose(60)}</p><h1>Two</h1></body></html>`)
+      .document.body as unknown as DomElement;
     expect(dropBeforeTitle(twoTitles, computeTextStats(twoTitles))).toBe(false);
   });
 });
@@ -1101,8 +1367,10 @@ describe('text lengths remembered per subtree', () => {
     const measure = textLengthMemo();
     const elements = Array.from(document.querySelectorAll('*')) as unknown as DomElement[];
     // Inner elements first for one tree (each measured alone), outer first for the other (from memory).
-    for (const element of [...elements].reverse()) if (element.closest('#r')) expect(measure(element), element.outerHTML).toBe(textLength(element));
-    for (const element of elements) if (element.closest('#s')) expect(measure(element), element.outerHTML).toBe(textLength(element));
+    for (const element of [...elements].reverse())
+      if (element.closest('#r')) expect(measure(element), element.outerHTML).toBe(textLength(element));
+    for (const element of elements)
+      if (element.closest('#s')) expect(measure(element), element.outerHTML).toBe(textLength(element));
     expect(textLength(document.querySelector('#r') as unknown as DomElement)).toBeGreaterThan(20);
   });
 });
@@ -1115,7 +1383,12 @@ describe('runs of white space', () => {
     const { markdown } = htmlToMarkdown(page(html), URL_);
     expect(markdown).toContain('10\u00a0km, then a gap, then two');
     // Line breaks are bounded too, and the indentation after them is kept.
-    const breaks = htmlToMarkdown(page(`<main><h1>Code</h1><p>${prose(60)}</p><pre><code>def f():${'\n'.repeat(300)}        return 1</code></pre></main>`), URL_).markdown;
+    const breaks = htmlToMarkdown(
+      page(
+        `<main><h1>Code</h1><p>${prose(60)}</p><pre><code>def f():${'\n'.repeat(300)}        return 1</code></pre></main>`,
+      ),
+      URL_,
+    ).markdown;
     expect(breaks).toContain(`def f():${'\n'.repeat(THRESHOLDS.MAX_VERBATIM_RUN)}        return 1`);
     expect(markdown).toContain(`    return  1${' '.repeat(THRESHOLDS.MAX_VERBATIM_RUN)}# far`);
     expect(markdown).not.toMatch(/\s{257}/);

@@ -13,7 +13,15 @@ const bounds = { maxElements: 10, maxDepth: 3 };
 
 describe('measureHtml', () => {
   it('counts start tags and the deepest nesting, void elements and end tags included', () => {
-    expect(measureHtml('<html><body><div><p>a<br>b</p><img src=x></div></body></html>')).toEqual({ elements: 6, depth: 4, flattened: 0, cutAt: -1, capitalNames: false, classes: '', ids: '' });
+    expect(measureHtml('<html><body><div><p>a<br>b</p><img src=x></div></body></html>')).toEqual({
+      elements: 6,
+      depth: 4,
+      flattened: 0,
+      cutAt: -1,
+      capitalNames: false,
+      classes: '',
+      ids: '',
+    });
   });
 
   it('closes what HTML closes implicitly: sibling <li>, <p> before a block, stray end tags', () => {
@@ -24,8 +32,17 @@ describe('measureHtml', () => {
   });
 
   it('skips comments, doctypes, raw text and quoted ">" in attributes', () => {
-    const html = '<!doctype html><!-- <div><div> --><script>var s = "<div><div><div>";</script><a title="a>b"><b>x</b></a><style>p>b{}</style>';
-    expect(measureHtml(html)).toEqual({ elements: 4, depth: 2, flattened: 0, cutAt: -1, capitalNames: false, classes: '', ids: '' });
+    const html =
+      '<!doctype html><!-- <div><div> --><script>var s = "<div><div><div>";</script><a title="a>b"><b>x</b></a><style>p>b{}</style>';
+    expect(measureHtml(html)).toEqual({
+      elements: 4,
+      depth: 2,
+      flattened: 0,
+      cutAt: -1,
+      capitalNames: false,
+      classes: '',
+      ids: '',
+    });
     // Raw text ends at its own end tag only: `</scripts` is text, `</SCRIPT\n>` an end.
     expect(measureHtml('<script>a</scripts><div><div></SCRIPT\n><p>x</p>')).toMatchObject({ elements: 2, depth: 1 });
   });
@@ -39,12 +56,22 @@ describe('measureHtml', () => {
 
   it('cuts before the start tag past the element bound', () => {
     const many = '<br>'.repeat(20);
-    expect(boundHtml(many, bounds)).toEqual({ html: '<br>'.repeat(10), shape: { elements: 10, depth: 0, flattened: 0, cutAt: 40, capitalNames: false, classes: '', ids: '' } });
+    expect(boundHtml(many, bounds)).toEqual({
+      html: '<br>'.repeat(10),
+      shape: { elements: 10, depth: 0, flattened: 0, cutAt: 40, capitalNames: false, classes: '', ids: '' },
+    });
   });
 
   it('tells whether an HTML start tag has an attribute name with a capital: not in values, end tags, raw text, comments, SVG or MathML', () => {
     const capital = (html: string): boolean => measureHtml(html).capitalNames;
-    for (const html of ['<A HREF="/x">a</A>', '<td colSpan=2>', '<input DISABLED>', '<a href="x"TITLE="y">', '<p>x</p><svg viewBox="0 0 1 1"></svg><td NOWRAP>', '<div data-Role = "x">']) {
+    for (const html of [
+      '<A HREF="/x">a</A>',
+      '<td colSpan=2>',
+      '<input DISABLED>',
+      '<a href="x"TITLE="y">',
+      '<p>x</p><svg viewBox="0 0 1 1"></svg><td NOWRAP>',
+      '<div data-Role = "x">',
+    ]) {
       expect(capital(html), html).toBe(true);
     }
     for (const html of [
@@ -64,7 +91,8 @@ describe('measureHtml', () => {
   });
 
   it('notes the values of class and id attributes, quoted or not, in any case of the name; not in end tags, comments or raw text', () => {
-    const html = '<div class="a b" ID=main><p CLASS = \'c\' data-id="no" idx="no"><a id="x"class=bare/>t</a></p></div class="no"><!-- <b class=no> --><script>"<i class=no>"</script><svg class="icon"></svg>';
+    const html =
+      '<div class="a b" ID=main><p CLASS = \'c\' data-id="no" idx="no"><a id="x"class=bare/>t</a></p></div class="no"><!-- <b class=no> --><script>"<i class=no>"</script><svg class="icon"></svg>';
     expect(measureHtml(html)).toMatchObject({ classes: 'a b c bare/ icon', ids: 'main x' });
   });
 
@@ -72,9 +100,34 @@ describe('measureHtml', () => {
     let seed = 11;
     // The high bits of the generator: its low ones repeat with a short period.
     const random = (n: number): number => Math.floor((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 65_536) % n;
-    const pick = <T,>(items: readonly T[]): T => items[random(items.length)]!;
-    const NAMES = ['class', 'id', 'href', 'title', 'data-x', 'HREF', 'colSpan', 'data-Role', 'onClick', 'CLASS', 'Id', 'data-id', 'idx'];
-    const VALUES = ['', '="a"', '="A B"', "='x=Y'", '=Foo', '=a=B', ' = "Q"', '=x/Y', '="hidden-xs mobile"', '=caption'];
+    const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
+    const NAMES = [
+      'class',
+      'id',
+      'href',
+      'title',
+      'data-x',
+      'HREF',
+      'colSpan',
+      'data-Role',
+      'onClick',
+      'CLASS',
+      'Id',
+      'data-id',
+      'idx',
+    ];
+    const VALUES = [
+      '',
+      '="a"',
+      '="A B"',
+      "='x=Y'",
+      '=Foo',
+      '=a=B',
+      ' = "Q"',
+      '=x/Y',
+      '="hidden-xs mobile"',
+      '=caption',
+    ];
     const TAGS = ['div', 'p', 'a', 'span', 'td', 'input', 'br'];
     const SPACES = [' ', '  ', '\n', '/'];
     const attributes = (): string => {
@@ -103,11 +156,16 @@ describe('measureHtml', () => {
           if (value !== '' && name.toLowerCase() === 'class') found.classes.push(value);
           if (value !== '' && name.toLowerCase() === 'id') found.ids.push(value);
         }
-        for (const child of Array.from(element.children) as any[]) stack.push({ element: child, foreign: foreign || ['svg', 'math'].includes(child.localName) });
+        for (const child of Array.from(element.children) as any[])
+          stack.push({ element: child, foreign: foreign || ['svg', 'math'].includes(child.localName) });
       }
       return found;
     };
-    const words = (joined: string): string[] => joined.split(' ').filter((w) => w !== '').sort();
+    const words = (joined: string): string[] =>
+      joined
+        .split(' ')
+        .filter((w) => w !== '')
+        .sort();
     let withCapital = 0;
     for (let i = 0; i < 400; i++) {
       const html = `<!doctype html><html><body>${fragment(0)}</body></html>`;
@@ -133,12 +191,28 @@ describe('measureHtml', () => {
     );
   });
 
-  it('parses to the same tree, but for the scripts\' and styles\' text, as the page whole (generated pages)', () => {
+  it("parses to the same tree, but for the scripts' and styles' text, as the page whole (generated pages)", () => {
     let seed = 3;
     const random = (n: number): number => Math.floor((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 65_536) % n;
-    const pick = <T,>(items: readonly T[]): T => items[random(items.length)]!;
-    const CODE = ['x < y', '"</div>"', "'<p>'", '<!-- <script> -->', '</scr', 'ipt>', '</style', '<b>', ' ', 'a>b', '\n', '</SCRIPT', '</script x', '</scripts>'];
-    const raw = (tag: string): string => `<${pick([tag, tag.toUpperCase()])}${pick(['', ' type="module"', ' type="application/ld+json"', ' media="all"', '/'])}>${Array.from({ length: random(5) }, () => pick(CODE)).join('')}</${pick([tag, tag.toUpperCase()])}${pick(['>', ' >', '\n>'])}`;
+    const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
+    const CODE = [
+      'x < y',
+      '"</div>"',
+      "'<p>'",
+      '<!-- <script> -->',
+      '</scr',
+      'ipt>',
+      '</style',
+      '<b>',
+      ' ',
+      'a>b',
+      '\n',
+      '</SCRIPT',
+      '</script x',
+      '</scripts>',
+    ];
+    const raw = (tag: string): string =>
+      `<${pick([tag, tag.toUpperCase()])}${pick(['', ' type="module"', ' type="application/ld+json"', ' media="all"', '/'])}>${Array.from({ length: random(5) }, () => pick(CODE)).join('')}</${pick([tag, tag.toUpperCase()])}${pick(['>', ' >', '\n>'])}`;
     const fragment = (depth: number): string =>
       Array.from({ length: 1 + random(4) }, () => {
         const kind = random(8);

@@ -30,9 +30,11 @@ const renderGfm = (markdown: string): string => markdownIt.render(markdown);
 describe('block markers mid-line', () => {
   it('are written as they are after text on the same line', () => {
     expect(md('<p>Change <span>$</span><span>-0.07</span> today</p>')).toBe('Change $-0.07 today');
-    expect(md('<p>See <a href="/a">this</a>- or that, <b>x</b>+ y, <i>a</i>= b, <em>c</em># d, <b>e</b>> f, <b>g</b>2. h</p>')).toBe(
-      'See [this](https://example.com/a)- or that, **x**+ y, _a_= b, _c_# d, **e**> f, **g**2. h',
-    );
+    expect(
+      md(
+        '<p>See <a href="/a">this</a>- or that, <b>x</b>+ y, <i>a</i>= b, <em>c</em># d, <b>e</b>> f, <b>g</b>2. h</p>',
+      ),
+    ).toBe('See [this](https://example.com/a)- or that, **x**+ y, _a_= b, _c_# d, **e**> f, **g**2. h');
     expect(md('<p>a <code>x</code>- y</p>')).toBe('a `x`- y');
   });
 
@@ -62,7 +64,9 @@ describe('block markers mid-line', () => {
 
   it('leave no mark behind, and drop a mark the page itself carried', () => {
     expect(md(`<p>${MID_LINE_MARK}- x and <b>y</b>- z</p>`)).toBe('\\- x and **y**- z');
-    expect(md(`<table><caption>a <b>b</b>- c</caption><tr><td>d <i>e</i>- f</td></tr></table>`)).not.toContain(MID_LINE_MARK);
+    expect(md(`<table><caption>a <b>b</b>- c</caption><tr><td>d <i>e</i>- f</td></tr></table>`)).not.toContain(
+      MID_LINE_MARK,
+    );
   });
 });
 
@@ -116,7 +120,9 @@ describe('where the line so far could still open a block', () => {
 
   it('writes nested emphasis of one kind once, and strikethrough that cannot open a fence', () => {
     expect(md('<p><strong>a&gt;<b> - m</b></strong>1. j</p>')).toBe('**a> - m**1. j');
-    expect(md('<p><b>Bold <strong>inside</strong> bold</b> and <i>it <em>al</em></i></p>')).toBe('**Bold inside bold** and _it al_');
+    expect(md('<p><b>Bold <strong>inside</strong> bold</b> and <i>it <em>al</em></i></p>')).toBe(
+      '**Bold inside bold** and _it al_',
+    );
     expect(md('<p><s>~x</s> more <del>a~</del> and <del>&#8203;</del>end</p>')).toBe('~~\\~x~~ more ~~a\\~~~ and end');
     expect(md('<s><div>a</div></s><del><br>#</del>')).toBe('~~a~~\n\n~~\\#~~');
   });
@@ -126,7 +132,9 @@ describe('where the line so far could still open a block', () => {
     expect(md('<del><s>$20</s></del>')).toBe('~~$20~~');
     expect(md('<pre>a\uFDD1b\uFDD0c</pre> <p><code>d\uFDD1e</code></p>')).toBe('```\nabc\n```\n\n`de`');
     // Nor out of attributes written as text (a backslash there would escape the title's quote).
-    expect(md(`<p><img src="/a.png" alt="a\uFDD1" ${CAPTION_MARK}="Cap\uFDD1"></p>`)).toBe('![a](https://example.com/a.png "Cap")');
+    expect(md(`<p><img src="/a.png" alt="a\uFDD1" ${CAPTION_MARK}="Cap\uFDD1"></p>`)).toBe(
+      '![a](https://example.com/a.png "Cap")',
+    );
   });
 
   it('escapes an & that would read as a character reference', () => {
@@ -134,7 +142,9 @@ describe('where the line so far could still open a block', () => {
   });
 
   it('escapes a table caption, and keeps page text <br> in a table row, in code too', () => {
-    expect(md('<table><tr><td><code>&lt;br&gt;</code></td><td>b</td></tr></table>')).toBe('| `<br>` | b |\n| --- | --- |');
+    expect(md('<table><tr><td><code>&lt;br&gt;</code></td><td>b</td></tr></table>')).toBe(
+      '| `<br>` | b |\n| --- | --- |',
+    );
     expect(md('<table><caption>- cap &lt;b&gt;</caption><tr><td>1</td></tr></table>')).toBe('\\- cap \\<b>\n\n1');
     expect(md('<table><tr><td>a &lt;br&gt; b</td><td>b</td></tr></table>')).toBe('| a \\<br> b | b |\n| --- | --- |');
   });
@@ -152,8 +162,12 @@ describe('text that looks like markup', () => {
     expect(md('<p>x &lt;<span>b</span>&gt; y</p>')).toBe('x \\<b> y');
     // Also when an invisible character, which the Markdown loses, sits between.
     expect(md('<p>Use &lt;&#8203;div&gt; and &lt;&shy;script&gt;</p>')).toBe('Use \\<div> and \\<script>');
-    expect(md('<p>Message-ID: &lt;20060101.1234@example.org&gt;</p>')).toBe('Message-ID: \\<20060101.1234@example.org>');
-    expect(render(md('<p>@n &lt;The Palace: Tale of Noksu&gt; performance</p>'))).toBe('<p>@n &lt;The Palace: Tale of Noksu&gt; performance</p>\n');
+    expect(md('<p>Message-ID: &lt;20060101.1234@example.org&gt;</p>')).toBe(
+      'Message-ID: \\<20060101.1234@example.org>',
+    );
+    expect(render(md('<p>@n &lt;The Palace: Tale of Noksu&gt; performance</p>'))).toBe(
+      '<p>@n &lt;The Palace: Tale of Noksu&gt; performance</p>\n',
+    );
   });
 
   it('joins the text nodes a character reference splits, so that it is escaped once', () => {
@@ -170,9 +184,99 @@ function generator(seed: number): () => number {
   };
 }
 
-const TEXTS = ['- a', '-b', '+ c', '= d', '==', '# e', '## f', '~~~ g', '> h', '>i', '1. j', '23. k', '1) l', 'word', ' - m', ' ', '\u200b', 'x &lt;y', 'p > q', '*', '_u_', '`t`', '[z]', '| cell', '```', '\\', '¶', '&lt;b>', '&lt;tag', 'tag&gt;', '3.', '- ', '* s', '+', '---', '***', '***x', '~~', '~x~', '&#8203;- z', '&shy;&lt;a', '&lt;1@e.co&gt;', '2', '#', '1)', '1.', ':', '|'];
-const INLINE = ['b', 'strong', 'i', 'em', 'span', 'a', 'code', 'kbd', 'samp', 'sup', 'sub', 's', 'del', 'u', 'small', 'mark', 'label', 'abbr', 'q'];
-const BLOCK = ['p', 'div', 'li', 'blockquote', 'h2', 'h3', 'td', 'pre', 'dt', 'dd', 'section', 'ul', 'ol', 'table', 'tr', 'figure', 'figcaption', 'details', 'summary', 'custom-el'];
+const TEXTS = [
+  '- a',
+  '-b',
+  '+ c',
+  '= d',
+  '==',
+  '# e',
+  '## f',
+  '~~~ g',
+  '> h',
+  '>i',
+  '1. j',
+  '23. k',
+  '1) l',
+  'word',
+  ' - m',
+  ' ',
+  '\u200b',
+  'x &lt;y',
+  'p > q',
+  '*',
+  '_u_',
+  '`t`',
+  '[z]',
+  '| cell',
+  '```',
+  '\\',
+  '¶',
+  '&lt;b>',
+  '&lt;tag',
+  'tag&gt;',
+  '3.',
+  '- ',
+  '* s',
+  '+',
+  '---',
+  '***',
+  '***x',
+  '~~',
+  '~x~',
+  '&#8203;- z',
+  '&shy;&lt;a',
+  '&lt;1@e.co&gt;',
+  '2',
+  '#',
+  '1)',
+  '1.',
+  ':',
+  '|',
+];
+const INLINE = [
+  'b',
+  'strong',
+  'i',
+  'em',
+  'span',
+  'a',
+  'code',
+  'kbd',
+  'samp',
+  'sup',
+  'sub',
+  's',
+  'del',
+  'u',
+  'small',
+  'mark',
+  'label',
+  'abbr',
+  'q',
+];
+const BLOCK = [
+  'p',
+  'div',
+  'li',
+  'blockquote',
+  'h2',
+  'h3',
+  'td',
+  'pre',
+  'dt',
+  'dd',
+  'section',
+  'ul',
+  'ol',
+  'table',
+  'tr',
+  'figure',
+  'figcaption',
+  'details',
+  'summary',
+  'custom-el',
+];
 const HREFS = [' href="/x"', ' href="#x"', '', ' href="javascript:void(0)"'];
 
 function fragment(random: () => number, depth = 0): string {
@@ -222,14 +326,41 @@ describe('differential check against escaping every text node start', () => {
     vi.resetModules();
     vi.doMock('../../src/extract/html/clean/escape-line-starts.js', async (importOriginal) => {
       const real = await importOriginal<typeof LineStarts>();
-      return { ...real, markMidLineStarts: (root: Parameters<typeof real.markMidLineStarts>[0]) => real.markMidLineStarts(root, false) };
+      return {
+        ...real,
+        markMidLineStarts: (root: Parameters<typeof real.markMidLineStarts>[0]) => real.markMidLineStarts(root, false),
+      };
     });
     const { fragmentMarkdown: plainMarkdown } = await import('../helpers/fragment-markdown.js');
     const plain = fragments.map(plainMarkdown);
-    const blocks = ['ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'hr', 'pre', 'table', 'tr', 'td', 'th'];
-    const structure = (rendered: string): number[] => blocks.map((tag) => rendered.split(new RegExp(`<${tag}[ >/]`)).length - 1);
+    const blocks = [
+      'ul',
+      'ol',
+      'li',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'blockquote',
+      'hr',
+      'pre',
+      'table',
+      'tr',
+      'td',
+      'th',
+    ];
+    const structure = (rendered: string): number[] =>
+      blocks.map((tag) => rendered.split(new RegExp(`<${tag}[ >/]`)).length - 1);
     const text = (rendered: string): string =>
-      rendered.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/[\s*_~]/g, '');
+      rendered
+        .replace(/<[^>]*>/g, '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&')
+        .replace(/[\s*_~]/g, '');
     let changed = 0;
     for (let i = 0; i < fragments.length; i++) {
       if (ours[i] === plain[i]) continue;

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import type { DomElement } from '../../src/extract/html/dom.js';
 import { parseDocument } from '../../src/extract/html/read/parse.js';
 
-type Classy = DomElement & { classList: Iterable<string> & { add(...t: string[]): void; remove(...t: string[]): void; toggle(t: string): boolean } };
+type Classy = DomElement & {
+  classList: Iterable<string> & { add(...t: string[]): void; remove(...t: string[]): void; toggle(t: string): boolean };
+};
 
 /** What linkedom 0.18's own getter returns. */
 const listed = (element: Classy): string => [...element.classList].join(' ');
@@ -21,7 +23,9 @@ function expectAgreement(element: Classy): void {
 describe('linkedom className read from the attribute', () => {
   // A fresh page for each test: the tests change its classes.
   const byId = (id: string): Classy =>
-    parseDocument('<div id="messy" class="  b  a b \n c "></div><p id="none">x</p><span id="blank" class="   "></span>').querySelector(`#${id}`) as Classy;
+    parseDocument(
+      '<div id="messy" class="  b  a b \n c "></div><p id="none">x</p><span id="blank" class="   "></span>',
+    ).querySelector(`#${id}`) as Classy;
 
   it('is the patched getter', () => {
     const getter = Object.getOwnPropertyDescriptor(Element.prototype, 'className')?.get;

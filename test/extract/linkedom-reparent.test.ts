@@ -18,7 +18,11 @@ function abortedCompiles(before = ''): number {
     const body = Array.from({ length: 300 }, (_, i) => '<p>Paragraph ' + i + ' with <a href="/r/' + i + '">a link</a> and <em>emphasis</em>.</p>').join('');
     for (let i = 0; i < 150; i++) parseDocument('<!doctype html><html><body><main><article>' + body + '</article></main></body></html>').body.cloneNode(true);
   `;
-  const run = spawnSync(process.execPath, ['--trace-opt', '--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+  const run = spawnSync(process.execPath, ['--trace-opt', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+  });
   expect(run.status, run.stderr).toBe(0);
   return run.stdout.split('\n').filter((line) => line.includes('aborted optimizing')).length;
 }
@@ -30,6 +34,8 @@ describe('linkedom with its Node re-parented', () => {
 
   it('would not, were the constructors compiled with default ones omitted (the check can fail)', () => {
     // A node made before the patch runs compiles linkedom's constructors with the omission.
-    expect(abortedCompiles(`(await import('linkedom')).parseHTML('<p>x</p>').document.createTextNode('x');`)).toBeGreaterThan(100);
+    expect(
+      abortedCompiles(`(await import('linkedom')).parseHTML('<p>x</p>').document.createTextNode('x');`),
+    ).toBeGreaterThan(100);
   }, 60_000);
 });

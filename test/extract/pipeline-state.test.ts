@@ -53,7 +53,10 @@ afterEach(() => {
 });
 
 const URL_ = 'https://notes.example/river/locks';
-const PROSE = Array.from({ length: 12 }, (_, i) => `The river keeps its course past lock ${i} and the towpath follows it.`).join(' ');
+const PROSE = Array.from(
+  { length: 12 },
+  (_, i) => `The river keeps its course past lock ${i} and the towpath follows it.`,
+).join(' ');
 const ARTICLE = `<html><head><title>River locks</title></head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
 <article><h1>River locks</h1><p>${PROSE}</p><p>${PROSE}</p>
 <table><tr><th>Lock</th><th>Rise</th></tr><tr><td>Upper</td><td>2 m</td></tr></table></article></body></html>`;
@@ -62,7 +65,10 @@ describe('pass and rule names', () => {
   it('PIPELINE has one pass under each name of PASSES, in order; SWITCHES as the ablation reads them', () => {
     expect(PIPELINE.map((pass) => pass.name)).toEqual([...PASSES]);
     expect([...RULES]).toEqual([...RULE_NAMES]);
-    expect(SWITCHES).toEqual([...PIPELINE.filter((pass) => pass.essential !== true).map((pass) => pass.name), ...RULE_NAMES]);
+    expect(SWITCHES).toEqual([
+      ...PIPELINE.filter((pass) => pass.essential !== true).map((pass) => pass.name),
+      ...RULE_NAMES,
+    ]);
     expect(SWITCHES).not.toContain('parse');
   });
 
@@ -105,11 +111,17 @@ describe('failures', () => {
   it('a prepare pass that throws empties the page, its metadata kept', () => {
     broken.noiseFrom = 0;
     const result = runPipeline(ARTICLE, URL_);
-    expect(result).toMatchObject({ markdown: '', stage: 'empty', pageType: 'other', features: null, metadata: { title: 'River locks' } });
+    expect(result).toMatchObject({
+      markdown: '',
+      stage: 'empty',
+      pageType: 'other',
+      features: null,
+      metadata: { title: 'River locks' },
+    });
     expect(result.failures).toEqual([{ pass: 'noise', error: 'Error: noise broke' }]);
   });
 
-  it('an error in a pass run inside another (the plain-text stage\'s fresh body) is put down to the inner one', () => {
+  it("an error in a pass run inside another (the plain-text stage's fresh body) is put down to the inner one", () => {
     broken.tables = true;
     broken.noiseFrom = 1;
     const result = runPipeline(ARTICLE, URL_);
@@ -123,12 +135,16 @@ describe('FailureLog', () => {
   it('keeps a long message short, and records what is thrown that is no Error', () => {
     const log = new FailureLog();
     log.during('tidy', () => {
-      expect(log.attempt(() => {
-        throw new RangeError('x'.repeat(1_000));
-      })).toBeNull();
-      expect(log.attempt(() => {
-        throw 'a string';
-      })).toBeNull();
+      expect(
+        log.attempt(() => {
+          throw new RangeError('x'.repeat(1_000));
+        }),
+      ).toBeNull();
+      expect(
+        log.attempt(() => {
+          throw 'a string';
+        }),
+      ).toBeNull();
     });
     expect(log.failures[0]?.pass).toBe('tidy');
     expect(log.failures[0]?.error.length).toBeLessThanOrEqual(200);
@@ -138,9 +154,11 @@ describe('FailureLog', () => {
 
   it('outside every pass, attempt has nothing to put a failure down to: the error is thrown', () => {
     const log = new FailureLog();
-    expect(() => log.attempt(() => {
-      throw new Error('no pass');
-    })).toThrow('no pass');
+    expect(() =>
+      log.attempt(() => {
+        throw new Error('no pass');
+      }),
+    ).toThrow('no pass');
     expect(log.failures).toEqual([]);
   });
 });

@@ -11,7 +11,8 @@ import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import type { DomDocument, DomElement } from '../../src/extract/html/dom.js';
 
 const URL_ = 'https://shop.example/products/wallet';
-const LOREM = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
+const LOREM =
+  'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
 
 function page(body: string, title = 'Aluminium wallet'): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
@@ -30,10 +31,14 @@ function afterPass(html: string): string {
 }
 
 const specs =
-  '<h2>Dimensions</h2><div class="dimension-description"><p>' + LOREM + '</p></div>' +
+  '<h2>Dimensions</h2><div class="dimension-description"><p>' +
+  LOREM +
+  '</p></div>' +
   '<p>Holds 1 to 12 cards. 86 x 54 x 6 millimetres, 60 grams.</p>' +
   '<ul><li>RFID blocking</li><li><em>lorem Ipsum dolor sit amet</em>, consectetur.</li></ul>' +
-  '<table><tr><th>Finish</th><td>' + LOREM + '</td></tr></table>';
+  '<table><tr><th>Finish</th><td>' +
+  LOREM +
+  '</td></tr></table>';
 
 describe('placeholder text', () => {
   it('drops the blocks that hold the dummy passage only, wherever they are, and keeps the rest', () => {
@@ -57,7 +62,9 @@ describe('placeholder text', () => {
   });
 
   it('empties a table cell rather than removing it, so that its row keeps its columns', () => {
-    const html = page(`<table><tr><th>Model</th><th>Description</th><th>Price</th></tr><tr><td>Slim</td><td>${LOREM}</td><td>$49</td></tr></table>`);
+    const html = page(
+      `<table><tr><th>Model</th><th>Description</th><th>Price</th></tr><tr><td>Slim</td><td>${LOREM}</td><td>$49</td></tr></table>`,
+    );
     const doc = parseHTML(html).document as unknown as DomDocument;
     const body = doc.querySelector('body') as DomElement;
     dropPlaceholderText(doc, body, sourceWords(html));
@@ -93,11 +100,25 @@ describe('placeholder text', () => {
   });
 
   it('reads the text as a browser shows it: white space collapsed, markup inside it', () => {
-    for (const opening of ['Lorem  ipsum dolor sit amet', 'Lorem ipsum\n  dolor sit amet', 'Lorem&nbsp;ipsum dolor sit amet', '<b>Lorem</b> ipsum dolor sit amet', '&nbsp;<span>lorem</span> IPSUM dolor sit amet']) {
-      expect(afterPass(page(`<p>${opening}, consectetur adipiscing elit.</p><p>Ships in a tin box.</p>`))).toBe('Ships in a tin box.');
+    for (const opening of [
+      'Lorem  ipsum dolor sit amet',
+      'Lorem ipsum\n  dolor sit amet',
+      'Lorem&nbsp;ipsum dolor sit amet',
+      '<b>Lorem</b> ipsum dolor sit amet',
+      '&nbsp;<span>lorem</span> IPSUM dolor sit amet',
+    ]) {
+      expect(afterPass(page(`<p>${opening}, consectetur adipiscing elit.</p><p>Ships in a tin box.</p>`))).toBe(
+        'Ships in a tin box.',
+      );
     }
     // The generators' other words, and a card's trailing ellipsis.
-    expect(afterPass(page('<p>Lorem ipsum dolor sit amet. Quis ipsum suspendisse ultrices gravida. Risus commodo viverra maecenas accumsan lacus vel facilisis…</p><p>Ships in a tin box.</p>'))).toBe('Ships in a tin box.');
+    expect(
+      afterPass(
+        page(
+          '<p>Lorem ipsum dolor sit amet. Quis ipsum suspendisse ultrices gravida. Risus commodo viverra maecenas accumsan lacus vel facilisis…</p><p>Ships in a tin box.</p>',
+        ),
+      ),
+    ).toBe('Ships in a tin box.');
   });
 
   it('judges each block once: thousands of placeholder runs in one block or nested cost one read', () => {
@@ -111,19 +132,30 @@ describe('placeholder text', () => {
   });
 
   it('keeps a name that only starts like the passage', () => {
-    const tools = afterPass(page('<ul><li><a href="/lorem-ipsum-generator">Lorem ipsum generator</a></li><li>Lorem ipsum is placeholder text.</li></ul>'));
+    const tools = afterPass(
+      page(
+        '<ul><li><a href="/lorem-ipsum-generator">Lorem ipsum generator</a></li><li>Lorem ipsum is placeholder text.</li></ul>',
+      ),
+    );
     expect(tools).toContain('Lorem ipsum generator');
     expect(tools).toContain('Lorem ipsum is placeholder text.');
   });
 
   it('leaves a page about the placeholder alone', () => {
-    expect(afterPass(page(`<h1>Where the placeholder comes from</h1><blockquote>${LOREM}</blockquote>`, 'Lorem ipsum: a history'))).toContain('Lorem ipsum dolor');
+    expect(
+      afterPass(
+        page(`<h1>Where the placeholder comes from</h1><blockquote>${LOREM}</blockquote>`, 'Lorem ipsum: a history'),
+      ),
+    ).toContain('Lorem ipsum dolor');
     expect(afterPass(page(`<h1>Lorem Ipsum</h1><p>${LOREM}</p>`, 'Typesetting'))).toContain('Lorem ipsum dolor');
   });
 
   it('takes the placeholder out of the Markdown end to end', () => {
     const prose = 'The wallet holds twelve cards in an aluminium frame and a cash strap on its back. '.repeat(12);
-    const { markdown } = htmlToMarkdown(page(`<main><article><h1>Aluminium wallet</h1><p>${prose}</p>${specs}</article></main>`), URL_);
+    const { markdown } = htmlToMarkdown(
+      page(`<main><article><h1>Aluminium wallet</h1><p>${prose}</p>${specs}</article></main>`),
+      URL_,
+    );
     expect(markdown).toContain('## Dimensions');
     expect(markdown).toContain('Holds 1 to 12 cards.');
     expect(markdown).not.toMatch(/lorem|consectetur/i);

@@ -63,11 +63,17 @@ describe('reordered Readability tests', () => {
       expect(patched['_isValidByline']!(element, matchString), element.outerHTML).toBe(expected);
       expect(patched['_isElementWithoutContent']!(element), element.outerHTML).toBe(before.empty(element));
       // Readability's own answer may be '' (a falsy class name); it is only ever a condition.
-      expect(Boolean(patched['_isProbablyVisible']!(element)), element.outerHTML).toBe(Boolean(before.visible(element)));
+      expect(Boolean(patched['_isProbablyVisible']!(element)), element.outerHTML).toBe(
+        Boolean(before.visible(element)),
+      );
     }
     // The page exercises both answers of each test.
     expect(bylines).toBeGreaterThanOrEqual(3);
-    const ids = (test: Test): string[] => elements.filter((element) => test(element)).map((element) => element.id).filter(Boolean);
+    const ids = (test: Test): string[] =>
+      elements
+        .filter((element) => test(element))
+        .map((element) => element.id)
+        .filter(Boolean);
     // Blank, or holding only line breaks and rules; a blank <span> is content to this test.
     expect(ids(before.empty)).toEqual(expect.arrayContaining(['blank', 'breaks', 'bom']));
     for (const id of ['nested-blank', 'nested-text', 'mixed']) expect(ids(before.empty)).not.toContain(id);
@@ -75,7 +81,9 @@ describe('reordered Readability tests', () => {
   });
 
   it('hasVisibleText stops at the first character that is not white space', () => {
-    const doc = parseDocument('<div id="a"> <!-- comment text --> <span>\u00a0</span></div><div id="b"><i></i><b> y </b></div>');
+    const doc = parseDocument(
+      '<div id="a"> <!-- comment text --> <span>\u00a0</span></div><div id="b"><i></i><b> y </b></div>',
+    );
     expect(hasVisibleText(doc.querySelector('#a')!)).toBe(false);
     expect(hasVisibleText(doc.querySelector('#b')!)).toBe(true);
   });
@@ -113,10 +121,29 @@ describe('reordered Readability tests', () => {
       <svg><a href="/svg-link"><text>in svg</text></a></svg><template><p>in template</p></template>
       <iframe src="/f"></iframe><object data="o"></object><embed src="e"><h2>b</h2><br></body></html>`;
     // Every tag list Readability 0.6 passes, and one tag at a time (its _clean).
-    const lists = [['a'], ['h1', 'h2'], ['style'], ['font'], ['br'], ['h1'], ['p'], ['img', 'embed', 'object', 'iframe'], ['table'], ['script'],
-      ['script', 'noscript'], ['img', 'picture', 'figure'], ['img', 'picture'], ['ul', 'ol'], ['object', 'embed', 'iframe'], ['li'], ['H2']];
+    const lists = [
+      ['a'],
+      ['h1', 'h2'],
+      ['style'],
+      ['font'],
+      ['br'],
+      ['h1'],
+      ['p'],
+      ['img', 'embed', 'object', 'iframe'],
+      ['table'],
+      ['script'],
+      ['script', 'noscript'],
+      ['img', 'picture', 'figure'],
+      ['img', 'picture'],
+      ['ul', 'ol'],
+      ['object', 'embed', 'iframe'],
+      ['li'],
+      ['H2'],
+    ];
     const doc = parseDocument(page);
-    const original = new Readability(doc as never) as unknown as { _getAllNodesWithTag: (node: unknown, tags: string[]) => ArrayLike<DomElement> };
+    const original = new Readability(doc as never) as unknown as {
+      _getAllNodesWithTag: (node: unknown, tags: string[]) => ArrayLike<DomElement>;
+    };
     const patched = new Readability(doc as never) as unknown as typeof original;
     lightenReadability(patched);
     const roots = [doc, doc.body!, doc.querySelector('table')!, doc.querySelector('svg')!];
@@ -125,7 +152,10 @@ describe('reordered Readability tests', () => {
       for (const tags of lists) {
         const expected = Array.from(original._getAllNodesWithTag(root, tags));
         found += expected.length;
-        expect(Array.from(patched._getAllNodesWithTag(root, tags)), `${tags.join(',')} under ${(root as DomElement).localName ?? 'the document'}`).toEqual(expected);
+        expect(
+          Array.from(patched._getAllNodesWithTag(root, tags)),
+          `${tags.join(',')} under ${(root as DomElement).localName ?? 'the document'}`,
+        ).toEqual(expected);
       }
     }
     expect(found).toBeGreaterThan(40);

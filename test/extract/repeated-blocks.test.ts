@@ -11,7 +11,8 @@ import { THRESHOLDS } from '../../src/extract/html/thresholds.js';
 
 const md = fragmentMarkdown;
 
-const LONG = 'Create a bed that is beautiful and sets a new standard for softness, with sheets woven from long-staple cotton and finished by hand in a small mill that has made linen for four generations of sleepers. Each set is washed twice before it ships.';
+const LONG =
+  'Create a bed that is beautiful and sets a new standard for softness, with sheets woven from long-staple cotton and finished by hand in a small mill that has made linen for four generations of sleepers. Each set is washed twice before it ships.';
 
 describe('repeated blocks', () => {
   it("writes a responsive page's second copy of a section once", () => {
@@ -27,9 +28,13 @@ describe('repeated blocks', () => {
 
   it('drops a screen-reader copy of the text just before it, not a short cry, other text or code', () => {
     expect(md('<p>GBP 0.00<span class="clipped">GBP 0.00</span></p>')).toBe('GBP 0.00');
-    expect(md('<p>Sat, Nov 02, 04:33 AM<span class="clipped">Sat, Nov 02, 04:33 AM</span> ends.</p>')).toBe('Sat, Nov 02, 04:33 AM ends.');
+    expect(md('<p>Sat, Nov 02, 04:33 AM<span class="clipped">Sat, Nov 02, 04:33 AM</span> ends.</p>')).toBe(
+      'Sat, Nov 02, 04:33 AM ends.',
+    );
     expect(md('<p>No<b>No</b></p>')).toBe('No**No**');
-    expect(md('<p>See all details<span class="clipped">See all details on coverage</span></p>')).toBe('See all detailsSee all details on coverage');
+    expect(md('<p>See all details<span class="clipped">See all details on coverage</span></p>')).toBe(
+      'See all detailsSee all details on coverage',
+    );
     expect(md('<p>Going, going<b>going, gone</b></p>')).toBe('Going, going**going, gone**');
     expect(md('<pre>foobar<span>foobar</span></pre>')).toBe('```\nfoobarfoobar\n```');
     expect(md('<p>Run <code>make all<span>make all</span></code></p>')).toBe('Run `make allmake all`');
@@ -59,21 +64,31 @@ describe('repeated blocks', () => {
 
   it('keeps copies that are not adjacent, differ, or are set apart by text', () => {
     const block = (text: string): string => `<div><h3>Plan</h3><p>${text}</p></div>`;
-    expect(md(block('Same text') + block('Verse') + block('Same text'))).toBe('### Plan\n\nSame text\n\n### Plan\n\nVerse\n\n### Plan\n\nSame text');
-    expect(md(`${block('Same text')}and${block('Same text')}`)).toBe('### Plan\n\nSame text\n\nand\n\n### Plan\n\nSame text');
+    expect(md(block('Same text') + block('Verse') + block('Same text'))).toBe(
+      '### Plan\n\nSame text\n\n### Plan\n\nVerse\n\n### Plan\n\nSame text',
+    );
+    expect(md(`${block('Same text')}and${block('Same text')}`)).toBe(
+      '### Plan\n\nSame text\n\nand\n\n### Plan\n\nSame text',
+    );
     expect(md(`${block('Same text')}${block('Same text.')}`)).toBe('### Plan\n\nSame text\n\n### Plan\n\nSame text.');
   });
 
   it('keeps words split into spans, and repeated data', () => {
-    expect(md('<p>Je<span>n</span><span>n</span>ifer said she <span>had</span> <span>had</span> enough</p>')).toBe('Jennifer said she had had enough');
+    expect(md('<p>Je<span>n</span><span>n</span>ifer said she <span>had</span> <span>had</span> enough</p>')).toBe(
+      'Jennifer said she had had enough',
+    );
     expect(md('<ul><li>Yes</li><li>Yes</li></ul>')).toBe('- Yes\n- Yes');
-    const table = md('<table><tr><th>Day</th><th>Open</th></tr><tr><td>Mon</td><td>Closed</td></tr><tr><td>Mon</td><td>Closed</td></tr></table>');
+    const table = md(
+      '<table><tr><th>Day</th><th>Open</th></tr><tr><td>Mon</td><td>Closed</td></tr><tr><td>Mon</td><td>Closed</td></tr></table>',
+    );
     expect(table.match(/\| Mon \| Closed \|/g)).toHaveLength(2);
     expect(md('<pre>x = 1\n</pre><pre>x = 1\n</pre>').match(/```/g)).toHaveLength(4);
   });
 
   it('compares the copies whole, inner repeats included', () => {
-    const doc = parseDocument('<html><body><div id="r"><div><p>A a</p><p>B b</p></div><div><p>A a</p><p>B b</p></div></div></body></html>');
+    const doc = parseDocument(
+      '<html><body><div id="r"><div><p>A a</p><p>B b</p></div><div><p>A a</p><p>B b</p></div></div></body></html>',
+    );
     const root = doc.querySelector('#r')!;
     dropRepeatedBlocks(root);
     expect(root.innerHTML).toBe('<div><p>A a</p><p>B b</p></div>');

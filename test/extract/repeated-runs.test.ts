@@ -21,23 +21,31 @@ describe('repeated runs of blocks', () => {
   });
 
   it('compares words only, case and punctuation aside; a copy that links elsewhere is no copy', () => {
-    const md = 'Read the [care guide](https://a.example/care) before the first wash, please.\n\nOther text.\n\nread the [Care Guide](https://a.example/care) before the first wash please';
-    expect(dropRepeatedRuns(md)).toBe('Read the [care guide](https://a.example/care) before the first wash, please.\n\nOther text.');
-    const mirrors = '### Europe\n\n[Download the full archive (1.2 GB, checksums included)](https://eu.mirror.example/a.tgz)\n\n### America\n\n[Download the full archive (1.2 GB, checksums included)](https://us.mirror.example/a.tgz)';
+    const md =
+      'Read the [care guide](https://a.example/care) before the first wash, please.\n\nOther text.\n\nread the [Care Guide](https://a.example/care) before the first wash please';
+    expect(dropRepeatedRuns(md)).toBe(
+      'Read the [care guide](https://a.example/care) before the first wash, please.\n\nOther text.',
+    );
+    const mirrors =
+      '### Europe\n\n[Download the full archive (1.2 GB, checksums included)](https://eu.mirror.example/a.tgz)\n\n### America\n\n[Download the full archive (1.2 GB, checksums included)](https://us.mirror.example/a.tgz)';
     expect(dropRepeatedRuns(mirrors)).toBe(mirrors);
   });
 
   it("keeps what a heading says next to nothing else about: each size's price and stock, each system's steps", () => {
-    const size = (name: string, price: string) => `### ${name}\n\n${price}\n\nIn stock\n\nDispatched within one working day from our warehouse`;
+    const size = (name: string, price: string) =>
+      `### ${name}\n\n${price}\n\nIn stock\n\nDispatched within one working day from our warehouse`;
     const sizes = `## Sizes\n\n${size('1.2 litres', '$49.00')}\n\n${size('1.8 litres', '$49.00')}\n\n${size('2.5 litres', '$59.00')}`;
     expect(dropRepeatedRuns(sizes)).toBe(sizes);
-    const install = '## Install on Windows\n\nDownload the installer from the releases page, run it, then restart your terminal.\n\n## Install on macOS\n\nDownload the installer from the releases page, run it, then restart your terminal.';
+    const install =
+      '## Install on Windows\n\nDownload the installer from the releases page, run it, then restart your terminal.\n\n## Install on macOS\n\nDownload the installer from the releases page, run it, then restart your terminal.';
     expect(dropRepeatedRuns(install)).toBe(install);
     // Under the same heading, or well into a section, a copy is a copy.
     const twice = `## Specifications\n\n${SPECS}\n\n## Specifications\n\n${SPECS}`;
     expect(dropRepeatedRuns(twice)).toBe(`## Specifications\n\n${SPECS}`);
     const deep = `## Overview\n\n${QUOTE}\n\n## Reviews\n\nWhat buyers wrote after a month of daily use, in their own words:\n\n${QUOTE}`;
-    expect(dropRepeatedRuns(deep)).toBe(`## Overview\n\n${QUOTE}\n\n## Reviews\n\nWhat buyers wrote after a month of daily use, in their own words:`);
+    expect(dropRepeatedRuns(deep)).toBe(
+      `## Overview\n\n${QUOTE}\n\n## Reviews\n\nWhat buyers wrote after a month of daily use, in their own words:`,
+    );
   });
 
   it('keeps a repeated block that is all that parts two lists, which would run together without it', () => {
@@ -59,19 +67,23 @@ describe('repeated runs of blocks', () => {
     expect(dropRepeatedRuns(`${code}\n\nThen run it.\n\n${code}`)).toBe(`${code}\n\nThen run it.`);
   });
 
-  it('reads a list with its items\' paragraphs as one block: a repeated item paragraph is part of its list', () => {
-    const steps = (n: string) => `1. Open the ${n} settings\n\n   Keep your credentials out of production apps: read them from the environment.\n\n2. Save`;
+  it("reads a list with its items' paragraphs as one block: a repeated item paragraph is part of its list", () => {
+    const steps = (n: string) =>
+      `1. Open the ${n} settings\n\n   Keep your credentials out of production apps: read them from the environment.\n\n2. Save`;
     const md = `## Java\n\n${steps('Java')}\n\n## Python\n\n${steps('Python')}`;
     expect(dropRepeatedRuns(md)).toBe(md);
     // A whole list said twice goes, loose items and all.
-    const list = '- 100% authentic\n\n  Sourced from the brand or its authorised distributors.\n- Shipping weight: 0.16 kg';
+    const list =
+      '- 100% authentic\n\n  Sourced from the brand or its authorised distributors.\n- Shipping weight: 0.16 kg';
     expect(dropRepeatedRuns(`${list}\n\nDiscontinued.\n\n${list}`)).toBe(`${list}\n\nDiscontinued.`);
   });
 
   it('never ends a run on a heading whose section goes on: the heading stays over its own text', () => {
     const delivery = 'Free delivery on every order over fifty pounds, returns within thirty days.';
     const md = `# Kettle\n\nA stovetop kettle of brushed steel.\n\n${delivery}\n\n## Care\n\nWipe with a soft cloth.\n\n# Teapot\n\nA stoneware teapot with a bamboo handle, for four cups.\n\n${delivery}\n\n## Care\n\nDo not put it in the dishwasher.`;
-    expect(dropRepeatedRuns(md)).toBe(md.replace(`bamboo handle, for four cups.\n\n${delivery}\n\n`, 'bamboo handle, for four cups.\n\n'));
+    expect(dropRepeatedRuns(md)).toBe(
+      md.replace(`bamboo handle, for four cups.\n\n${delivery}\n\n`, 'bamboo handle, for four cups.\n\n'),
+    );
   });
 
   it('keeps one block between two lists even when several runs between them repeat', () => {
@@ -84,7 +96,8 @@ describe('repeated runs of blocks', () => {
   });
 
   it('compares link targets even where no heading is near, and reads image links as no text of their own', () => {
-    const link = (host: string) => `[Download the full archive, checksums included](https://${host}.mirror.example/archive.tgz)`;
+    const link = (host: string) =>
+      `[Download the full archive, checksums included](https://${host}.mirror.example/archive.tgz)`;
     const md = `${link('eu')}\n\nOther text.\n\n${link('us')}`;
     expect(dropRepeatedRuns(md)).toBe(md);
     const image = '![](https://images.example-cdn.com/files/products/wallets/black-aluminium-front.png)';
@@ -134,20 +147,28 @@ describe('repeated runs in the cascade', () => {
     `<div class="slide"><blockquote><p>The kettle boils in four minutes on gas and pours without a drip, which my old one never managed.</p></blockquote><p>Sam, Bristol</p></div><p>Slide ${n} of the carousel.</p>`;
 
   it("drops the cloned slides in what stage 2 reads: here a product page's named description", () => {
-    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Stovetop Kettle"}</script>';
-    const description = 'A stovetop kettle of brushed steel that holds 1.8 litres and works on gas, electric and induction hobs. '.repeat(3);
-    const html = `<!doctype html><html><head><title>Kettle</title>${ld}</head><body><header><nav><a href="/">Shop</a></nav></header><main><h1>Stovetop Kettle</h1><p class="price">$49</p>` +
+    const ld =
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Stovetop Kettle"}</script>';
+    const description =
+      'A stovetop kettle of brushed steel that holds 1.8 litres and works on gas, electric and induction hobs. '.repeat(
+        3,
+      );
+    const html =
+      `<!doctype html><html><head><title>Kettle</title>${ld}</head><body><header><nav><a href="/">Shop</a></nav></header><main><h1>Stovetop Kettle</h1><p class="price">$49</p>` +
       `<div class="product-description"><p>${description}</p>${testimonial(1)}${testimonial(2)}${testimonial(3)}</div>` +
       '<section><h2>Delivery</h2><p>Ships in two days.</p></section></main></body></html>';
     const result = htmlToMarkdown(html, 'https://shop.example/kettle');
     expect(result.stage).toBe('product-description');
     expect(result.markdown.match(/pours without a drip/g)).toHaveLength(1);
-    expect(result.markdown).toContain('Slide 1 of the carousel.\n\nSlide 2 of the carousel.\n\nSlide 3 of the carousel.');
+    expect(result.markdown).toContain(
+      'Slide 1 of the carousel.\n\nSlide 2 of the carousel.\n\nSlide 3 of the carousel.',
+    );
   });
 
   it("leaves Readability's pick alone: an article's refrain stays", () => {
     const refrain = 'And still the river runs, and still the mill wheel turns, and still we wait for spring.';
-    const verse = (n: number) => `<p>Verse ${n}: ${'The valley wakes under frost and the town keeps its lamps lit through the long evening. '.repeat(3)}</p><p>${refrain}</p>`;
+    const verse = (n: number) =>
+      `<p>Verse ${n}: ${'The valley wakes under frost and the town keeps its lamps lit through the long evening. '.repeat(3)}</p><p>${refrain}</p>`;
     const html = `<!doctype html><html><head><title>Song</title></head><body><main><article><h1>The mill song</h1>${verse(1)}${verse(2)}${verse(3)}</article></main></body></html>`;
     const result = htmlToMarkdown(html, 'https://songs.example/mill');
     expect(result.stage).toBe('readability');

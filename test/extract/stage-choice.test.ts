@@ -50,7 +50,10 @@ const FORUMS: Page[] = [
 
 /** Markdown escapes and white space aside. */
 function plain(text: string): string {
-  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The passages (text nodes of at least 25 characters) under the elements `selector` finds. */
@@ -95,7 +98,8 @@ describe('a forum topic', () => {
   });
 });
 
-const para = (n: number) => `<p>Paragraph ${n} of the story tells what happened at the harbour meeting on Tuesday, who spoke and what was decided about the ferry timetable.</p>`;
+const para = (n: number) =>
+  `<p>Paragraph ${n} of the story tells what happened at the harbour meeting on Tuesday, who spoke and what was decided about the ferry timetable.</p>`;
 const comment = (name: string, extra = '') =>
   `<li class="comment"><span class="author">${name}</span> <time datetime="2024-02-06">6 February 2024</time><p>I read this with interest and I think the council should look again at the whole timetable before the spring.</p><a href="?replytocom=1#respond">Reply</a>${extra}</li>`;
 const COMMENTS = `<section id="comments"><h2>Comments</h2><ol class="comment-list">${['Ann', 'Bo', 'Cy', 'Di'].map((n) => comment(n)).join('')}</ol></section>`;
@@ -124,23 +128,31 @@ describe('beside-article marks', () => {
   });
 
   it('needs more than posts: a list of articles with bylines is no thread', () => {
-    const card = (n: number) => `<div class="card"><span class="author">Kim Lo</span> <time>${n} March 2024</time>${para(n)}</div>`;
+    const card = (n: number) =>
+      `<div class="card"><span class="author">Kim Lo</span> <time>${n} March 2024</time>${para(n)}</div>`;
     const root = body(`<div class="cards">${[1, 2, 3, 4].map(card).join('')}</div>`);
     markBesideArticle(root);
     expect(root.querySelector(`[${THREAD_MARK}]`)).toBeNull();
   });
 
   it('leaves a thread unmarked when a post of the same make stands outside it (an opening post)', () => {
-    const opening = '<div class="question"><span class="author">Ann</span> <time>5 February 2024</time>' + [1, 2, 3, 4].map(para).join('') + '</div>';
+    const opening =
+      '<div class="question"><span class="author">Ann</span> <time>5 February 2024</time>' +
+      [1, 2, 3, 4].map(para).join('') +
+      '</div>';
     const root = body(opening + COMMENTS);
     markBesideArticle(root);
     expect(root.querySelector(`[${THREAD_MARK}]`)).toBeNull();
   });
 
   it('marks teasers: runs of items that open with a headline link, not posts that mention one', () => {
-    const teaser = (n: number) => `<li><a href="/news/${n}">Headline number ${n} about the harbour works</a><p>One line of blurb.</p></li>`;
-    const post = (n: number) => `<li><a href="/u/kim">kim</a> wrote: I found the answer in the manual, page ${n}: <a href="/manual">the ferry operators handbook</a></li>`;
-    const root = body(`<ul id="rail">${[1, 2, 3, 4].map(teaser).join('')}</ul><ul id="posts">${[1, 2, 3, 4].map(post).join('')}</ul>`);
+    const teaser = (n: number) =>
+      `<li><a href="/news/${n}">Headline number ${n} about the harbour works</a><p>One line of blurb.</p></li>`;
+    const post = (n: number) =>
+      `<li><a href="/u/kim">kim</a> wrote: I found the answer in the manual, page ${n}: <a href="/manual">the ferry operators handbook</a></li>`;
+    const root = body(
+      `<ul id="rail">${[1, 2, 3, 4].map(teaser).join('')}</ul><ul id="posts">${[1, 2, 3, 4].map(post).join('')}</ul>`,
+    );
     markBesideArticle(root);
     expect(root.querySelectorAll(`#rail [${TEASER_MARK}]`).length).toBe(4);
     expect(root.querySelectorAll(`#posts [${TEASER_MARK}]`).length).toBe(0);

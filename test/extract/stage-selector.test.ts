@@ -16,11 +16,13 @@ import { STAGE_MODEL, guessPageType, readabilityFirst } from '../../src/extract/
 
 function prose(words: number, seed: string): string {
   const out: string[] = [];
-  for (let i = 0; out.length < words; i++) out.push(`${seed}`, 'walks', 'along', 'the', 'river', `number${i}`, 'and', 'writes.');
+  for (let i = 0; out.length < words; i++)
+    out.push(`${seed}`, 'walks', 'along', 'the', 'river', `number${i}`, 'and', 'writes.');
   return out.slice(0, words).join(' ');
 }
 
-const feature = (values: Float64Array | undefined, name: (typeof STAGE_FEATURES)[number]): number => values![STAGE_FEATURES.indexOf(name)]!;
+const feature = (values: Float64Array | undefined, name: (typeof STAGE_FEATURES)[number]): number =>
+  values![STAGE_FEATURES.indexOf(name)]!;
 
 describe('the shipped model', () => {
   it('reads exactly the features the code computes, in their order', () => {
@@ -56,7 +58,8 @@ describe('the shipped model', () => {
 });
 
 describe('declared types', () => {
-  const read = (html: string): Set<string> => readDeclaredTypes(html, metaMap(parseHTML(html).document as unknown as DomDocument));
+  const read = (html: string): Set<string> =>
+    readDeclaredTypes(html, metaMap(parseHTML(html).document as unknown as DomDocument));
 
   it("reads og:type, JSON-LD @type (nested, @graph, lists) and microdata, schema.org's names only", () => {
     const types = read(`<html><head><meta property="og:type" content="article">
@@ -65,9 +68,15 @@ describe('declared types', () => {
     expect([...types].sort()).toEqual(['blogposting', 'newsarticle', 'og-article', 'person', 'thing', 'webpage']);
   });
 
-  it("reads a block cut short as far as it goes, microdata in any quoting, and nothing from a page that declares nothing", () => {
-    expect([...read('<html><head><script type="application/ld+json">{"@type": "Product",</script></head><body><p>x</p></body></html>')]).toEqual(['product']);
-    expect([...read("<div itemscope itemType='http://schema.org/Recipe'></div><div itemtype=http://schema.org/Review></div>")]).toEqual(['recipe', 'review']);
+  it('reads a block cut short as far as it goes, microdata in any quoting, and nothing from a page that declares nothing', () => {
+    expect([
+      ...read(
+        '<html><head><script type="application/ld+json">{"@type": "Product",</script></head><body><p>x</p></body></html>',
+      ),
+    ]).toEqual(['product']);
+    expect([
+      ...read("<div itemscope itemType='http://schema.org/Recipe'></div><div itemtype=http://schema.org/Review></div>"),
+    ]).toEqual(['recipe', 'review']);
     expect(read('<html><body><p>Plain page about @type and itemtype.</p></body></html>').size).toBe(0);
   });
 });
@@ -115,7 +124,9 @@ describe('the choice', () => {
 
   it('calls a page that gives no text of no known type', () => {
     expect(runPipeline('', 'https://example.com/').pageType).toBe('other');
-    expect(runPipeline('<html><body><script>app()</script></body></html>', 'https://example.com/').pageType).toBe('other');
+    expect(runPipeline('<html><body><script>app()</script></body></html>', 'https://example.com/').pageType).toBe(
+      'other',
+    );
     expect(PAGE_TYPES).toContain(runPipeline(page, 'https://docs.example.com/guide').pageType);
   });
 });

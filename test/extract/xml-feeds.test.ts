@@ -141,7 +141,8 @@ describe('convertXml: sitemaps', () => {
   <url><loc>not a url at all</loc></url>
 </urlset>`;
     expect(convertXml(sitemap, 'https://shop.example/sitemap.xml')).toEqual({
-      markdown: '# Sitemap\n\n- <https://shop.example/> — 2024-05-01\n- <https://shop.example/a?x=1&y=2>\n- <https://shop.example/not%20a%20url%20at%20all>',
+      markdown:
+        '# Sitemap\n\n- <https://shop.example/> — 2024-05-01\n- <https://shop.example/a?x=1&y=2>\n- <https://shop.example/not%20a%20url%20at%20all>',
     });
   });
 
@@ -159,7 +160,9 @@ describe('convertXml: sitemaps', () => {
 describe('convertXml: other and broken XML', () => {
   it('fences any other XML as source', () => {
     const xml = '<?xml version="1.0"?>\n<config><item key="a">1</item></config>';
-    expect(convertXml(xml, BASE)).toEqual({ markdown: '```xml\n<?xml version="1.0"?>\n<config><item key="a">1</item></config>\n```' });
+    expect(convertXml(xml, BASE)).toEqual({
+      markdown: '```xml\n<?xml version="1.0"?>\n<config><item key="a">1</item></config>\n```',
+    });
   });
 
   it('falls back to the fenced source for a malformed feed', () => {
@@ -170,12 +173,14 @@ describe('convertXml: other and broken XML', () => {
   });
 
   it('repairs bare ampersands rather than giving up on a feed', () => {
-    const feed = '<rss><channel><title>Q&A Weekly</title><item><title>Salt & pepper</title><link>https://x.example/?a=1&b=2</link></item></channel></rss>';
+    const feed =
+      '<rss><channel><title>Q&A Weekly</title><item><title>Salt & pepper</title><link>https://x.example/?a=1&b=2</link></item></channel></rss>';
     expect(convertXml(feed, BASE).markdown).toBe('# Q&A Weekly\n\n- [Salt & pepper](https://x.example/?a=1&b=2)');
   });
 
   it('keeps a DOCTYPE inside CDATA content and handles nested CDATA text', () => {
-    const feed = '<rss><channel><title>T</title><item><title><![CDATA[Tom & Jerry]]></title><link>https://x.example/t</link><description><![CDATA[<!DOCTYPE html><p>Body</p>]]></description></item></channel></rss>';
+    const feed =
+      '<rss><channel><title>T</title><item><title><![CDATA[Tom & Jerry]]></title><link>https://x.example/t</link><description><![CDATA[<!DOCTYPE html><p>Body</p>]]></description></item></channel></rss>';
     expect(convertXml(feed, BASE).markdown).toBe('# T\n\n- [Tom & Jerry](https://x.example/t)\n  Body');
   });
 });

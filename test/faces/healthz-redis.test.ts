@@ -14,7 +14,9 @@ redisSuite('/healthz on Redis', (redis) => {
   });
 
   it('is ok while the Redis answers and 503 once it is stopped', async () => {
-    api = await startTestApi({ store: { kind: 'redis', redisUrl: redis().url, redisPrefix: `healthz-${process.pid}:` } });
+    api = await startTestApi({
+      store: { kind: 'redis', redisUrl: redis().url, redisPrefix: `healthz-${process.pid}:` },
+    });
     const ok = await fetch(`${api.url}/healthz`);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ status: 'ok', store: 'redis' });

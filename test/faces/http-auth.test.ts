@@ -51,7 +51,12 @@ async function call(base: string, method: string, path: string, headers: Record<
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 /** Each route that does work, as one request that a valid key gets past authentication with. */
 interface Route {
@@ -67,9 +72,20 @@ function routes(site: Site): Route[] {
     { name: 'POST /api/crawl', method: 'POST', path: '/api/crawl', body: { urls: [`${site.origin}/text`] } },
     { name: 'POST /api/search', method: 'POST', path: '/api/search', body: {} },
     { name: 'GET /api/search', method: 'GET', path: '/api/search' },
-    { name: 'POST /mcp', method: 'POST', path: '/mcp', body: INIT, headers: { accept: 'application/json, text/event-stream' } },
+    {
+      name: 'POST /mcp',
+      method: 'POST',
+      path: '/mcp',
+      body: INIT,
+      headers: { accept: 'application/json, text/event-stream' },
+    },
     { name: 'POST /messages', method: 'POST', path: '/messages?sessionId=none', body: INIT },
-    { name: 'GET /mcp', method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', 'mcp-session-id': 'none' } },
+    {
+      name: 'GET /mcp',
+      method: 'GET',
+      path: '/mcp',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': 'none' },
+    },
     { name: 'DELETE /mcp', method: 'DELETE', path: '/mcp', headers: { 'mcp-session-id': 'none' } },
   ];
 }
@@ -115,14 +131,19 @@ describe('the auth matrix', () => {
         expect(res.headers.get('www-authenticate'), `${route.name}, ${why}`).toBe('Bearer');
         expect(res.body.error.code, `${route.name}, ${why}`).toBe('unauthorized');
       }
-      const accepted: Record<string, string>[] = [{ authorization: `Bearer ${secret}` }, { authorization: `bearer ${secret}` }, { 'x-api-key': secret }];
+      const accepted: Record<string, string>[] = [
+        { authorization: `Bearer ${secret}` },
+        { authorization: `bearer ${secret}` },
+        { 'x-api-key': secret },
+      ];
       for (const headers of accepted) {
         const res = await call(a.url, route.method, route.path, { ...route.headers, ...headers }, route.body);
         expect(res.status, `${route.name} with ${Object.keys(headers)[0]}`).not.toBe(401);
       }
     }
     // GET /sse with a key opens the stream; without one, or with a bad one, it is refused.
-    for (const [why, headers] of Object.entries(refusals)) expect((await call(a.url, 'GET', '/sse', headers)).status, `GET /sse, ${why}`).toBe(401);
+    for (const [why, headers] of Object.entries(refusals))
+      expect((await call(a.url, 'GET', '/sse', headers)).status, `GET /sse, ${why}`).toBe(401);
     const controller = new AbortController();
     const stream = await fetch(`${a.url}/sse`, { headers: { 'x-api-key': secret }, signal: controller.signal });
     expect(stream.status).toBe(200);
@@ -138,7 +159,9 @@ describe('credits', () => {
     const a = await api();
     const { secret, record } = await a.core.keys.create({ name: 'metered', credits: 3 });
     const auth = { authorization: `Bearer ${secret}` };
-    const two = await call(a.url, 'POST', '/api/crawl', auth, { urls: [`${site.origin}/text`, `${site.origin}/html`, 'not a url'] });
+    const two = await call(a.url, 'POST', '/api/crawl', auth, {
+      urls: [`${site.origin}/text`, `${site.origin}/html`, 'not a url'],
+    });
     expect(two.status).toBe(200);
     expect(two.body.metadata.credits_used).toBe(2);
     expect((await a.core.store.keyById(record.id))?.balance).toBe(1);
@@ -166,7 +189,9 @@ describe('credits', () => {
     expect((await call(a.url, 'POST', '/api/crawl', auth, { urls: [] })).status).toBe(400);
     const failed = await call(a.url, 'POST', '/api/crawl', auth, { urls: ['ftp://example.com/x'] });
     expect(failed.body.metadata.credits_used).toBe(0);
-    expect((await call(a.url, 'POST', '/api/crawl', auth, { urls: [`${site.origin}/text`] })).body.metadata.credits_used).toBe(1);
+    expect(
+      (await call(a.url, 'POST', '/api/crawl', auth, { urls: [`${site.origin}/text`] })).body.metadata.credits_used,
+    ).toBe(1);
     expect((await a.core.store.keyById(record.id))?.balance).toBeNull();
     const usage = await a.core.keys.usage({ key: record.id });
     expect(usage.reduce((s, u) => s + u.credits, 0)).toBe(1);
@@ -178,7 +203,9 @@ describe('credits', () => {
     const one = await a.core.keys.create({ name: 'one', credits: 10 });
     const two = await a.core.keys.create({ name: 'two', credits: 10 });
     const body = { urls: [`${site.origin}/html`] };
-    expect((await call(a.url, 'POST', '/api/crawl', { 'x-api-key': one.secret }, body)).body.metadata.credits_used).toBe(1);
+    expect(
+      (await call(a.url, 'POST', '/api/crawl', { 'x-api-key': one.secret }, body)).body.metadata.credits_used,
+    ).toBe(1);
     const hit = await call(a.url, 'POST', '/api/crawl', { 'x-api-key': two.secret }, body);
     expect(hit.body.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
     expect((await a.core.store.keyById(two.record.id))?.balance).toBe(10);
@@ -191,7 +218,8 @@ describe('rate limits', () => {
     const one = await a.core.keys.create({ name: 'busy' });
     const two = await a.core.keys.create({ name: 'calm' });
     const body = { urls: ['not a url'] };
-    for (let i = 0; i < 2; i++) expect((await call(a.url, 'POST', '/api/crawl', { 'x-api-key': one.secret }, body)).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call(a.url, 'POST', '/api/crawl', { 'x-api-key': one.secret }, body)).status).toBe(200);
     const limited = await call(a.url, 'POST', '/api/crawl', { 'x-api-key': one.secret }, body);
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('rate_limited');
@@ -207,7 +235,9 @@ describe('MCP over HTTP', () => {
     const a = await api();
     const owner = await a.core.keys.create({ name: 'owner', credits: 1 });
     const other = await a.core.keys.create({ name: 'other', credits: 5 });
-    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${owner.secret}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${owner.secret}` } },
+    });
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -220,7 +250,17 @@ describe('MCP over HTTP', () => {
       expect((spent.content as { text: string }[])[0]?.text).toMatch(/^insufficient_credits: /);
 
       // Another key cannot use this session.
-      const hijack = await call(a.url, 'POST', '/mcp', { authorization: `Bearer ${other.secret}`, 'mcp-session-id': transport.sessionId as string, accept: 'application/json, text/event-stream' }, { jsonrpc: '2.0', id: 9, method: 'tools/list' });
+      const hijack = await call(
+        a.url,
+        'POST',
+        '/mcp',
+        {
+          authorization: `Bearer ${other.secret}`,
+          'mcp-session-id': transport.sessionId as string,
+          accept: 'application/json, text/event-stream',
+        },
+        { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+      );
       expect(hijack.status).toBe(404);
     } finally {
       await client.close();
@@ -231,7 +271,9 @@ describe('MCP over HTTP', () => {
   it('answers a rate-limited tool call as an isError result starting with rate_limited', async () => {
     const a = await api({ auth: { rateLimitRequests: 1, rateLimitWindowMs: 60_000 } });
     const key = await a.core.keys.create({ name: 'busy' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), { requestInit: { headers: { 'x-api-key': key.secret } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
+      requestInit: { headers: { 'x-api-key': key.secret } },
+    });
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -250,7 +292,10 @@ describe('MCP over HTTP', () => {
     const owner = await a.core.keys.create({ name: 'owner' });
     const other = await a.core.keys.create({ name: 'other' });
     const controller = new AbortController();
-    const stream = await fetch(`${a.url}/sse`, { headers: { 'x-api-key': owner.secret, accept: 'text/event-stream' }, signal: controller.signal });
+    const stream = await fetch(`${a.url}/sse`, {
+      headers: { 'x-api-key': owner.secret, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
     const reader = stream.body!.getReader();
     let text = '';
     while (!/sessionId=[^\s]+/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
@@ -266,7 +311,10 @@ describe('MCP over HTTP', () => {
     const key = await a.core.keys.create({ name: 'sse', credits: 5 });
     const headers = { 'x-api-key': key.secret };
     const transport = new SSEClientTransport(new URL(`${a.url}/sse`), {
-      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+      eventSourceInit: {
+        fetch: (url, init) =>
+          fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+      },
       requestInit: { headers },
     });
     const client = new Client({ name: 'test', version: '1.0.0' });

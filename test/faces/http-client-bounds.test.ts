@@ -44,7 +44,12 @@ beforeAll(async () => {
   api = await startTestApi(
     {
       cache: { ttlMs: 0 },
-      server: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: KEEP_ALIVE_MS, bodyLimitBytes: BODY_LIMIT },
+      server: {
+        headersTimeoutMs: HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: KEEP_ALIVE_MS,
+        bodyLimitBytes: BODY_LIMIT,
+      },
       mcp: { maxSessions: 5, maxSessionsPerKey: 3, sessionIdleMs: 60_000 },
     },
     {
@@ -68,7 +73,11 @@ async function expectServing(server: TestApi, key?: string): Promise<void> {
   const health = await fetch(`${server.url}/healthz`);
   expect(health.status).toBe(200);
   await health.body?.cancel();
-  const crawl = await fetch(`${server.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: JSON.stringify({ urls: [`${site.origin}/text`] }) });
+  const crawl = await fetch(`${server.url}/api/crawl`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth(key) },
+    body: JSON.stringify({ urls: [`${site.origin}/text`] }),
+  });
   expect(crawl.status).toBe(200);
   expect(((await crawl.json()) as { results: { success: boolean }[] }).results[0]?.success).toBe(true);
 }
@@ -79,18 +88,31 @@ async function errorOf(res: Response): Promise<{ status: number; code: string; m
 }
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bounds', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bounds', version: '1' } },
+};
 
 /** Opens a Streamable HTTP session: its id, or the refusal. */
 async function openSession(server: TestApi, key?: string): Promise<{ id: string | null; res: Response }> {
-  const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth(key) }, body: JSON.stringify(INIT) });
+  const res = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...auth(key) },
+    body: JSON.stringify(INIT),
+  });
   const id = res.headers.get('mcp-session-id');
   if (id) await res.text();
   return { id, res };
 }
 
 function onSession(server: TestApi, id: string, body: unknown, key?: string): Promise<Response> {
-  return fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth(key), 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify(body) });
+  return fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...auth(key), 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify(body),
+  });
 }
 
 async function endSession(server: TestApi, id: string, key?: string): Promise<void> {
@@ -101,8 +123,18 @@ async function endSession(server: TestApi, id: string, key?: string): Promise<vo
 /** Opens GET /sse and reads its endpoint event; `ended` settles when the server ends the stream. */
 async function openSse(server: TestApi, key?: string) {
   const controller = new AbortController();
-  const res = await fetch(`${server.url}/sse`, { headers: { accept: 'text/event-stream', ...auth(key) }, signal: controller.signal });
-  if (res.status !== 200) return { res, endpoint: undefined, ended: Promise.resolve(), read: async () => '', close: () => controller.abort() };
+  const res = await fetch(`${server.url}/sse`, {
+    headers: { accept: 'text/event-stream', ...auth(key) },
+    signal: controller.signal,
+  });
+  if (res.status !== 200)
+    return {
+      res,
+      endpoint: undefined,
+      ended: Promise.resolve(),
+      read: async () => '',
+      close: () => controller.abort(),
+    };
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -153,7 +185,12 @@ function raw(server: TestApi, talk: (socket: Socket) => void): Promise<RawAnswer
       const text = Buffer.concat(chunks).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
       const head = split >= 0 ? text.slice(0, split) : text;
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body: split >= 0 ? text.slice(split + 4) : '', ms: performance.now() - started });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+        head,
+        body: split >= 0 ? text.slice(split + 4) : '',
+        ms: performance.now() - started,
+      });
     });
   });
 }
@@ -247,7 +284,11 @@ describe('idle sessions and streams', () => {
     const ms = performance.now() - started;
     expect(ms).toBeGreaterThan(IDLE_MS * 0.8);
     expect(ms).toBeLessThan(IDLE_MS + 3_000);
-    const res = await fetch(new URL(stream.endpoint!, idle.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(INIT) });
+    const res = await fetch(new URL(stream.endpoint!, idle.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(INIT),
+    });
     expect(await errorOf(res)).toMatchObject({ status: 404, code: 'not_found' });
     await expectServing(idle);
   });
@@ -257,7 +298,9 @@ describe('slow clients', () => {
   it('drops a client that sends no headers with 408 after the headers timeout, and one withholding its body after the request timeout', async () => {
     const silent = raw(api, () => undefined);
     const withheld = raw(api, (socket) => {
-      socket.write(`POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${'Authorization: Bearer '}${keys.a}\r\nContent-Length: 100\r\n\r\n{"urls":`);
+      socket.write(
+        `POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${'Authorization: Bearer '}${keys.a}\r\nContent-Length: 100\r\n\r\n{"urls":`,
+      );
     });
     await expectServing(api, keys.a);
     const [a, b] = await Promise.all([silent, withheld]);
@@ -288,7 +331,11 @@ describe('slow clients', () => {
     const stream = await openSse(api, keys.b);
     try {
       await new Promise((r) => setTimeout(r, REQUEST_TIMEOUT_MS + 600));
-      const res = await fetch(new URL(stream.endpoint!, api.url), { method: 'POST', headers: { 'content-type': 'application/json', ...auth(keys.b) }, body: JSON.stringify(INIT) });
+      const res = await fetch(new URL(stream.endpoint!, api.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(keys.b) },
+        body: JSON.stringify(INIT),
+      });
       expect(res.status).toBe(202);
       await vi.waitFor(async () => expect(await stream.read()).toMatch(/event: message\ndata: .*"serverInfo"/));
     } finally {
@@ -309,8 +356,15 @@ describe('one body limit, one depth bound', () => {
   });
 
   it('refuses an oversized /mcp body with 413, declared or streamed, before parsing', async () => {
-    const big = JSON.stringify({ ...INIT, params: { ...INIT.params, clientInfo: { name: 'x'.repeat(BODY_LIMIT), version: '1' } } });
-    const declared = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth(keys.a) }, body: big });
+    const big = JSON.stringify({
+      ...INIT,
+      params: { ...INIT.params, clientInfo: { name: 'x'.repeat(BODY_LIMIT), version: '1' } },
+    });
+    const declared = await fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...auth(keys.a) },
+      body: big,
+    });
     expect(await errorOf(declared)).toMatchObject({ status: 413, code: 'payload_too_large' });
     const bytes = new TextEncoder().encode(big);
     const streamed = await fetch(`${api.url}/mcp`, {
@@ -334,11 +388,19 @@ describe('one body limit, one depth bound', () => {
     const refused = await errorOf(mcp);
     expect(refused).toMatchObject({ status: 400, code: 'invalid_request' });
     expect(refused.message).toMatch(/deeper than 64/);
-    const crawl = await fetch(`${api.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(keys.a) }, body });
+    const crawl = await fetch(`${api.url}/api/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth(keys.a) },
+      body,
+    });
     expect(await errorOf(crawl)).toMatchObject({ status: 400, code: 'invalid_request' });
     const stream = await openSse(api, keys.a);
     try {
-      const messages = await fetch(new URL(stream.endpoint!, api.url), { method: 'POST', headers: { 'content-type': 'application/json', ...auth(keys.a) }, body });
+      const messages = await fetch(new URL(stream.endpoint!, api.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(keys.a) },
+        body,
+      });
       expect(await errorOf(messages)).toMatchObject({ status: 400, code: 'invalid_request' });
     } finally {
       stream.close();
@@ -358,9 +420,18 @@ describe('one body limit, one depth bound', () => {
       expect(JSON.parse(notRpcText).error.code).toBe('invalid_request');
       expect(notRpcText).not.toContain(marker);
       expect(notRpcText).not.toMatch(/ZodError|Error:/);
-      expect(await errorOf(await post(`{"jsonrpc": ${marker}`))).toMatchObject({ status: 400, code: 'invalid_request' });
-      expect(await errorOf(await post(JSON.stringify(INIT), { 'content-type': 'text/plain' }))).toMatchObject({ status: 415, code: 'unsupported_media_type' });
-      expect(await errorOf(await post('x'.repeat(BODY_LIMIT + 1)))).toMatchObject({ status: 413, code: 'payload_too_large' });
+      expect(await errorOf(await post(`{"jsonrpc": ${marker}`))).toMatchObject({
+        status: 400,
+        code: 'invalid_request',
+      });
+      expect(await errorOf(await post(JSON.stringify(INIT), { 'content-type': 'text/plain' }))).toMatchObject({
+        status: 415,
+        code: 'unsupported_media_type',
+      });
+      expect(await errorOf(await post('x'.repeat(BODY_LIMIT + 1)))).toMatchObject({
+        status: 413,
+        code: 'payload_too_large',
+      });
     } finally {
       stream.close();
     }
@@ -369,25 +440,62 @@ describe('one body limit, one depth bound', () => {
 
 describe('browser requests from other origins (CSRF)', () => {
   const crawlBody = () => JSON.stringify({ urls: [`${site.origin}/text`] });
-  const crawl = (headers: Record<string, string>, body = crawlBody()) => fetch(`${api.url}/api/crawl`, { method: 'POST', headers: { ...auth(keys.a), ...headers }, body });
+  const crawl = (headers: Record<string, string>, body = crawlBody()) =>
+    fetch(`${api.url}/api/crawl`, { method: 'POST', headers: { ...auth(keys.a), ...headers }, body });
 
   it.each([
-    ['Origin: null with a text/plain JSON body (a sandboxed frame)', { origin: 'null', 'content-type': 'text/plain' }, 403, 'forbidden_origin'],
-    ['a foreign origin', { origin: 'https://attacker.example', 'content-type': 'application/json' }, 403, 'forbidden_origin'],
-    ['another loopback port', { origin: 'http://127.0.0.1:1', 'content-type': 'application/json' }, 403, 'forbidden_origin'],
-    ['localhost on another port', { origin: 'http://localhost:1', 'content-type': 'application/json' }, 403, 'forbidden_origin'],
-    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, 403, 'forbidden_origin'],
+    [
+      'Origin: null with a text/plain JSON body (a sandboxed frame)',
+      { origin: 'null', 'content-type': 'text/plain' },
+      403,
+      'forbidden_origin',
+    ],
+    [
+      'a foreign origin',
+      { origin: 'https://attacker.example', 'content-type': 'application/json' },
+      403,
+      'forbidden_origin',
+    ],
+    [
+      'another loopback port',
+      { origin: 'http://127.0.0.1:1', 'content-type': 'application/json' },
+      403,
+      'forbidden_origin',
+    ],
+    [
+      'localhost on another port',
+      { origin: 'http://localhost:1', 'content-type': 'application/json' },
+      403,
+      'forbidden_origin',
+    ],
+    [
+      'Sec-Fetch-Site: cross-site',
+      { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      403,
+      'forbidden_origin',
+    ],
     ['a text/plain JSON body without an Origin', { 'content-type': 'text/plain' }, 415, 'unsupported_media_type'],
-    ['a form-labelled JSON body from a browser', { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-site' }, 415, 'unsupported_media_type'],
+    [
+      'a form-labelled JSON body from a browser',
+      { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-site' },
+      415,
+      'unsupported_media_type',
+    ],
   ])('refuses %s', async (_name, headers, status, code) => {
     expect(await errorOf(await crawl(headers))).toMatchObject({ status, code });
     await expectServing(api, keys.a);
   });
 
   it('refuses an MCP session opened from another origin, on /mcp and /sse', async () => {
-    const mcp = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth(keys.a), origin: 'null' }, body: JSON.stringify(INIT) });
+    const mcp = await fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...auth(keys.a), origin: 'null' },
+      body: JSON.stringify(INIT),
+    });
     expect(await errorOf(mcp)).toMatchObject({ status: 403, code: 'forbidden_origin' });
-    const sse = await fetch(`${api.url}/sse`, { headers: { ...auth(keys.a), origin: `http://127.0.0.1:${api.server.port + 1}` } });
+    const sse = await fetch(`${api.url}/sse`, {
+      headers: { ...auth(keys.a), origin: `http://127.0.0.1:${api.server.port + 1}` },
+    });
     expect(await errorOf(sse)).toMatchObject({ status: 403, code: 'forbidden_origin' });
   });
 
@@ -407,11 +515,31 @@ describe('browser requests from other origins (CSRF)', () => {
 
 describe('malformed HTTP', () => {
   it.each([
-    ['a bad Content-Length', 'POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: zq9\r\n\r\n', 400, 'invalid_request'],
-    ['two different Content-Lengths', 'POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}', 400, 'invalid_request'],
+    [
+      'a bad Content-Length',
+      'POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: zq9\r\n\r\n',
+      400,
+      'invalid_request',
+    ],
+    [
+      'two different Content-Lengths',
+      'POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      400,
+      'invalid_request',
+    ],
     ['a garbage request line', 'HELLO THERE\r\n\r\n', 400, 'invalid_request'],
-    ['oversized headers', `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
-    ['an oversized URL', `GET /healthz?q=${'u'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 414, 'uri_too_long'],
+    [
+      'oversized headers',
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
+    [
+      'an oversized URL',
+      `GET /healthz?q=${'u'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      414,
+      'uri_too_long',
+    ],
   ])('answers %s with the JSON error body and closes', async (_name, request, status, code) => {
     const answer = await raw(api, (socket) => socket.write(request));
     expect(answer.status).toBe(status);

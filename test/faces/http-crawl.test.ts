@@ -46,7 +46,14 @@ describe('supported content types', () => {
     expect(result.title).toBeTruthy();
     expect(result).not.toHaveProperty('error');
     expect(result).not.toHaveProperty('error_type');
-    expect(metadata).toMatchObject({ total_urls: 1, processed_urls: 1, successful_crawls: 1, failed_crawls: 0, credits_used: 1, cached_free: 0 });
+    expect(metadata).toMatchObject({
+      total_urls: 1,
+      processed_urls: 1,
+      successful_crawls: 1,
+      failed_crawls: 0,
+      credits_used: 1,
+      cached_free: 0,
+    });
     expect(typeof metadata.response_time).toBe('number');
     expect(new Date(metadata.timestamp).toISOString()).toBe(metadata.timestamp);
   });
@@ -63,9 +70,13 @@ describe('supported content types', () => {
   it('writes formulas as TeX and a table with lists in its cells as a table', async () => {
     const { result } = await crawlOne('/formulas');
     expect(result.success).toBe(true);
-    expect(result.markdown).toContain('After $t$ hours the height above low water is\n\n$$h(t) = \\frac{R}{12} \\sum_{k=1}^{t} w_k$$\n\n');
+    expect(result.markdown).toContain(
+      'After $t$ hours the height above low water is\n\n$$h(t) = \\frac{R}{12} \\sum_{k=1}^{t} w_k$$\n\n',
+    );
     expect(result.markdown).toContain('where the range is $R = H - L$ for high water H and low water L.');
-    expect(result.markdown).toContain('| Hour | Twelfths risen |\n| --- | --- |\n| 1 | one; running total 1 |\n| 2 | two; running total 3 |');
+    expect(result.markdown).toContain(
+      '| Hour | Twelfths risen |\n| --- | --- |\n| 1 | one; running total 1 |\n| 2 | two; running total 3 |',
+    );
     expect(result.markdown).not.toContain('R=H−L');
   });
 
@@ -165,7 +176,8 @@ describe('per-URL gates and error types', () => {
 
   it('rejects binary extensions before any request', async () => {
     const { json } = await api.crawl({ urls: [u('/doc.pdf'), u('/image.png')] });
-    for (const r of json.results) expect(r).toMatchObject({ success: false, status_code: 0, error_type: 'unsupported_content_type' });
+    for (const r of json.results)
+      expect(r).toMatchObject({ success: false, status_code: 0, error_type: 'unsupported_content_type' });
     expect(site.hits('/doc.pdf')).toBe(0);
     expect(site.hits('/image.png')).toBe(0);
   });
@@ -237,7 +249,13 @@ describe('per-URL gates and error types', () => {
     const { json } = await api.crawl({ urls });
     expect(json.results.map((r: { url: string }) => r.url)).toEqual(urls);
     expect(json.results.map((r: { success: boolean }) => r.success)).toEqual([true, false, true, false, false]);
-    expect(json.metadata).toMatchObject({ total_urls: 5, processed_urls: 5, successful_crawls: 2, failed_crawls: 3, credits_used: 2 });
+    expect(json.metadata).toMatchObject({
+      total_urls: 5,
+      processed_urls: 5,
+      successful_crawls: 2,
+      failed_crawls: 3,
+      credits_used: 2,
+    });
   });
 });
 
@@ -247,9 +265,15 @@ describe('the guard with the default configuration', () => {
     try {
       const port = new URL(site.origin).port;
       const { json } = await strict.crawl({
-        urls: [`http://127.0.0.1:${port}/html`, `http://0x7f.1:${port}/html`, `http://[::ffff:127.0.0.1]:${port}/html`, `http://localhost:${port}/html`],
+        urls: [
+          `http://127.0.0.1:${port}/html`,
+          `http://0x7f.1:${port}/html`,
+          `http://[::ffff:127.0.0.1]:${port}/html`,
+          `http://localhost:${port}/html`,
+        ],
       });
-      for (const r of json.results) expect(r, r.url).toMatchObject({ success: false, error_type: 'forbidden_address', status_code: 0 });
+      for (const r of json.results)
+        expect(r, r.url).toMatchObject({ success: false, error_type: 'forbidden_address', status_code: 0 });
       expect(json.metadata.credits_used).toBe(0);
     } finally {
       await strict.close();
@@ -279,7 +303,12 @@ describe('duplicates, credits and the cache', () => {
       expect(first.json.metadata).toMatchObject({ credits_used: 1, cached_free: 0 });
       const hits = site.hits('/csv');
       const second = await cached.crawl({ urls: [u('/csv'), u('/status/404')] });
-      expect(second.json.metadata).toMatchObject({ credits_used: 0, cached_free: 1, successful_crawls: 1, failed_crawls: 1 });
+      expect(second.json.metadata).toMatchObject({
+        credits_used: 0,
+        cached_free: 1,
+        successful_crawls: 1,
+        failed_crawls: 1,
+      });
       expect(second.json.results[0].markdown).toBe(first.json.results[0].markdown);
       expect(site.hits('/csv')).toBe(hits);
     } finally {
@@ -341,7 +370,9 @@ describe('request-level errors', () => {
   });
 
   it('accepts a JSON object sent with curl -d (labelled as a form)', async () => {
-    const res = await api.post('/api/crawl', JSON.stringify({ urls: [u('/text')] }), { 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await api.post('/api/crawl', JSON.stringify({ urls: [u('/text')] }), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).results[0].success).toBe(true);
   });
@@ -365,10 +396,14 @@ describe('request-level errors', () => {
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     // fetch() always sends the real host, so the raw http client sends the forged one.
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${api.url}/api/crawl`, { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        `${api.url}/api/crawl`,
+        { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ urls: [u('/text')] }));
     });

@@ -33,7 +33,9 @@ describe('500 internal_error', () => {
     });
     expect(res.status).toBe(500);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ error: { code: 'internal_error', message: 'An internal error occurred; it has been logged.' } });
+    expect(JSON.parse(text)).toEqual({
+      error: { code: 'internal_error', message: 'An internal error occurred; it has been logged.' },
+    });
     expect(text).not.toMatch(/secret|TypeError|file\.js/);
     expect(logged).toHaveLength(1);
   });

@@ -26,7 +26,8 @@ afterAll(async () => {
   await fake?.close();
 });
 beforeEach(() => {
-  for (const engine of ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const) fake.setScenario(engine, 'results');
+  for (const engine of ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const)
+    fake.setScenario(engine, 'results');
 });
 
 async function get(query: string) {
@@ -54,21 +55,46 @@ describe('/api/search', () => {
     expect(json.engines).toEqual(['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google']);
     expect(json.results.length).toBeGreaterThan(0);
     expect(json.results.length).toBeLessThanOrEqual(10);
-    expect(json.results.map((r: { position: number }) => r.position)).toEqual(json.results.map((_: unknown, i: number) => i + 1));
+    expect(json.results.map((r: { position: number }) => r.position)).toEqual(
+      json.results.map((_: unknown, i: number) => i + 1),
+    );
     for (const r of json.results) {
       expect(r).not.toHaveProperty('content');
       expect(r).not.toHaveProperty('content_error');
       expect(json.engines).toContain(r.engine);
     }
-    expect(json.metadata).toMatchObject({ status: 'success', credits_used: 1, from_cache: false, number_of_results: json.results.length });
+    expect(json.metadata).toMatchObject({
+      status: 'success',
+      credits_used: 1,
+      from_cache: false,
+      number_of_results: json.results.length,
+    });
     expect(json.metadata).not.toHaveProperty('content_requested');
   });
 
   it('coerces query-string booleans, integers and lists', async () => {
     // Result pages on a closed local port: their content fails fast and honestly.
-    const results = [1, 2, 3, 4].map((n) => ({ url: `http://127.0.0.1:1/page-${n}`, title: `Page ${n}`, content: `Snippet ${n}`, engine: 'x', template: 'default.html' }));
-    fake.setScenario('searxng', { body: { query: 'test', results, answers: [], suggestions: [], infoboxes: [], corrections: [], unresponsive_engines: [] } });
-    const { status, json } = await get('q=test&max_results=3&engines=searxng,wikipedia&include_content=true&content_results=2');
+    const results = [1, 2, 3, 4].map((n) => ({
+      url: `http://127.0.0.1:1/page-${n}`,
+      title: `Page ${n}`,
+      content: `Snippet ${n}`,
+      engine: 'x',
+      template: 'default.html',
+    }));
+    fake.setScenario('searxng', {
+      body: {
+        query: 'test',
+        results,
+        answers: [],
+        suggestions: [],
+        infoboxes: [],
+        corrections: [],
+        unresponsive_engines: [],
+      },
+    });
+    const { status, json } = await get(
+      'q=test&max_results=3&engines=searxng,wikipedia&include_content=true&content_results=2',
+    );
     expect(status).toBe(200);
     expect(json.engines).toEqual(['wikipedia', 'searxng']);
     expect(json.results).toHaveLength(3);
@@ -93,10 +119,14 @@ describe('/api/search', () => {
     expect(empty.json.error.details[0].path).toBe('q');
     const bad = await get('q=x&max_results=abc&safesearch=none&engines=bing');
     expect(bad.status).toBe(400);
-    expect(bad.json.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['max_results', 'safesearch', 'engines.0']));
+    expect(bad.json.error.details.map((d: { path: string }) => d.path)).toEqual(
+      expect.arrayContaining(['max_results', 'safesearch', 'engines.0']),
+    );
     const body = await post({ q: 'x'.repeat(401), content_results: 11, country: 'USA' });
     expect(body.status).toBe(400);
-    expect(body.json.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['q', 'content_results', 'country']));
+    expect(body.json.error.details.map((d: { path: string }) => d.path)).toEqual(
+      expect.arrayContaining(['q', 'content_results', 'country']),
+    );
     const missing = await post({});
     expect(missing.status).toBe(400);
     expect(missing.json.error.details[0].path).toBe('q');
@@ -180,11 +210,37 @@ describe('a cached web_search answer is the fresh answer over MCP', () => {
   it('has the same page contents, the same budget cut and the same offsets', async () => {
     const long = Array.from({ length: 3000 }, (_, i) => `Line ${i + 1}: the tide tables for the harbour.`).join('\n');
     const site = await startFixtureSite({
-      scenarios: [{ path: '/tides', description: 'long text', handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(long) }],
+      scenarios: [
+        {
+          path: '/tides',
+          description: 'long text',
+          handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(long),
+        },
+      ],
     });
-    const cachedApi = await startTestApi({ engines: fake.engineConfig, search: { ...searchSettings, cacheTtlMs: 60_000 }, mcp: { outputBudgetChars: 12_000 } });
-    const results = [1, 2].map((n) => ({ url: `${site.origin}/tides?n=${n}`, title: `Tides ${n}`, content: `Snippet ${n}`, engine: 'x', template: 'default.html' }));
-    fake.setScenario('searxng', { body: { query: 'tides', results, answers: [], suggestions: [], infoboxes: [], corrections: [], unresponsive_engines: [] } });
+    const cachedApi = await startTestApi({
+      engines: fake.engineConfig,
+      search: { ...searchSettings, cacheTtlMs: 60_000 },
+      mcp: { outputBudgetChars: 12_000 },
+    });
+    const results = [1, 2].map((n) => ({
+      url: `${site.origin}/tides?n=${n}`,
+      title: `Tides ${n}`,
+      content: `Snippet ${n}`,
+      engine: 'x',
+      template: 'default.html',
+    }));
+    fake.setScenario('searxng', {
+      body: {
+        query: 'tides',
+        results,
+        answers: [],
+        suggestions: [],
+        infoboxes: [],
+        corrections: [],
+        unresponsive_engines: [],
+      },
+    });
     const { client, close } = await inMemoryMcpClient(cachedApi.core);
     try {
       const args = { q: 'tides', engines: ['searxng'], include_content: true, content_results: 2 };

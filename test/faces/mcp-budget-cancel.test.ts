@@ -17,7 +17,10 @@ import { mcpDepsOf, startTestApi } from '../helpers/test-server.js';
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 
 /** A long plain-text page: numbered lines, so any cut or overlap shows. */
-const LONG_TEXT = Array.from({ length: 4000 }, (_, i) => `Line ${i + 1}: the quick brown fox jumps over the lazy dog.`).join('\n');
+const LONG_TEXT = Array.from(
+  { length: 4000 },
+  (_, i) => `Line ${i + 1}: the quick brown fox jumps over the lazy dog.`,
+).join('\n');
 const SHORT_TEXT = 'A short page that fits easily.';
 let neverClosed = 0;
 const scenarios: Scenario[] = [
@@ -30,9 +33,21 @@ const scenarios: Scenario[] = [
       c.onClose(() => (neverClosed += 1));
     },
   },
-  { path: '/long', description: 'long text', handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LONG_TEXT) },
-  { path: '/long2', description: 'long text', handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LONG_TEXT) },
-  { path: '/short', description: 'short text', handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(SHORT_TEXT) },
+  {
+    path: '/long',
+    description: 'long text',
+    handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LONG_TEXT),
+  },
+  {
+    path: '/long2',
+    description: 'long text',
+    handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LONG_TEXT),
+  },
+  {
+    path: '/short',
+    description: 'short text',
+    handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(SHORT_TEXT),
+  },
 ];
 
 let site: Site;
@@ -54,7 +69,13 @@ async function connect() {
   await handle.server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
-  return { client, close: async () => { await client.close(); await handle.close(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await handle.close();
+    },
+  };
 }
 
 describe('fairShares', () => {
@@ -90,7 +111,9 @@ describe('the output budget over MCP', () => {
       // Fair: the two long pages get the same share (integer division leaves at most one character over).
       expect(Math.abs(long.markdown.length - long2.markdown.length)).toBeLessThanOrEqual(1);
       expect(JSON.stringify(structured).length).toBeLessThan(BUDGET + 2_000);
-      expect(text).toContain(`For the rest call extract_urls with {"urls":["${site.origin}/long"],"start_char":${long.next_start_char},"max_chars":30000}`);
+      expect(text).toContain(
+        `For the rest call extract_urls with {"urls":["${site.origin}/long"],"start_char":${long.next_start_char},"max_chars":30000}`,
+      );
     } finally {
       await close();
     }
@@ -102,7 +125,10 @@ describe('the output budget over MCP', () => {
       let start = 0;
       let whole = '';
       for (let calls = 0; calls < 50; calls++) {
-        const result = await client.callTool({ name: 'extract_urls', arguments: { urls: [`${site.origin}/long`], start_char: start, max_chars: 30_000 } });
+        const result = await client.callTool({
+          name: 'extract_urls',
+          arguments: { urls: [`${site.origin}/long`], start_char: start, max_chars: 30_000 },
+        });
         const page = (result.structuredContent as any).results[0];
         whole += page.markdown;
         if (page.next_start_char === undefined) break;
@@ -121,9 +147,13 @@ describe('cancellation', () => {
     const { client, close } = await connect();
     try {
       const controller = new AbortController();
-      const call = client.callTool({ name: 'extract_urls', arguments: { urls: [`${site.origin}/never`], timeout_ms: 30_000 } }, undefined, {
-        signal: controller.signal,
-      });
+      const call = client.callTool(
+        { name: 'extract_urls', arguments: { urls: [`${site.origin}/never`], timeout_ms: 30_000 } },
+        undefined,
+        {
+          signal: controller.signal,
+        },
+      );
       // Wait until the server has the request open.
       for (let i = 0; i < 100 && site.hits('/never') === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(site.hits('/never')).toBe(1);
@@ -145,11 +175,23 @@ describe('protocol versions', () => {
     const res = await fetch(`${api.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     expect(res.status).toBe(200);
     const body = await res.text();
-    const data = body.includes('data:') ? JSON.parse(body.split('\n').find((l) => l.startsWith('data:'))!.slice(5)) : JSON.parse(body);
+    const data = body.includes('data:')
+      ? JSON.parse(
+          body
+            .split('\n')
+            .find((l) => l.startsWith('data:'))!
+            .slice(5),
+        )
+      : JSON.parse(body);
     expect(data.result.protocolVersion).toBe(version);
     expect(data.result.capabilities.tools).toBeDefined();
   });
@@ -157,7 +199,10 @@ describe('protocol versions', () => {
 
 describe('a cached answer is the fresh answer', () => {
   /** Everything but what says how this answer was served. */
-  const sameContent = (r: any) => ({ ...r, metadata: { ...r.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' } });
+  const sameContent = (r: any) => ({
+    ...r,
+    metadata: { ...r.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' },
+  });
 
   it('over MCP: the same Markdown, the same cut and the same offsets, fresh and cached', async () => {
     const { client, close } = await connect();
@@ -184,12 +229,24 @@ describe('a cached answer is the fresh answer', () => {
 
   it('over HTTP: every field of every result, fresh and cached', async () => {
     // An article (title, description, language, date) and a product page beside the text.
-    const body = { urls: [`${site.origin}/long?http`, `${site.origin}/short?http`, `${site.origin}/html?http`, `${site.origin}/product?http`], max_chars: 5000 };
+    const body = {
+      urls: [
+        `${site.origin}/long?http`,
+        `${site.origin}/short?http`,
+        `${site.origin}/html?http`,
+        `${site.origin}/product?http`,
+      ],
+      max_chars: 5000,
+    };
     const fresh = await api.crawl(body);
     const cached = await api.crawl(body);
     expect(fresh.json.metadata).toMatchObject({ credits_used: 4, cached_free: 0 });
     expect(cached.json.metadata).toMatchObject({ credits_used: 0, cached_free: 4 });
-    expect(fresh.json.results[2]).toMatchObject({ title: expect.any(String), description: expect.any(String), language: 'en' });
+    expect(fresh.json.results[2]).toMatchObject({
+      title: expect.any(String),
+      description: expect.any(String),
+      language: 'en',
+    });
     expect(cached.json.results).toEqual(fresh.json.results);
   });
 });

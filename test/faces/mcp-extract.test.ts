@@ -98,7 +98,10 @@ describe('extract_urls over MCP', () => {
     try {
       const seen: { progress: number; total?: number; message?: string }[] = [];
       await client.callTool(
-        { name: 'extract_urls', arguments: { urls: [`${site.origin}/text`, `${site.origin}/markdown`, `${site.origin}/json`] } },
+        {
+          name: 'extract_urls',
+          arguments: { urls: [`${site.origin}/text`, `${site.origin}/markdown`, `${site.origin}/json`] },
+        },
         undefined,
         { onprogress: (p) => void seen.push(p) },
       );
@@ -125,7 +128,12 @@ describe('extract_urls over MCP', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cli],
-      env: { ...process.env, WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', WEBSEARCH_CACHE_TTL_MS: '0', WEBSEARCH_LOG_LEVEL: 'silent' } as Record<string, string>,
+      env: {
+        ...process.env,
+        WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
+        WEBSEARCH_CACHE_TTL_MS: '0',
+        WEBSEARCH_LOG_LEVEL: 'silent',
+      } as Record<string, string>,
       stderr: 'pipe',
     });
     const client = new Client({ name: 'test', version: '1.0.0' });
@@ -142,7 +150,9 @@ describe('the CLI', () => {
   function run(args: string[], env: Record<string, string> = {}) {
     const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, WEBSEARCH_LOG_LEVEL: 'silent', ...env } });
+      const child = spawn(process.execPath, [cli, ...args], {
+        env: { ...process.env, WEBSEARCH_LOG_LEVEL: 'silent', ...env },
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
@@ -170,7 +180,10 @@ describe('the CLI', () => {
   });
 
   it('reports every configuration problem at once with a non-zero exit', async () => {
-    const out = await run(['serve', '--port', 'abc'], { WEBSEARCH_FETCH_TIMEOUT_MS: '-5', WEBSEARCH_LOG_LEVEL: 'loud' });
+    const out = await run(['serve', '--port', 'abc'], {
+      WEBSEARCH_FETCH_TIMEOUT_MS: '-5',
+      WEBSEARCH_LOG_LEVEL: 'loud',
+    });
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/--port/);
     expect(out.stderr).toMatch(/WEBSEARCH_FETCH_TIMEOUT_MS/);

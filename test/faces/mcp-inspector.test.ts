@@ -44,7 +44,10 @@ beforeAll(async () => {
     fetch: { perHostConcurrency: 64 },
     cache: { ttlMs: 0 },
   };
-  [api, stateless] = await Promise.all([startTestApi(overrides), startTestApi({ ...overrides, mcp: { stateless: true } })]);
+  [api, stateless] = await Promise.all([
+    startTestApi(overrides),
+    startTestApi({ ...overrides, mcp: { stateless: true } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([api?.close(), stateless?.close()]);
@@ -63,7 +66,10 @@ interface Run {
 /** `mcp-inspector --cli <target...> <options...>`; the target comes first, --tool-arg last (it is variadic). */
 function inspector(target: string[], options: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(INSPECTOR, ['--cli', ...target, ...options], { env: spawnedServerEnv(fake), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(INSPECTOR, ['--cli', ...target, ...options], {
+      env: spawnedServerEnv(fake),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -141,8 +147,24 @@ describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
   });
 
   it('calls web_search with include_content (boolean argument): page content from the fixture site', async () => {
-    const results = ['/text', '/markdown'].map((path, i) => ({ url: `${site.origin}${path}`, title: `Page ${i}`, content: 'snippet', engine: 'x', template: 'default.html' }));
-    fake.setScenario('searxng', { body: { query: 'pages', results, answers: [], suggestions: [], infoboxes: [], corrections: [], unresponsive_engines: [] } });
+    const results = ['/text', '/markdown'].map((path, i) => ({
+      url: `${site.origin}${path}`,
+      title: `Page ${i}`,
+      content: 'snippet',
+      engine: 'x',
+      template: 'default.html',
+    }));
+    fake.setScenario('searxng', {
+      body: {
+        query: 'pages',
+        results,
+        answers: [],
+        suggestions: [],
+        infoboxes: [],
+        corrections: [],
+        unresponsive_engines: [],
+      },
+    });
     const result = await inspect(target(), [
       '--method',
       'tools/call',
@@ -162,7 +184,14 @@ describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
 
   it('calls extract_urls (an array argument): one page extracted, one refused', async () => {
     const urls = JSON.stringify([`${site.origin}/html`, `${site.origin}/doc.pdf`]);
-    const result = await inspect(target(), ['--method', 'tools/call', '--tool-name', 'extract_urls', '--tool-arg', `urls=${urls}`]);
+    const result = await inspect(target(), [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'extract_urls',
+      '--tool-arg',
+      `urls=${urls}`,
+    ]);
     expectSuccess(result);
     const response = extractResponseSchema.parse(result.structuredContent);
     expect(response.results.map((r) => r.success)).toEqual([true, false]);
@@ -171,7 +200,14 @@ describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
   });
 
   it('shows a bad argument as an isError result (exit 0), not a protocol failure', async () => {
-    const result = await inspect(target(), ['--method', 'tools/call', '--tool-name', 'extract_urls', '--tool-arg', 'urls=[]']);
+    const result = await inspect(target(), [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'extract_urls',
+      '--tool-arg',
+      'urls=[]',
+    ]);
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/^invalid_request: /);
   });

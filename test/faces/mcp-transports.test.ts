@@ -62,8 +62,16 @@ let stateless: TestApi;
 
 beforeAll(async () => {
   [fake, site] = await Promise.all([startFakeEngines(), startFixtureSite({ scenarios: [never] })]);
-  const overrides = { engines: fake.engineConfig, search: searchSettings, fetch: { perHostConcurrency: 64 }, cache: { ttlMs: 0 } };
-  [api, stateless] = await Promise.all([startTestApi(overrides), startTestApi({ ...overrides, mcp: { stateless: true } })]);
+  const overrides = {
+    engines: fake.engineConfig,
+    search: searchSettings,
+    fetch: { perHostConcurrency: 64 },
+    cache: { ttlMs: 0 },
+  };
+  [api, stateless] = await Promise.all([
+    startTestApi(overrides),
+    startTestApi({ ...overrides, mcp: { stateless: true } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([api?.close(), stateless?.close()]);
@@ -109,7 +117,8 @@ interface Target {
 const TARGETS: Target[] = [
   {
     name: 'stdio (spawned dist/cli.js)',
-    transport: () => new StdioClientTransport({ command: process.execPath, args: [CLI], env: spawnedServerEnv(fake), stderr: 'pipe' }),
+    transport: () =>
+      new StdioClientTransport({ command: process.execPath, args: [CLI], env: spawnedServerEnv(fake), stderr: 'pipe' }),
   },
   {
     name: 'Streamable HTTP with sessions (/mcp)',
@@ -145,7 +154,15 @@ function searxngPointingAtSite(paths: string[]): void {
     template: 'default.html',
   }));
   fake.setScenario('searxng', {
-    body: { query: 'fixture pages', results, answers: [], suggestions: [], infoboxes: [], corrections: [], unresponsive_engines: [] },
+    body: {
+      query: 'fixture pages',
+      results,
+      answers: [],
+      suggestions: [],
+      infoboxes: [],
+      corrections: [],
+      unresponsive_engines: [],
+    },
   });
 }
 
@@ -160,7 +177,8 @@ describe.each(TARGETS)('over $name', (target) => {
   };
 
   beforeAll(async () => {
-    if (target.name.startsWith('stdio')) expect(existsSync(CLI), 'dist/cli.js is built by `npm run build` (pretest)').toBe(true);
+    if (target.name.startsWith('stdio'))
+      expect(existsSync(CLI), 'dist/cli.js is built by `npm run build` (pretest)').toBe(true);
     transport = target.transport();
     client = new Client({ name: 'transport-test', version: '1.0.0' });
     await client.connect(transport);
@@ -216,7 +234,12 @@ describe.each(TARGETS)('over $name', (target) => {
     expectValid(toolNamed('extract_urls'), structured, extractResponseSchema);
     expect(structured.results.map((r: { success: boolean }) => r.success)).toEqual([true, true, false]);
     expect(structured.results[2].error_type).toBe('unsupported_content_type');
-    expect(structured.metadata).toMatchObject({ total_urls: 3, successful_crawls: 2, failed_crawls: 1, credits_used: 2 });
+    expect(structured.metadata).toMatchObject({
+      total_urls: 3,
+      successful_crawls: 2,
+      failed_crawls: 1,
+      credits_used: 2,
+    });
     expect((result.content as { text: string }[])[0]?.text).toMatch(/Extracted 2 of 3/);
 
     const http = await api.crawl(args);
@@ -236,7 +259,10 @@ describe.each(TARGETS)('over $name', (target) => {
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
       result = await client.callTool(
-        { name: 'web_search', arguments: { q: 'fixture pages', engines: ['searxng'], include_content: true, content_results: 3 } },
+        {
+          name: 'web_search',
+          arguments: { q: 'fixture pages', engines: ['searxng'], include_content: true, content_results: 3 },
+        },
         undefined,
         { onprogress: (p) => void seen.push(p) },
       );
@@ -246,7 +272,12 @@ describe.each(TARGETS)('over $name', (target) => {
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const structured = result.structuredContent as any;
     expectValid(toolNamed('web_search'), structured, searchResponseSchema);
-    expect(structured.metadata).toMatchObject({ status: 'success', content_requested: 3, content_delivered: 3, credits_used: 2 });
+    expect(structured.metadata).toMatchObject({
+      status: 'success',
+      content_requested: 3,
+      content_delivered: 3,
+      credits_used: 2,
+    });
     for (const r of structured.results) {
       expect(r.url.startsWith(site.origin), r.url).toBe(true);
       expect(r.content?.length, r.url).toBeGreaterThan(0);
@@ -257,7 +288,9 @@ describe.each(TARGETS)('over $name', (target) => {
     const answerAt = wire.findIndex((m) => m.id !== undefined && m.result?.structuredContent?.id === structured.id);
     expect(answerAt).toBeGreaterThanOrEqual(0);
     const token = wire[answerAt].id;
-    const progress = wire.map((m, at) => ({ m, at })).filter(({ m }) => m.method === 'notifications/progress' && m.params?.progressToken === token);
+    const progress = wire
+      .map((m, at) => ({ m, at }))
+      .filter(({ m }) => m.method === 'notifications/progress' && m.params?.progressToken === token);
     expect(progress.map(({ m }) => [m.params.progress, m.params.total])).toEqual([
       [1, 3],
       [2, 3],
@@ -314,11 +347,24 @@ const MCP_HEADERS = {
 
 /** One JSON-RPC POST to /mcp, its answer read whole (JSON or an SSE stream). */
 async function post(url: string, message: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(message) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...headers },
+    body: JSON.stringify(message),
+  });
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
-  const messages: any[] = type.includes('text/event-stream') ? parseSse(text).map((e) => JSON.parse(e.data)) : text ? [JSON.parse(text)] : [];
-  return { status: res.status, headers: res.headers, messages, response: (id: number) => messages.find((m) => m.id === id) };
+  const messages: any[] = type.includes('text/event-stream')
+    ? parseSse(text).map((e) => JSON.parse(e.data))
+    : text
+      ? [JSON.parse(text)]
+      : [];
+  return {
+    status: res.status,
+    headers: res.headers,
+    messages,
+    response: (id: number) => messages.find((m) => m.id === id),
+  };
 }
 
 /** Polls until `done()` holds (at most 3 s). */
@@ -352,14 +398,29 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
       const res = await post(mcpUrl(), { jsonrpc: '2.0', id, method: 'tools/list', params: {} });
       expect(res.status, JSON.stringify(res.messages)).toBe(200);
       expect(res.headers.get('mcp-session-id')).toBeNull();
-      expect(res.response(id)?.result?.tools?.map((t: { name: string }) => t.name).sort()).toEqual(['extract_urls', 'web_search']);
+      expect(
+        res
+          .response(id)
+          ?.result?.tools?.map((t: { name: string }) => t.name)
+          .sort(),
+      ).toEqual(['extract_urls', 'web_search']);
     }
   });
 
   it('serves independent tools/call POSTs concurrently, each self-contained', async () => {
     const [extract, search] = await Promise.all([
-      post(mcpUrl(), { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'extract_urls', arguments: { urls: [`${site.origin}/text`] } } }),
-      post(mcpUrl(), { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'web_search', arguments: { q: 'rust', engines: ['wikipedia'] } } }),
+      post(mcpUrl(), {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'extract_urls', arguments: { urls: [`${site.origin}/text`] } },
+      }),
+      post(mcpUrl(), {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'web_search', arguments: { q: 'rust', engines: ['wikipedia'] } },
+      }),
     ]);
     for (const res of [extract, search]) {
       expect(res.status).toBe(200);
@@ -379,7 +440,11 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
       jsonrpc: '2.0',
       id: 9,
       method: 'tools/call',
-      params: { name: 'web_search', arguments: { q: 'fixture pages', engines: ['searxng'], include_content: true, content_results: 2 }, _meta: { progressToken: 'p9' } },
+      params: {
+        name: 'web_search',
+        arguments: { q: 'fixture pages', engines: ['searxng'], include_content: true, content_results: 2 },
+        _meta: { progressToken: 'p9' },
+      },
     });
     expect(res.status).toBe(200);
     const progress = res.messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
@@ -390,14 +455,19 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
     expect(res.response(9)?.result?.structuredContent?.metadata?.content_delivered).toBe(2);
   });
 
-  it('aborts the page fetch when the client drops the POST (the request is the call\'s only lifetime)', async () => {
+  it("aborts the page fetch when the client drops the POST (the request is the call's only lifetime)", async () => {
     const before = neverClosed;
     const hits = site.hits('/never');
     const controller = new AbortController();
     const res = await fetch(mcpUrl(), {
       method: 'POST',
       headers: MCP_HEADERS,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'extract_urls', arguments: { urls: [`${site.origin}/never`], timeout_ms: 20_000 } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 11,
+        method: 'tools/call',
+        params: { name: 'extract_urls', arguments: { urls: [`${site.origin}/never`], timeout_ms: 20_000 } },
+      }),
       signal: controller.signal,
     });
     expect(res.status).toBe(200);
@@ -407,14 +477,21 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
   });
 
   it('ignores a stray Mcp-Session-Id (no instance holds sessions)', async () => {
-    const res = await post(mcpUrl(), { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, { 'mcp-session-id': 'from-another-instance' });
+    const res = await post(
+      mcpUrl(),
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+      { 'mcp-session-id': 'from-another-instance' },
+    );
     expect(res.status).toBe(200);
     expect(res.response(3)?.result?.tools).toHaveLength(2);
   });
 
   it('refuses GET (no standalone stream) and DELETE (no session) with 405', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(mcpUrl(), { method, headers: { accept: 'text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION } });
+      const res = await fetch(mcpUrl(), {
+        method,
+        headers: { accept: 'text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+      });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow'), method).toMatch(/POST/);
       await res.body?.cancel();
@@ -499,7 +576,11 @@ describe('legacy HTTP+SSE on the wire', () => {
       expect(first.data).toMatch(/^\/messages\?sessionId=[\w-]+$/);
       const endpoint = new URL(first.data, api.url).href;
 
-      const accepted = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(initialize(1)) });
+      const accepted = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(initialize(1)),
+      });
       expect(accepted.status).toBe(202);
       const answer = await stream.next();
       expect(answer.event).toBe('message');
@@ -515,7 +596,11 @@ describe('legacy HTTP+SSE on the wire', () => {
     expect(ea.data).not.toBe(eb.data);
     b.close();
     const notify = (endpoint: string) =>
-      fetch(new URL(endpoint, api.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      fetch(new URL(endpoint, api.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
     try {
       expect((await notify(ea.data)).status).toBe(202);
       // The server notices the closed stream asynchronously.
@@ -534,7 +619,11 @@ describe('legacy HTTP+SSE on the wire', () => {
 
   it('refuses a POST to an unknown or missing session', async () => {
     for (const path of ['/messages?sessionId=00000000-0000-0000-0000-000000000000', '/messages']) {
-      const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(initialize(1)) });
+      const res = await fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(initialize(1)),
+      });
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
       await res.body?.cancel();
@@ -549,7 +638,11 @@ describe('legacy HTTP+SSE on the wire', () => {
     const stream = await openSse(`${api.url}/sse`);
     try {
       const { data } = await stream.next();
-      const res = await fetch(new URL(data, api.url), { method: 'POST', headers: { 'content-type': 'application/json', ...evil }, body: JSON.stringify(initialize(1)) });
+      const res = await fetch(new URL(data, api.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...evil },
+        body: JSON.stringify(initialize(1)),
+      });
       expect(res.status).toBe(403);
     } finally {
       stream.close();

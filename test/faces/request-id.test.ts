@@ -29,21 +29,38 @@ const apis: TestApi[] = [];
 afterEach(async () => {
   await Promise.all(apis.splice(0).map((a) => a.close()));
 });
-async function api(overrides: Parameters<typeof startTestApi>[0] = {}, options: Parameters<typeof startTestApi>[1] = {}): Promise<TestApi> {
+async function api(
+  overrides: Parameters<typeof startTestApi>[0] = {},
+  options: Parameters<typeof startTestApi>[1] = {},
+): Promise<TestApi> {
   const started = await startTestApi({ cache: { ttlMs: 0 }, ...overrides }, options);
   apis.push(started);
   return started;
 }
 
-const post = (a: TestApi, path: string, body: unknown, headers: Record<string, string> = {}) => a.post(path, body, headers);
+const post = (a: TestApi, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  a.post(path, body, headers);
 const idOf = (res: Response): string => res.headers.get('x-request-id') ?? '';
 
 /** Every line logged, with the bindings of the child loggers it went through. */
 function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const make = (bindings: Record<string, unknown>): Logger => {
-    const write = (obj: unknown, msg?: string) => void lines.push({ ...bindings, ...(typeof obj === 'object' && obj !== null ? obj : { msg: obj }), ...(msg ? { msg } : {}) });
-    return { fatal: write, error: write, warn: write, info: write, debug: write, trace: write, child: (more) => make({ ...bindings, ...more }) };
+    const write = (obj: unknown, msg?: string) =>
+      void lines.push({
+        ...bindings,
+        ...(typeof obj === 'object' && obj !== null ? obj : { msg: obj }),
+        ...(msg ? { msg } : {}),
+      });
+    return {
+      fatal: write,
+      error: write,
+      warn: write,
+      info: write,
+      debug: write,
+      trace: write,
+      child: (more) => make({ ...bindings, ...more }),
+    };
   };
   return { logger: make({}), lines };
 }
@@ -89,7 +106,10 @@ describe('X-Request-Id', () => {
     const fake = await startFakeEngines();
     try {
       const { logger, lines } = capturingLogger();
-      const a = await api({ engines: fake.engineConfig, search: { duckduckgoIntervalMs: 0, cacheTtlMs: 0, engineTimeoutMs: 1500 } }, { logger });
+      const a = await api(
+        { engines: fake.engineConfig, search: { duckduckgoIntervalMs: 0, cacheTtlMs: 0, engineTimeoutMs: 1500 } },
+        { logger },
+      );
       fake.setScenario('wikipedia', 'results');
       fake.setScenario('google', 'server_error');
       const res = await post(a, '/api/search', { q: 'harbour tides', engines: ['wikipedia', 'google'] });
@@ -99,7 +119,11 @@ describe('X-Request-Id', () => {
       const mine = lines.filter((line) => line.request_id === id).map((line) => line.msg);
       // The search service's line (an engine failed), Operations' line, the HTTP face's line.
       expect(mine).toEqual(expect.arrayContaining(['some search engines failed', 'operation done', 'request']));
-      expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({ request_id: id, operation: 'search', credits_used: 1 });
+      expect(lines.find((line) => line.msg === 'operation done')).toMatchObject({
+        request_id: id,
+        operation: 'search',
+        credits_used: 1,
+      });
     } finally {
       await fake.close();
     }
@@ -126,7 +150,9 @@ describe('_meta.request_id of MCP tool results', () => {
   it('finds the usage record of a tool call charged over HTTP', async () => {
     const a = await api();
     const { secret, record } = await a.core.keys.create({ name: 'agent', credits: 5 });
-    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${secret}` } },
+    });
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
     try {

@@ -36,7 +36,16 @@ redisSuite('two instances on one Redis', (redis) => {
   }
 
   async function createKey(name: string, credits?: number): Promise<{ id: string; key: string }> {
-    return JSON.parse(await cli(['keys', 'create', '--name', name, '--json', ...(credits === undefined ? [] : ['--credits', String(credits)])]));
+    return JSON.parse(
+      await cli([
+        'keys',
+        'create',
+        '--name',
+        name,
+        '--json',
+        ...(credits === undefined ? [] : ['--credits', String(credits)]),
+      ]),
+    );
   }
 
   async function balanceOf(id: string): Promise<number | null> {
@@ -45,7 +54,11 @@ redisSuite('two instances on one Redis', (redis) => {
   }
 
   async function post(instance: Instance, path: string, key: string, body: unknown) {
-    const res = await fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${instance.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, retryAfter: res.headers.get('retry-after'), json: (await res.json()) as any };
   }
 
@@ -73,7 +86,9 @@ redisSuite('two instances on one Redis', (redis) => {
   it('adds up concurrent charges on one key made through both instances', async () => {
     const { id, key } = await createKey('shared', 100);
     const calls = Array.from({ length: 10 }, (_, i) =>
-      post(instances[i % 2] as Instance, '/api/crawl', key, { urls: [`${site.origin}/text?shared-${i}`, `${site.origin}/html?shared-${i}`] }),
+      post(instances[i % 2] as Instance, '/api/crawl', key, {
+        urls: [`${site.origin}/text?shared-${i}`, `${site.origin}/html?shared-${i}`],
+      }),
     );
     const answers = await Promise.all(calls);
     for (const a of answers) expect(a.status).toBe(200);
@@ -94,8 +109,14 @@ redisSuite('two instances on one Redis', (redis) => {
     expect(hit.json.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
 
     const search = { q: 'shared cache across instances' };
-    expect((await post(a, '/api/search', key, search)).json.metadata).toMatchObject({ from_cache: false, credits_used: 1 });
-    expect((await post(b, '/api/search', key, search)).json.metadata).toMatchObject({ from_cache: true, credits_used: 0 });
+    expect((await post(a, '/api/search', key, search)).json.metadata).toMatchObject({
+      from_cache: false,
+      credits_used: 1,
+    });
+    expect((await post(b, '/api/search', key, search)).json.metadata).toMatchObject({
+      from_cache: true,
+      credits_used: 0,
+    });
   });
 
   it('holds a rate limit across both instances', async () => {
@@ -118,7 +139,9 @@ redisSuite('two instances on one Redis', (redis) => {
     const refusedBy = new Set<number>();
     while (refusedBy.size < 2 && i < 20) {
       const which = i % 2;
-      const a = await post(instances[which] as Instance, '/api/crawl', key, { urls: [`${site.origin}/text?spend-${i}`] });
+      const a = await post(instances[which] as Instance, '/api/crawl', key, {
+        urls: [`${site.origin}/text?spend-${i}`],
+      });
       if (a.status === 402) {
         expect(a.json.error.code).toBe('insufficient_credits');
         refusedBy.add(which);

@@ -25,5 +25,6 @@ export default function setup(): void {
   if (existsSync(WORKER) && statSync(WORKER).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`building dist/ for the conversion workers failed:\n${run.stdout}${run.stderr}`);
+  if (run.status !== 0)
+    throw new Error(`building dist/ for the conversion workers failed:\n${run.stdout}${run.stderr}`);
 }

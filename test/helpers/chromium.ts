@@ -12,7 +12,12 @@ import { descendants } from '../../src/render/process-tree.js';
 function find(): { path?: string; reason?: string } {
   try {
     const path = loadConfig({ env: { CHROMIUM_PATH: process.env.CHROMIUM_PATH } }).render.chromiumPath;
-    return path ? { path } : { reason: 'no Chromium at /usr/bin/chromium or /usr/bin/chromium-browser (apt-get install chromium, or set CHROMIUM_PATH)' };
+    return path
+      ? { path }
+      : {
+          reason:
+            'no Chromium at /usr/bin/chromium or /usr/bin/chromium-browser (apt-get install chromium, or set CHROMIUM_PATH)',
+        };
   } catch (error) {
     return { reason: (error as Error).message };
   }
@@ -30,7 +35,12 @@ export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 /** `describe` for tests of the headless shell: like describeWithChromium, for that build. */
 export function describeWithHeadlessShell(name: string, body: () => void): void {
-  describeWithBrowser(name, 'a headless shell', existsSync(HEADLESS_SHELL) ? undefined : `no ${HEADLESS_SHELL} (apt-get install chromium-headless-shell)`, body);
+  describeWithBrowser(
+    name,
+    'a headless shell',
+    existsSync(HEADLESS_SHELL) ? undefined : `no ${HEADLESS_SHELL} (apt-get install chromium-headless-shell)`,
+    body,
+  );
 }
 
 /** Runs `body`, or (with `missing` saying why) skips it, or under CI fails in its place. */

@@ -70,7 +70,9 @@ interface ManifestEntry {
   contentType: string;
   headers?: Record<string, string>;
 }
-const MANIFEST = (JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8')) as { fixtures: Record<string, ManifestEntry> }).fixtures;
+const MANIFEST = (
+  JSON.parse(readFileSync(`${FIXTURES}manifest.json`, 'utf8')) as { fixtures: Record<string, ManifestEntry> }
+).fixtures;
 
 /** Path of each endpoint on the server: a per-engine prefix + the engine's real path. */
 const ROUTES: Record<string, FakeEndpoint> = {
@@ -126,7 +128,11 @@ const FIXTURE_SETS: Record<'results' | 'no_results' | 'malformed', Record<FakeEn
     wikipedia: () => fixture('wikipedia/search_empty.json'),
     mojeek: () => fixture('mojeek/no_results.html'),
     brave: () => fixture('brave/no_web.json'),
-    searxng: () => ({ status: 200, contentType: 'application/json', body: JSON.stringify({ query: 'q', number_of_results: 0, results: [] }) }),
+    searxng: () => ({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ query: 'q', number_of_results: 0, results: [] }),
+    }),
     google: () => fixture('google/no_items.json'),
   },
   malformed: {
@@ -155,9 +161,14 @@ function replyFor(endpoint: FakeEndpoint, scenario: NamedScenario): Reply | 'han
     case 'malformed':
       return FIXTURE_SETS[scenario][endpoint]();
     case 'captcha':
-      if (endpoint === 'duckduckgo' || endpoint === 'duckduckgo_lite') return fixture('duckduckgo/html_anomaly_202.html');
+      if (endpoint === 'duckduckgo' || endpoint === 'duckduckgo_lite')
+        return fixture('duckduckgo/html_anomaly_202.html');
       if (endpoint === 'mojeek') return fixture('mojeek/captcha.html');
-      return { status: 403, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Forbidden</title><h1>403 Forbidden</h1>' };
+      return {
+        status: 403,
+        contentType: 'text/html; charset=utf-8',
+        body: '<!doctype html><title>Forbidden</title><h1>403 Forbidden</h1>',
+      };
     case 'rate_limited':
       return { ...rateLimitBody(endpoint), status: 429, headers: { 'Retry-After': '120' } };
     case 'rate_limited_no_retry_after':
@@ -200,7 +211,14 @@ export async function startFakeEngines(): Promise<FakeEngines> {
         res.writeHead(404, { 'content-type': 'text/plain' }).end(`no fake engine at ${url.pathname}`);
         return;
       }
-      log.push({ endpoint, method: req.method ?? 'GET', path: url.pathname + url.search, at, headers: req.headers, body: Buffer.concat(parts).toString('utf8') });
+      log.push({
+        endpoint,
+        method: req.method ?? 'GET',
+        path: url.pathname + url.search,
+        at,
+        headers: req.headers,
+        body: Buffer.concat(parts).toString('utf8'),
+      });
       const scenario = scenarios.get(endpoint) ?? 'results';
       let delayMs = 0;
       let reply: Reply | 'hang';

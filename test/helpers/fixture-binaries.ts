@@ -75,7 +75,8 @@ export function binaryAsTextBytes(): Buffer {
 
 export const latin1Bytes = (metaCharset: boolean): Buffer => iconv.encode(latin1Html(metaCharset), 'windows-1252');
 export const shiftJisBytes = (): Buffer => iconv.encode(SHIFT_JIS_HTML, 'Shift_JIS');
-export const bomUtf8Bytes = (): Buffer => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(BOM_HTML, 'utf8')]);
+export const bomUtf8Bytes = (): Buffer =>
+  Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(BOM_HTML, 'utf8')]);
 
 export const GZIP_BOMB_INFLATED_BYTES = 100 * 1024 * 1024;
 /** The bomb opens like an ordinary page, so content sniffing (magic bytes, NUL bytes) lets it through. */

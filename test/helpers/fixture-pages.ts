@@ -152,13 +152,26 @@ Wednesday,07:47,4.3,14:01,1.4
 `;
 
 export const JSON_PAGE = JSON.stringify(
-  { harbour: 'Harbour Notes', berths: 42, lights: [{ pier: 'east', colour: 'red', character: 'fixed' }, { pier: 'west', colour: 'green', character: 'Fl 5s' }] },
+  {
+    harbour: 'Harbour Notes',
+    berths: 42,
+    lights: [
+      { pier: 'east', colour: 'red', character: 'fixed' },
+      { pier: 'west', colour: 'green', character: 'Fl 5s' },
+    ],
+  },
   null,
   2,
 );
 
 export const LD_JSON_PAGE = JSON.stringify(
-  { '@context': 'https://schema.org', '@type': 'Article', headline: ARTICLE_TITLE, author: { '@type': 'Organization', name: 'Harbour Notes' }, datePublished: '2024-03-03' },
+  {
+    '@context': 'https://schema.org',
+    '@type': 'Article',
+    headline: ARTICLE_TITLE,
+    author: { '@type': 'Organization', name: 'Harbour Notes' },
+    datePublished: '2024-03-03',
+  },
   null,
   2,
 );
@@ -219,7 +232,8 @@ export const SHIFT_JIS_TEXT = '日本語のテキスト：港の灯台は夜に�
 
 export const SHIFT_JIS_HTML = `<!doctype html><html lang="ja"><head><meta charset="Shift_JIS"><title>港のお知らせ</title></head><body><h1>港のお知らせ</h1><p>${SHIFT_JIS_TEXT}</p></body></html>`;
 
-export const BOM_HTML = '<!doctype html><html lang="de"><head><title>Grüße</title></head><body><h1>Grüße aus dem Hafen</h1><p>Naïve café owners — and their crème brûlée.</p></body></html>';
+export const BOM_HTML =
+  '<!doctype html><html lang="de"><head><title>Grüße</title></head><body><h1>Grüße aus dem Hafen</h1><p>Naïve café owners — and their crème brûlée.</p></body></html>';
 
 export const CHALLENGE_HTML = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="refresh" content="390"><meta name="robots" content="noindex,nofollow"></head>
@@ -261,6 +275,9 @@ Disallow: /private/
  * for /after-cut/ that a parser limited to 500 KiB never sees (RFC 9309 2.5).
  */
 export function hugeRobotsTxt(): string {
-  const filler = Array.from({ length: 7800 }, (_, i) => `# filler line ${String(i).padStart(6, '0')} ${'-'.repeat(56)}`).join('\n');
+  const filler = Array.from(
+    { length: 7800 },
+    (_, i) => `# filler line ${String(i).padStart(6, '0')} ${'-'.repeat(56)}`,
+  ).join('\n');
   return `${DEFAULT_ROBOTS_TXT}\n${filler}\n\nUser-agent: *\nDisallow: /after-cut/\n\nUser-agent: websearch-mcp\nDisallow: /after-cut/\n`;
 }

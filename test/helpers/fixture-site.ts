@@ -6,7 +6,12 @@
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { scenarios as defaultScenarios, type RobotsMode, type Scenario, type ScenarioContext } from './fixture-scenarios.js';
+import {
+  scenarios as defaultScenarios,
+  type RobotsMode,
+  type Scenario,
+  type ScenarioContext,
+} from './fixture-scenarios.js';
 
 export type { RobotsMode, Scenario, ScenarioContext } from './fixture-scenarios.js';
 

@@ -53,9 +53,13 @@ function answersPing(port: number): Promise<boolean> {
 export async function startRedis(binary = findRedisServer()): Promise<RunningRedis> {
   if (!binary) throw new Error('redis-server is not installed (apt-get install redis-server)');
   const port = await freePort();
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const kill = () => child.kill('SIGKILL');

@@ -99,7 +99,11 @@ Promise.all([
 /** The bot wall's verdict on a request: the content, a challenge a browser can pass, or a flat refusal. */
 function wall(headers: Record<string, string | string[] | undefined>): 'content' | 'challenge' | 'refused' {
   const ua = String(headers['user-agent'] ?? '');
-  const browserLike = /Chrome\/\d+/.test(ua) && !/Headless|websearch-mcp/i.test(ua) && /"Chromium"/.test(String(headers['sec-ch-ua'] ?? '')) && headers['sec-ch-ua-platform'] === '"Linux"';
+  const browserLike =
+    /Chrome\/\d+/.test(ua) &&
+    !/Headless|websearch-mcp/i.test(ua) &&
+    /"Chromium"/.test(String(headers['sec-ch-ua'] ?? '')) &&
+    headers['sec-ch-ua-platform'] === '"Linux"';
   if (!browserLike) return 'refused';
   return /(?:^|;\s*)wall=passed(?:;|$)/.test(String(headers.cookie ?? '')) ? 'content' : 'challenge';
 }
@@ -117,9 +121,21 @@ const WALL_CONTENT = `<!doctype html><html lang="en"><head><title>Harbour notice
 
 export function renderScenarios(canaryPort: () => number): Scenario[] {
   return [
-    { path: '/spa', description: 'single-page app: an empty root until /spa/app.js runs', handle: ({ res }) => send(res, 200, HTML, SPA_HTML) },
-    { path: '/spa/app.js', description: 'the app: fetches its data and writes the article', handle: ({ res }) => send(res, 200, 'text/javascript', SPA_SCRIPT) },
-    { path: '/spa/data.json', description: 'the app data', handle: ({ res }) => send(res, 200, 'application/json', JSON.stringify(SPA_DATA)) },
+    {
+      path: '/spa',
+      description: 'single-page app: an empty root until /spa/app.js runs',
+      handle: ({ res }) => send(res, 200, HTML, SPA_HTML),
+    },
+    {
+      path: '/spa/app.js',
+      description: 'the app: fetches its data and writes the article',
+      handle: ({ res }) => send(res, 200, 'text/javascript', SPA_SCRIPT),
+    },
+    {
+      path: '/spa/data.json',
+      description: 'the app data',
+      handle: ({ res }) => send(res, 200, 'application/json', JSON.stringify(SPA_DATA)),
+    },
     {
       path: '/late',
       description: 'an app that writes its text on a timer, 600 ms after load, with the network long quiet',
@@ -135,14 +151,29 @@ export function renderScenarios(canaryPort: () => number): Scenario[] {
       path: '/hop',
       description: 'an empty page whose script moves on, 300 ms after load, to /hop/there, which has the text',
       handle: ({ res }) =>
-        send(res, 200, HTML, `<!doctype html><html><head><title>Moving</title></head><body><div id="root"></div><script>addEventListener('load', () => setTimeout(() => location.replace('/hop/there'), 300));</script></body></html>`),
+        send(
+          res,
+          200,
+          HTML,
+          `<!doctype html><html><head><title>Moving</title></head><body><div id="root"></div><script>addEventListener('load', () => setTimeout(() => location.replace('/hop/there'), 300));</script></body></html>`,
+        ),
     },
     {
       path: '/hop/there',
       description: 'where /hop moves to',
-      handle: ({ res }) => send(res, 200, HTML, `<!doctype html><html><head><title>Arrived</title></head><body><article><h1>Arrived</h1><p>${SPA_TEXT}.</p></article></body></html>`),
+      handle: ({ res }) =>
+        send(
+          res,
+          200,
+          HTML,
+          `<!doctype html><html><head><title>Arrived</title></head><body><article><h1>Arrived</h1><p>${SPA_TEXT}.</p></article></body></html>`,
+        ),
     },
-    { path: '/guarded', description: 'a page reaching for the canary origin every way it can', handle: ({ res }) => send(res, 200, HTML, guardHtml(canaryPort())) },
+    {
+      path: '/guarded',
+      description: 'a page reaching for the canary origin every way it can',
+      handle: ({ res }) => send(res, 200, HTML, guardHtml(canaryPort())),
+    },
     {
       path: '/memory',
       description: 'a page that shows what an earlier visit left (cookie, localStorage), then leaves some',
@@ -161,16 +192,24 @@ localStorage.setItem('visit', 'one');
     {
       path: '/never-loads',
       description: 'text, and a script that never arrives: the load event never fires',
-      handle: ({ res }) => send(res, 200, HTML, '<!doctype html><title>Slow</title><p>Waiting for a script that never comes.</p><script src="/hang"></script>'),
+      handle: ({ res }) =>
+        send(
+          res,
+          200,
+          HTML,
+          '<!doctype html><title>Slow</title><p>Waiting for a script that never comes.</p><script src="/hang"></script>',
+        ),
     },
     {
       path: '/wall',
-      description: 'bot wall: 403 for the project, a script challenge for browsers, the content once the challenge set its cookie',
+      description:
+        'bot wall: 403 for the project, a script challenge for browsers, the content once the challenge set its cookie',
       handle: ({ req, res }) => {
         const verdict = wall(req.headers);
         if (verdict === 'content') send(res, 200, HTML, WALL_CONTENT);
         else if (verdict === 'challenge') send(res, 403, HTML, WALL_CHALLENGE, { 'cache-control': 'no-store' });
-        else send(res, 403, HTML, '<!doctype html><title>Access denied</title><p>Automated clients are not allowed.</p>');
+        else
+          send(res, 403, HTML, '<!doctype html><title>Access denied</title><p>Automated clients are not allowed.</p>');
       },
     },
   ];

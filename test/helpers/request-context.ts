@@ -11,7 +11,9 @@ import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { RequestContext } from '../../src/core/request-context.js';
 
-export function testContext(init: { caller?: Caller; timeoutMs?: number; signal?: AbortSignal; log?: Logger } = {}): RequestContext {
+export function testContext(
+  init: { caller?: Caller; timeoutMs?: number; signal?: AbortSignal; log?: Logger } = {},
+): RequestContext {
   return {
     id: newRequestId(),
     caller: init.caller ?? LOCAL_CALLER,

@@ -89,7 +89,14 @@ export async function startSearchHarness(options: HarnessOptions = {}): Promise<
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
   const pages =
     options.pages ??
-    new PageExtractor({ config, client, robots, cache: new TestCache<ExtractedPage>(clock.now), converter: new InThreadConverter(), logger: silentLogger });
+    new PageExtractor({
+      config,
+      client,
+      robots,
+      cache: new TestCache<ExtractedPage>(clock.now),
+      converter: new InThreadConverter(),
+      logger: silentLogger,
+    });
   const newService = (): SearchService => new SearchService({ config, client, pages, cache, now: clock.now });
   return {
     fake,

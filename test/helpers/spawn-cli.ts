@@ -35,7 +35,10 @@ export interface ServeProcess {
 }
 
 export async function spawnServe(args: string[], env: Record<string, string>): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const log = { text: '' };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {

@@ -16,7 +16,10 @@ import { startHttpServer } from '../../src/http-server.js';
 import { createMcpServer, type McpDeps } from '../../src/faces/mcp/create-mcp-server.js';
 
 /** `sources.fileExists` stands in for the file system (e.g. a machine without Chromium). */
-export function testConfig(overrides: DeepPartial<Config> = {}, sources: Pick<ConfigSources, 'fileExists'> = {}): Config {
+export function testConfig(
+  overrides: DeepPartial<Config> = {},
+  sources: Pick<ConfigSources, 'fileExists'> = {},
+): Config {
   return loadConfig({
     ...sources,
     env: {},
@@ -50,9 +53,14 @@ export interface TestApiOptions {
   fileExists?: ConfigSources['fileExists'];
 }
 
-export async function startTestApi(overrides: DeepPartial<Config> = {}, options: TestApiOptions = {}): Promise<TestApi> {
+export async function startTestApi(
+  overrides: DeepPartial<Config> = {},
+  options: TestApiOptions = {},
+): Promise<TestApi> {
   const sources = options.fileExists ? { fileExists: options.fileExists } : {};
-  const core = await buildCore(testConfig(overrides, sources), options.logger ?? silentLogger, { metrics: new Metrics() });
+  const core = await buildCore(testConfig(overrides, sources), options.logger ?? silentLogger, {
+    metrics: new Metrics(),
+  });
   let server: RunningServer;
   try {
     await options.beforeStart?.(core);
@@ -85,7 +93,12 @@ export async function startTestApi(overrides: DeepPartial<Config> = {}, options:
 
 /** MCP server dependencies over an already built core. */
 export function mcpDepsOf(core: Core): McpDeps {
-  return { config: core.config, logger: core.logger, engines: core.search.settings.configured, services: async () => core };
+  return {
+    config: core.config,
+    logger: core.logger,
+    engines: core.search.settings.configured,
+    services: async () => core,
+  };
 }
 
 /** An SDK client connected to a fresh MCP server over `core`, through an in-memory pair. */

@@ -74,7 +74,13 @@ const IPV6_FORBIDDEN: Array<[string, string]> = [
   ['4000::1', 'outside 2000::/3'],
 ];
 
-const IPV6_ALLOWED = ['2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '2001:4860:4860::8888', '2400:cb00::1', '3ffe:ffff::1'];
+const IPV6_ALLOWED = [
+  '2606:4700:4700::1111',
+  '2a00:1450:4001:80b::200e',
+  '2001:4860:4860::8888',
+  '2400:cb00::1',
+  '3ffe:ffff::1',
+];
 
 describe('isForbiddenAddress — IPv4', () => {
   it.each(IPV4_BLOCKS)('refuses %s (%s … %s)', (_range, first, last) => {
@@ -126,13 +132,20 @@ describe('IPv4 embedded in IPv6', () => {
 });
 
 describe('malformed input fails closed', () => {
-  it.each(['', 'localhost', '127.1', '0x7f.0.0.1', '2130706433', '1.2.3.4.5', '::ffff:999.0.0.1', 'example.com', '256.0.0.1'])(
-    'refuses %j',
-    (text) => {
-      expect(isForbiddenAddress(text)).toBe(true);
-      expect(describeAddress(text)).toMatch(/not an IP address/);
-    },
-  );
+  it.each([
+    '',
+    'localhost',
+    '127.1',
+    '0x7f.0.0.1',
+    '2130706433',
+    '1.2.3.4.5',
+    '::ffff:999.0.0.1',
+    'example.com',
+    '256.0.0.1',
+  ])('refuses %j', (text) => {
+    expect(isForbiddenAddress(text)).toBe(true);
+    expect(describeAddress(text)).toMatch(/not an IP address/);
+  });
 });
 
 describe('describeAddress', () => {

@@ -13,7 +13,9 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 
 describe('parseAllowedOrigins', () => {
   it('reads every form', () => {
-    expect(parseAllowedOrigins('127.0.0.1:8080, 10.2.0.0/16,wiki.corp:443,[::1]:9000,10.1.2.3,WIKI.example.:80,fd00::/8')).toEqual([
+    expect(
+      parseAllowedOrigins('127.0.0.1:8080, 10.2.0.0/16,wiki.corp:443,[::1]:9000,10.1.2.3,WIKI.example.:80,fd00::/8'),
+    ).toEqual([
       { kind: 'address', address: '127.0.0.1', port: 8080 },
       { kind: 'range', address: '10.2.0.0', prefix: 16 },
       { kind: 'host', host: 'wiki.corp', port: 443 },
@@ -43,9 +45,9 @@ describe('the setting', () => {
     expect(loadConfig({ env: { WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true' } }).fetch.allowPrivateAddresses).toBe(true);
     expect(loadConfig({ env: {} }).fetch.allowPrivateAddresses).toBe(false);
     expect(loadConfig({ env: {}, argv: ['--allow-private-addresses'] }).fetch.allowPrivateAddresses).toBe(true);
-    expect(loadConfig({ env: { WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: '127.0.0.1:8080' } }).fetch.allowPrivateAddresses).toEqual([
-      { kind: 'address', address: '127.0.0.1', port: 8080 },
-    ]);
+    expect(
+      loadConfig({ env: { WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: '127.0.0.1:8080' } }).fetch.allowPrivateAddresses,
+    ).toEqual([{ kind: 'address', address: '127.0.0.1', port: 8080 }]);
   });
 
   it('names the bad entry in one ConfigError line', () => {
@@ -109,12 +111,18 @@ describe('the fetcher with an allowlist', () => {
 
   it('reaches the listed origin, by IP and by localhost name', async () => {
     expect((await client.fetch(`${site.origin}/text`)).status).toBe(200);
-    expect((await client.fetch(`http://localhost:${site.port}/text`).catch((e: unknown) => e))).toMatchObject({ status: 200 });
+    expect(await client.fetch(`http://localhost:${site.port}/text`).catch((e: unknown) => e)).toMatchObject({
+      status: 200,
+    });
   });
 
   it('refuses another port on the same address without connecting, with the list form in the hint', async () => {
     const before = other.connections();
-    for (const url of [`${other.origin}/text`, `http://localhost:${other.port}/text`, `${site.origin.replace(String(site.port), String(other.port))}/html`]) {
+    for (const url of [
+      `${other.origin}/text`,
+      `http://localhost:${other.port}/text`,
+      `${site.origin.replace(String(site.port), String(other.port))}/html`,
+    ]) {
       const error = await client.fetch(url).catch((e: unknown) => e);
       expect(error, url).toMatchObject({ code: 'forbidden_address', statusCode: 0 });
       expect((error as Error).message).toMatch(/or for listed origins/);
@@ -124,7 +132,9 @@ describe('the fetcher with an allowlist', () => {
 
   it('re-checks a redirect to an origin off the list', async () => {
     const before = other.connections();
-    const error = await client.fetch(`${site.origin}/redirect-to?url=${encodeURIComponent(`${other.origin}/text`)}`).catch((e: unknown) => e);
+    const error = await client
+      .fetch(`${site.origin}/redirect-to?url=${encodeURIComponent(`${other.origin}/text`)}`)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'forbidden_address' });
     expect(other.connections()).toBe(before);
   });

@@ -47,13 +47,19 @@ describe('readBody', () => {
   });
 
   it('truncates without error at truncateAt', async () => {
-    const body = await readBody(Readable.from([Buffer.alloc(3000, 1), Buffer.alloc(3000, 2)]), options({ truncateAt: 4000 }));
+    const body = await readBody(
+      Readable.from([Buffer.alloc(3000, 1), Buffer.alloc(3000, 2)]),
+      options({ truncateAt: 4000 }),
+    );
     expect(body.length).toBe(4000);
     expect(body[3999]).toBe(2);
   });
 
   it('lets maxBytes win over a larger truncateAt', async () => {
-    const error = await readBody(Readable.from([Buffer.alloc(3000)]), options({ maxBytes: 2000, truncateAt: 5000 })).catch((e: unknown) => e);
+    const error = await readBody(
+      Readable.from([Buffer.alloc(3000)]),
+      options({ maxBytes: 2000, truncateAt: 5000 }),
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'too_large' });
   });
 
@@ -67,7 +73,10 @@ describe('readBody', () => {
     const source = counted(Buffer.concat(chunks), 1000);
     let seenAt = -1;
     const first: Uint8Array[] = [];
-    await readBody(source.stream, options({ onFirstBytes: (bytes) => void (first.push(bytes), (seenAt = source.pulled())) }));
+    await readBody(
+      source.stream,
+      options({ onFirstBytes: (bytes) => void (first.push(bytes), (seenAt = source.pulled())) }),
+    );
     expect(first).toHaveLength(1);
     expect(first[0]?.length).toBe(FIRST_BYTES_LENGTH);
     expect(first[0]?.[4099]).toBe(4);
@@ -77,14 +86,27 @@ describe('readBody', () => {
   it('passes a thrown hook error through and destroys the source', async () => {
     const source = counted(Buffer.alloc(1 * MiB));
     const refusal = new Error('binary');
-    await expect(readBody(source.stream, options({ onFirstBytes: () => { throw refusal; } }))).rejects.toBe(refusal);
+    await expect(
+      readBody(
+        source.stream,
+        options({
+          onFirstBytes: () => {
+            throw refusal;
+          },
+        }),
+      ),
+    ).rejects.toBe(refusal);
     expect(source.stream.destroyed).toBe(true);
     expect(source.pulled()).toBeLessThan(1 * MiB);
   });
 
   it('aborts on the signal', async () => {
     const controller = new AbortController();
-    const endless = new Readable({ read() { setTimeout(() => this.push(Buffer.alloc(10)), 5); } });
+    const endless = new Readable({
+      read() {
+        setTimeout(() => this.push(Buffer.alloc(10)), 5);
+      },
+    });
     const pending = readBody(endless, options({ signal: controller.signal }));
     setTimeout(() => controller.abort(new Error('stop')), 30);
     await expect(pending).rejects.toThrow();
@@ -119,7 +141,9 @@ describe('decodingPlan', () => {
   });
 
   it('refuses unknown codings and long chains', () => {
-    expect(() => decodingPlan('zstd', 200)).toThrow(expect.objectContaining({ code: 'unsupported_content_type', statusCode: 200 }));
+    expect(() => decodingPlan('zstd', 200)).toThrow(
+      expect.objectContaining({ code: 'unsupported_content_type', statusCode: 200 }),
+    );
     expect(() => decodingPlan('compress', 206)).toThrow(expect.objectContaining({ statusCode: 206 }));
     expect(() => decodingPlan('gzip, gzip, gzip', 200)).toThrow(/too many content encodings/);
   });

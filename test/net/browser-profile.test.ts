@@ -9,7 +9,9 @@ import { browserProfile, DEFAULT_CHROME_MAJOR, majorOf, secChUa } from '../../sr
 describe('browserProfile', () => {
   it('is a consistent Chromium on Linux', () => {
     const p = browserProfile(156);
-    expect(p.userAgent).toBe('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36');
+    expect(p.userAgent).toBe(
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+    );
     expect(p.headers).toMatchObject({
       'user-agent': p.userAgent,
       'sec-ch-ua': '"Not:A-Brand";v="8", "Chromium";v="156"',

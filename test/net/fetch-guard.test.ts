@@ -24,7 +24,11 @@ function fetcher(...args: ConstructorParameters<typeof GuardedFetcher>): Guarded
 /** Fake DNS: good.test → the fixture; rebind.test → the fixture AND a private address. */
 const resolver: Resolver = async (hostname) => {
   if (hostname === 'good.test') return [{ address: '127.0.0.1', family: 4 }];
-  if (hostname === 'rebind.test') return [{ address: '127.0.0.1', family: 4 }, { address: '10.0.0.5', family: 4 }];
+  if (hostname === 'rebind.test')
+    return [
+      { address: '127.0.0.1', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
   if (hostname === 'meta.test') return [{ address: '169.254.169.254', family: 4 }];
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
 };
@@ -110,7 +114,10 @@ describe('every resolved address is checked (DNS rebinding)', () => {
 
   it('reports a name that does not resolve as a network error', async () => {
     const client = fetcher(fetchConfig(), { addressPolicy: fixtureOnly, resolver });
-    await expect(client.fetch('http://nowhere.test/')).rejects.toMatchObject({ code: 'network', message: /could not resolve host nowhere\.test/ });
+    await expect(client.fetch('http://nowhere.test/')).rejects.toMatchObject({
+      code: 'network',
+      message: /could not resolve host nowhere\.test/,
+    });
   });
 });
 
@@ -126,7 +133,9 @@ describe('redirects are re-validated on every hop', () => {
     const hitsBefore = site.hits('/html');
     const location = encodeURIComponent(target.replace('PORT', String(site.port)));
     const started = Date.now();
-    const error = (await client.fetch(`${site.origin}/redirect-to?url=${location}`).catch((e: unknown) => e)) as AppError;
+    const error = (await client
+      .fetch(`${site.origin}/redirect-to?url=${location}`)
+      .catch((e: unknown) => e)) as AppError;
     expect(error).toMatchObject({ code: 'forbidden_address', statusCode: 0 });
     expect(error.message).toMatch(message);
     expect(site.hits('/html')).toBe(hitsBefore);
@@ -136,7 +145,9 @@ describe('redirects are re-validated on every hop', () => {
   it('a redirect to another scheme is refused as invalid_url', async () => {
     const client = fetcher(fetchConfig({ allowPrivateAddresses: true }));
     for (const target of ['file:///etc/passwd', 'ftp://example.com/x', 'gopher://127.0.0.1:25/']) {
-      const error = await client.fetch(`${site.origin}/redirect-to?url=${encodeURIComponent(target)}`).catch((e: unknown) => e);
+      const error = await client
+        .fetch(`${site.origin}/redirect-to?url=${encodeURIComponent(target)}`)
+        .catch((e: unknown) => e);
       expect(error, target).toMatchObject({ code: 'invalid_url', statusCode: 302 });
     }
   });
@@ -182,22 +193,32 @@ describe('the connector itself (defence in depth below the URL pre-check)', () =
     expect(site.connections()).toBe(before + 1);
     const closed = await new Promise<boolean>((resolve) => {
       const end = Date.now() + 1_000;
-      const poll = () => (site.openSockets() === 0 ? resolve(true) : Date.now() > end ? resolve(false) : setTimeout(poll, 10));
+      const poll = () =>
+        site.openSockets() === 0 ? resolve(true) : Date.now() > end ? resolve(false) : setTimeout(poll, 10);
       poll();
     });
     expect(closed).toBe(true);
   });
 
   it('the lookup answers in both callback shapes and honours the family hint', async () => {
-    const lookup = guardedLookup(async () => [
-      { address: '2606:4700::1', family: 6 },
-      { address: '93.184.216.34', family: 4 },
-    ], isForbiddenAddress);
+    const lookup = guardedLookup(
+      async () => [
+        { address: '2606:4700::1', family: 6 },
+        { address: '93.184.216.34', family: 4 },
+      ],
+      isForbiddenAddress,
+    );
     const call = (options: object) =>
       new Promise<unknown[]>((resolve) => lookup('x.test', options as never, (...args: unknown[]) => resolve(args)));
-    expect(await call({ all: true })).toEqual([null, [{ address: '2606:4700::1', family: 6 }, { address: '93.184.216.34', family: 4 }]]);
+    expect(await call({ all: true })).toEqual([
+      null,
+      [
+        { address: '2606:4700::1', family: 6 },
+        { address: '93.184.216.34', family: 4 },
+      ],
+    ]);
     expect(await call({})).toEqual([null, '2606:4700::1', 6]);
     expect(await call({ family: 4 })).toEqual([null, '93.184.216.34', 4]);
-    expect(net.isIP(((await call({ family: 6 }))[1]) as string)).toBe(6);
+    expect(net.isIP((await call({ family: 6 }))[1] as string)).toBe(6);
   });
 });

@@ -60,7 +60,10 @@ describe('redirect rules', () => {
     const headers = { authorization: 'a', cookie: 'c', 'proxy-authorization': 'p', 'content-type': 't', accept: 'x' };
     const a = new URL('https://a.example/x');
     expect(redirectHeaders(headers, a, new URL('https://a.example/y'), false)).toEqual(headers);
-    expect(redirectHeaders(headers, a, new URL('http://a.example/y'), false)).toEqual({ 'content-type': 't', accept: 'x' });
+    expect(redirectHeaders(headers, a, new URL('http://a.example/y'), false)).toEqual({
+      'content-type': 't',
+      accept: 'x',
+    });
     expect(redirectHeaders(headers, a, new URL('https://a.example:8443/y'), true)).toEqual({ accept: 'x' });
   });
 
@@ -72,15 +75,25 @@ describe('redirect rules', () => {
     expect(redirectTarget('other', from, 302)?.href).toBe('http://a.example/dir/other');
     expect(redirectTarget('//b.example/x', from, 302)?.href).toBe('http://b.example/x');
     expect(redirectTarget('http://u:p@b.example/', from, 302)?.href).toBe('http://b.example/');
-    expect(() => redirectTarget('file:///etc/passwd', from, 301)).toThrow(expect.objectContaining({ code: 'invalid_url', statusCode: 301 }));
+    expect(() => redirectTarget('file:///etc/passwd', from, 301)).toThrow(
+      expect.objectContaining({ code: 'invalid_url', statusCode: 301 }),
+    );
   });
 });
 
 describe('URL rules', () => {
   it('canonicalises alternative IPv4 notations before the literal pre-check', () => {
-    for (const spelling of ['http://0x7f.1/', 'http://2130706433/', 'http://017700000001/', 'http://127.1/', 'http://[::ffff:127.0.0.1]/']) {
+    for (const spelling of [
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://017700000001/',
+      'http://127.1/',
+      'http://[::ffff:127.0.0.1]/',
+    ]) {
       const url = parseTargetUrl(spelling);
-      expect(() => precheckLiteralHost(url, isForbiddenAddress), spelling).toThrow(expect.objectContaining({ code: 'forbidden_address', statusCode: 0 }));
+      expect(() => precheckLiteralHost(url, isForbiddenAddress), spelling).toThrow(
+        expect.objectContaining({ code: 'forbidden_address', statusCode: 0 }),
+      );
       expect(() => precheckLiteralHost(url, undefined)).not.toThrow();
     }
     expect(() => precheckLiteralHost(parseTargetUrl('http://example.com/'), isForbiddenAddress)).not.toThrow();

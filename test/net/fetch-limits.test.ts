@@ -37,7 +37,11 @@ async function until(condition: () => boolean, ms = 2_000): Promise<boolean> {
 /** The caller's signal under the configured deadline (what a fetch without a context gets). */
 const cancelledBy = (signal: AbortSignal) => ({ ctx: deadlineIn(fetchConfig().timeoutMs, signal) });
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as AppError);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as AppError,
+  );
 
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -146,7 +150,9 @@ describe('time limits', () => {
     const controller = new AbortController();
     const holder = failure(client.fetch(`${site.origin}/hang`, cancelledBy(controller.signal)));
     const started = Date.now();
-    await expect(client.fetch(`${site.origin}/html`, { ctx: deadlineIn(300) })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(client.fetch(`${site.origin}/html`, { ctx: deadlineIn(300) })).rejects.toMatchObject({
+      code: 'timeout',
+    });
     expect(Date.now() - started).toBeLessThan(6_000);
     controller.abort();
     expect(await holder).toMatchObject({ code: 'cancelled' });
@@ -179,7 +185,9 @@ describe('cancellation', () => {
   it('an already aborted signal never connects', async () => {
     const own = await freshSite();
     const client = fetcher();
-    await expect(client.fetch(`${own.origin}/html`, cancelledBy(AbortSignal.abort()))).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(client.fetch(`${own.origin}/html`, cancelledBy(AbortSignal.abort()))).rejects.toMatchObject({
+      code: 'cancelled',
+    });
     expect(own.connections()).toBe(0);
   });
 });
@@ -198,7 +206,9 @@ describe('per-host concurrency cap', () => {
   it('bypassHostLimit skips the queue', async () => {
     const own = await freshSite();
     const client = fetcher({ perHostConcurrency: 1 });
-    await Promise.all(Array.from({ length: 3 }, () => client.fetch(`${own.origin}/delay/100`, { bypassHostLimit: true })));
+    await Promise.all(
+      Array.from({ length: 3 }, () => client.fetch(`${own.origin}/delay/100`, { bypassHostLimit: true })),
+    );
     expect(own.peakConcurrency('/delay/100')).toBe(3);
   });
 
@@ -209,8 +219,20 @@ describe('per-host concurrency cap', () => {
     await failure(client.fetch(`${origin}/huge-declared`));
     await failure(client.fetch(`${origin}/content-length-lie`));
     await failure(client.fetch(`${origin}/redirect/9`));
-    await failure(client.fetch(`${origin}/html`, { onHead: () => { throw new Error('no'); } }));
-    await failure(client.fetch(`${origin}/html`, { onFirstBytes: () => { throw new Error('no'); } }));
+    await failure(
+      client.fetch(`${origin}/html`, {
+        onHead: () => {
+          throw new Error('no');
+        },
+      }),
+    );
+    await failure(
+      client.fetch(`${origin}/html`, {
+        onFirstBytes: () => {
+          throw new Error('no');
+        },
+      }),
+    );
     await failure(client.fetch(`${origin}/hang`, { ctx: deadlineIn(200) }));
     await failure(client.fetch(`${origin}/hang`, cancelledBy(AbortSignal.timeout(100))));
     const ok = await client.fetch(`${origin}/html`, { ctx: deadlineIn(1_000) });
@@ -231,7 +253,10 @@ describe('close()', () => {
 describe('option sanitising', () => {
   it('ignores nonsensical per-request limits and uses the configured ones', async () => {
     const client = fetcher();
-    const res = await client.fetch(`${site.origin}/text`, { ctx: { deadline: Number.NaN, signal: new AbortController().signal }, maxBytes: Number.NaN });
+    const res = await client.fetch(`${site.origin}/text`, {
+      ctx: { deadline: Number.NaN, signal: new AbortController().signal },
+      maxBytes: Number.NaN,
+    });
     expect(res.status).toBe(200);
     // A deadline beyond setTimeout's range must not fire at once.
     expect((await client.fetch(`${site.origin}/text`, { ctx: deadlineIn(2 ** 40) })).status).toBe(200);

@@ -11,7 +11,8 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 let site: FixtureSite;
 let client: GuardedFetcher;
 const u = (path: string) => `${site.origin}${path}`;
-const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as { method: string; headers: Record<string, string>; body: string };
+const json = (bytes: Uint8Array) =>
+  JSON.parse(new TextDecoder().decode(bytes)) as { method: string; headers: Record<string, string>; body: string };
 
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -46,8 +47,13 @@ describe('hop limit', () => {
   });
 
   it('honours a per-request maxRedirects, including 0', async () => {
-    await expect(client.fetch(u('/redirect/2'), { maxRedirects: 1 })).rejects.toMatchObject({ code: 'too_many_redirects', statusCode: 302 });
-    await expect(client.fetch(u('/redirect/1'), { maxRedirects: 0 })).rejects.toMatchObject({ code: 'too_many_redirects' });
+    await expect(client.fetch(u('/redirect/2'), { maxRedirects: 1 })).rejects.toMatchObject({
+      code: 'too_many_redirects',
+      statusCode: 302,
+    });
+    await expect(client.fetch(u('/redirect/1'), { maxRedirects: 0 })).rejects.toMatchObject({
+      code: 'too_many_redirects',
+    });
     expect((await client.fetch(u('/redirect/2'), { maxRedirects: 2 })).status).toBe(200);
   });
 
@@ -62,7 +68,11 @@ describe('hop limit', () => {
 
 describe('methods and bodies', () => {
   it('303 turns a POST into a GET without body', async () => {
-    const res = await client.fetch(u('/redirect/1?status=303&to=/echo'), { method: 'POST', body: 'a=1', headers: { 'content-type': 'text/plain' } });
+    const res = await client.fetch(u('/redirect/1?status=303&to=/echo'), {
+      method: 'POST',
+      body: 'a=1',
+      headers: { 'content-type': 'text/plain' },
+    });
     const echoed = json(res.body);
     expect(echoed.method).toBe('GET');
     expect(echoed.body).toBe('');
@@ -75,7 +85,11 @@ describe('methods and bodies', () => {
   });
 
   it.each([307, 308])('%i keeps the method and the body', async (status) => {
-    const res = await client.fetch(u(`/redirect/1?status=${status}&to=/echo`), { method: 'POST', body: 'a=1', headers: { 'content-type': 'text/plain' } });
+    const res = await client.fetch(u(`/redirect/1?status=${status}&to=/echo`), {
+      method: 'POST',
+      body: 'a=1',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(json(res.body)).toMatchObject({ method: 'POST', body: 'a=1' });
     expect(json(res.body).headers['content-type']).toBe('text/plain');
   });

@@ -70,7 +70,11 @@ describe('a plain GET', () => {
   });
 
   it('sends POST bodies and HEAD requests', async () => {
-    const post = await client.fetch(u('/echo'), { method: 'POST', body: 'q=harbour', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = await client.fetch(u('/echo'), {
+      method: 'POST',
+      body: 'q=harbour',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(JSON.parse(text(post.body))).toMatchObject({ method: 'POST', body: 'q=harbour' });
     const head = await client.fetch(u('/html'), { method: 'HEAD' });
     expect(head.status).toBe(200);
@@ -92,22 +96,32 @@ describe('a plain GET', () => {
 });
 
 describe('URL validation', () => {
-  it.each(['not a url', '/relative', 'ftp://example.com/file', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi'])(
-    'refuses %j with invalid_url',
-    async (url) => {
-      await expect(client.fetch(url)).rejects.toMatchObject({ code: 'invalid_url' });
-    },
-  );
+  it.each([
+    'not a url',
+    '/relative',
+    'ftp://example.com/file',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,hi',
+  ])('refuses %j with invalid_url', async (url) => {
+    await expect(client.fetch(url)).rejects.toMatchObject({ code: 'invalid_url' });
+  });
 });
 
 describe('content decoding', () => {
-  it.each(['/gzip', '/brotli', '/deflate', '/deflate-raw', '/encoded?ce=x-gzip', '/encoded?ce=gzip,br', '/encoded?ce=deflate,gzip', '/encoded?ce=identity'])(
-    'decodes %s',
-    async (path) => {
-      const res = await client.fetch(u(path));
-      expect(text(res.body)).toBe(ARTICLE_HTML);
-    },
-  );
+  it.each([
+    '/gzip',
+    '/brotli',
+    '/deflate',
+    '/deflate-raw',
+    '/encoded?ce=x-gzip',
+    '/encoded?ce=gzip,br',
+    '/encoded?ce=deflate,gzip',
+    '/encoded?ce=identity',
+  ])('decodes %s', async (path) => {
+    const res = await client.fetch(u(path));
+    expect(text(res.body)).toBe(ARTICLE_HTML);
+  });
 
   it('refuses an unknown encoding as unsupported_content_type', async () => {
     const error = await client.fetch(u('/encoded?ce=zstd')).catch((e: unknown) => e);
@@ -115,7 +129,9 @@ describe('content decoding', () => {
   });
 
   it('refuses a chain of more than two encodings', async () => {
-    await expect(client.fetch(u('/encoded?ce=gzip,br,gzip'))).rejects.toMatchObject({ code: 'unsupported_content_type' });
+    await expect(client.fetch(u('/encoded?ce=gzip,br,gzip'))).rejects.toMatchObject({
+      code: 'unsupported_content_type',
+    });
   });
 
   it('reports corrupt compressed bytes as a network error', async () => {
@@ -134,14 +150,29 @@ describe('hooks', () => {
     expect(res.body.length).toBeGreaterThan(0);
 
     const refusal = new AppError('unsupported_content_type', 'not HTML');
-    await expect(client.fetch(u('/pdf'), { onHead: () => { throw refusal; } })).rejects.toBe(refusal);
+    await expect(
+      client.fetch(u('/pdf'), {
+        onHead: () => {
+          throw refusal;
+        },
+      }),
+    ).rejects.toBe(refusal);
     const plain = new Error('plain error from a hook');
-    await expect(client.fetch(u('/html'), { onHead: () => { throw plain; } })).rejects.toBe(plain);
+    await expect(
+      client.fetch(u('/html'), {
+        onHead: () => {
+          throw plain;
+        },
+      }),
+    ).rejects.toBe(plain);
   });
 
   it('onFirstBytes gets the first 4100 decoded bytes (or the whole short body) once', async () => {
     const calls: number[] = [];
-    const big = await client.fetch(u('/huge-chunked'), { truncateAt: 100_000, onFirstBytes: (bytes) => void calls.push(bytes.length) });
+    const big = await client.fetch(u('/huge-chunked'), {
+      truncateAt: 100_000,
+      onFirstBytes: (bytes) => void calls.push(bytes.length),
+    });
     expect(calls).toEqual([4100]);
     expect(big.body.length).toBe(100_000);
     // Decoded bytes, not wire bytes: the gzip bomb opens with an HTML head, then spaces.
@@ -172,10 +203,18 @@ describe('hooks', () => {
     expect(head?.headers['content-type']).toBe('application/pdf');
 
     const binary = new AppError('unsupported_content_type', 'PDF');
-    await expect(client.fetch(u('/pdf-as-html'), { onFirstBytes: async () => Promise.reject(binary) })).rejects.toBe(binary);
+    await expect(client.fetch(u('/pdf-as-html'), { onFirstBytes: async () => Promise.reject(binary) })).rejects.toBe(
+      binary,
+    );
     const before = site.bytesWritten('/huge-chunked');
     const sync = new AppError('blocked', 'stop');
-    await expect(client.fetch(u('/huge-chunked'), { onFirstBytes: () => { throw sync; } })).rejects.toBe(sync);
+    await expect(
+      client.fetch(u('/huge-chunked'), {
+        onFirstBytes: () => {
+          throw sync;
+        },
+      }),
+    ).rejects.toBe(sync);
     // The 12 MiB body was not downloaded after the hook refused it.
     expect(site.bytesWritten('/huge-chunked') - before).toBeLessThan(12 * 1024 * 1024);
   });

@@ -58,7 +58,9 @@ describe('2xx: parse and match', () => {
 
   it('uses the longest match, Allow winning a tie, with * and $ (2.2.2)', async () => {
     const own = await siteWith({
-      robots: { body: 'User-agent: *\nDisallow: /docs/\nAllow: /docs/public/\nDisallow: /*.json$\nAllow: /page\nDisallow: /page\n' },
+      robots: {
+        body: 'User-agent: *\nDisallow: /docs/\nAllow: /docs/public/\nDisallow: /*.json$\nAllow: /page\nDisallow: /page\n',
+      },
     });
     const robots = checker();
     const allowed = async (path: string) => (await robots.check(`${own.origin}${path}`)).allowed;
@@ -88,7 +90,8 @@ describe('2xx: parse and match', () => {
         {
           path: '/robots.txt',
           description: 'robots.txt moved to another origin (localhost instead of 127.0.0.1)',
-          handle: (c) => send(c.res, 301, 'text/plain', '', { location: `http://localhost:${c.url.port}/robots-moved.txt` }),
+          handle: (c) =>
+            send(c.res, 301, 'text/plain', '', { location: `http://localhost:${c.url.port}/robots-moved.txt` }),
         },
       ],
     });
@@ -112,12 +115,20 @@ describe('2xx: parse and match', () => {
 describe('status handling (2.3.1.3, 2.3.1.4)', () => {
   it.each(['404', '401', '403'] as const)('%s → everything allowed', async (mode) => {
     const own = await siteWith({ robots: mode });
-    expect(await checker().check(`${own.origin}/private/page`)).toEqual({ allowed: true, source: 'missing', status: Number(mode) });
+    expect(await checker().check(`${own.origin}/private/page`)).toEqual({
+      allowed: true,
+      source: 'missing',
+      status: Number(mode),
+    });
   });
 
   it.each(['500', '503', '429'] as const)('%s → everything disallowed', async (mode) => {
     const own = await siteWith({ robots: mode });
-    expect(await checker().check(`${own.origin}/html`)).toEqual({ allowed: false, source: 'unreachable', status: Number(mode) });
+    expect(await checker().check(`${own.origin}/html`)).toEqual({
+      allowed: false,
+      source: 'unreachable',
+      status: Number(mode),
+    });
   });
 
   it('a timeout → everything disallowed, with the error', async () => {
@@ -130,7 +141,11 @@ describe('status handling (2.3.1.3, 2.3.1.4)', () => {
   });
 
   it('a network error → everything disallowed', async () => {
-    expect(await checker().check('http://127.0.0.1:1/html')).toMatchObject({ allowed: false, source: 'unreachable', error: { code: 'network' } });
+    expect(await checker().check('http://127.0.0.1:1/html')).toMatchObject({
+      allowed: false,
+      source: 'unreachable',
+      error: { code: 'network' },
+    });
   });
 
   it('a forbidden address → unreachable (disallowed), carrying the forbidden_address error, with no connection', async () => {
@@ -145,7 +160,16 @@ describe('status handling (2.3.1.3, 2.3.1.4)', () => {
 
   it('more than 5 redirects → treated as unavailable (allowed)', async () => {
     const own = await siteWith({
-      scenarios: [{ path: '/robots.txt', description: 'endless robots redirects', handle: (c) => send(c.res, 302, 'text/plain', '', { location: `/robots.txt?n=${Number(c.url.searchParams.get('n') ?? 0) + 1}` }) }],
+      scenarios: [
+        {
+          path: '/robots.txt',
+          description: 'endless robots redirects',
+          handle: (c) =>
+            send(c.res, 302, 'text/plain', '', {
+              location: `/robots.txt?n=${Number(c.url.searchParams.get('n') ?? 0) + 1}`,
+            }),
+        },
+      ],
     });
     expect(await checker().check(`${own.origin}/html`)).toEqual({ allowed: true, source: 'missing', status: 302 });
     expect(own.hits('/robots.txt')).toBe(6);
@@ -163,7 +187,8 @@ describe('cache', () => {
   it('fetches once for many sequential checks of one origin', async () => {
     const own = await siteWith({});
     const robots = checker();
-    for (const path of ['/html', '/text', '/private/page', '/no-bot/page', '/csv']) await robots.check(`${own.origin}${path}`);
+    for (const path of ['/html', '/text', '/private/page', '/no-bot/page', '/csv'])
+      await robots.check(`${own.origin}${path}`);
     expect(own.hits('/robots.txt')).toBe(1);
     expect(robots.cachedOrigins).toBe(1);
   });
@@ -206,7 +231,11 @@ describe('cache', () => {
     const own = await siteWith({ robots: 'timeout' });
     let now = 0;
     const robots = checker({ cacheTtlMs: 24 * 3600_000, timeoutMs: 200 }, TOKEN, () => now);
-    expect(await robots.check(`${own.origin}/html`)).toMatchObject({ allowed: false, source: 'unreachable', error: { code: 'timeout' } });
+    expect(await robots.check(`${own.origin}/html`)).toMatchObject({
+      allowed: false,
+      source: 'unreachable',
+      error: { code: 'timeout' },
+    });
     now += TIMEOUT_TTL_MS - 1;
     await robots.check(`${own.origin}/html`);
     expect(own.hits('/robots.txt')).toBe(1);
@@ -232,7 +261,10 @@ describe('cache', () => {
 describe('other behaviour', () => {
   it('disabled → always allowed, nothing fetched', async () => {
     const own = await siteWith({ robots: { body: 'User-agent: *\nDisallow: /\n' } });
-    expect(await checker({ enabled: false }).check(`${own.origin}/private/page`)).toEqual({ allowed: true, source: 'disabled' });
+    expect(await checker({ enabled: false }).check(`${own.origin}/private/page`)).toEqual({
+      allowed: true,
+      source: 'disabled',
+    });
     expect(own.hits('/robots.txt')).toBe(0);
   });
 
@@ -269,7 +301,10 @@ describe('robotsText', () => {
 
 describe('the shared cache (the store)', () => {
   function sharedChecker(shared: MemoryStore, now?: () => number): RobotsChecker {
-    return new RobotsChecker(client, robotsConfig({ timeoutMs: 2_000 }), TOKEN, { shared: shared.cache('robots'), ...(now ? { now } : {}) });
+    return new RobotsChecker(client, robotsConfig({ timeoutMs: 2_000 }), TOKEN, {
+      shared: shared.cache('robots'),
+      ...(now ? { now } : {}),
+    });
   }
 
   it('fetches an origin once for every checker sharing it, and parses the stored file the same way', async () => {
@@ -289,8 +324,16 @@ describe('the shared cache (the store)', () => {
     const store = new MemoryStore();
     let now = Date.now();
     const clock = () => now;
-    expect(await sharedChecker(store, clock).check(`${own.origin}/html`)).toMatchObject({ allowed: false, source: 'unreachable', status: 503 });
-    expect(await sharedChecker(store, clock).check(`${own.origin}/html`)).toMatchObject({ allowed: false, source: 'unreachable', status: 503 });
+    expect(await sharedChecker(store, clock).check(`${own.origin}/html`)).toMatchObject({
+      allowed: false,
+      source: 'unreachable',
+      status: 503,
+    });
+    expect(await sharedChecker(store, clock).check(`${own.origin}/html`)).toMatchObject({
+      allowed: false,
+      source: 'unreachable',
+      status: 503,
+    });
     expect(own.hits('/robots.txt')).toBe(1);
     now += UNREACHABLE_TTL_MS + 1;
     await sharedChecker(store, clock).check(`${own.origin}/html`);
@@ -299,7 +342,11 @@ describe('the shared cache (the store)', () => {
     const refused = new MemoryStore();
     const network = await sharedChecker(refused).check('http://127.0.0.1:1/html');
     const again = await sharedChecker(refused).check('http://127.0.0.1:1/html');
-    expect(again).toMatchObject({ allowed: false, source: 'unreachable', error: { code: network.error?.code, message: network.error?.message } });
+    expect(again).toMatchObject({
+      allowed: false,
+      source: 'unreachable',
+      error: { code: network.error?.code, message: network.error?.message },
+    });
     expect(again.error).toBeInstanceOf(Error);
     expect(again.error?.code).toBe('network');
   });

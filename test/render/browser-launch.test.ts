@@ -18,7 +18,11 @@ function disabledFeatures(cmdline: string): string[] {
 describeWithChromium('the launch switches', () => {
   it("keep Playwright's own disabled features and turn off the spare renderer and RenderDocument", async () => {
     const marker = `--user-agent=launch-switch-probe-${process.pid}`;
-    const browser = await playwright.launch({ executablePath: chromium.path as string, headless: true, args: [marker] });
+    const browser = await playwright.launch({
+      executablePath: chromium.path as string,
+      headless: true,
+      args: [marker],
+    });
     let defaults: string[];
     try {
       const main = descendants().find((p) => p.cmdline.includes(marker) && !p.cmdline.includes('--type='));

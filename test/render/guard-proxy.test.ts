@@ -34,7 +34,9 @@ afterAll(async () => {
 /** Opens a CONNECT tunnel through `via`, sends a GET over it and returns the first response line. */
 function throughTunnel(via: GuardProxy, authority: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(via.port, '127.0.0.1', () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nhost: ${authority}\r\n\r\n`));
+    const socket = net.connect(via.port, '127.0.0.1', () =>
+      socket.write(`CONNECT ${authority} HTTP/1.1\r\nhost: ${authority}\r\n\r\n`),
+    );
     let text = '';
     let sent = false;
     socket.on('data', (chunk) => {
@@ -65,7 +67,13 @@ describe('guard proxy', () => {
   it('tunnels to an allowed origin, and refuses others with 403 before any connection', async () => {
     expect(await throughTunnel(proxy, `127.0.0.1:${site.port}`)).toBe('HTTP/1.1 200 OK');
     const before = proxy.refusals();
-    for (const authority of [`127.0.0.1:${canary.port}`, `localhost:${canary.port}`, `[::ffff:127.0.0.1]:${canary.port}`, '169.254.169.254:80', '[::1]:443']) {
+    for (const authority of [
+      `127.0.0.1:${canary.port}`,
+      `localhost:${canary.port}`,
+      `[::ffff:127.0.0.1]:${canary.port}`,
+      '169.254.169.254:80',
+      '[::1]:443',
+    ]) {
       expect(await throughTunnel(proxy, authority), authority).toMatch(/^HTTP\/1\.1 403/);
     }
     expect(proxy.refusals()).toBe(before + 5);

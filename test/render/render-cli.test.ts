@@ -18,7 +18,11 @@ afterAll(async () => {
 
 describeWithChromium('extract on the command line', () => {
   it('prints the rendered text of a single-page app and exits 0', async () => {
-    const env = { ...(process.env as Record<string, string>), WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: `127.0.0.1:${site.port}`, CHROMIUM_PATH: chromium.path as string };
+    const env = {
+      ...(process.env as Record<string, string>),
+      WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: `127.0.0.1:${site.port}`,
+      CHROMIUM_PATH: chromium.path as string,
+    };
     const human = await runCli(['extract', `${site.origin}/spa`], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(SPA_TEXT);

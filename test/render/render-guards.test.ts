@@ -15,7 +15,13 @@
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
-import { browserProcesses, chromium, describeWithChromium, describeWithHeadlessShell, HEADLESS_SHELL } from '../helpers/chromium.js';
+import {
+  browserProcesses,
+  chromium,
+  describeWithChromium,
+  describeWithHeadlessShell,
+  HEADLESS_SHELL,
+} from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
 import { startTestApi, type TestApi } from '../helpers/test-server.js';
@@ -57,7 +63,10 @@ async function expectCanaryUntouched(on: TestApi): Promise<void> {
   expect(json.results[0].html).toMatch(/all attempts finished: (\S+ ){7}\S+</);
   expect(json.metadata.credits_used).toBe(1);
   await new Promise((resolve) => setTimeout(resolve, 300));
-  expect({ connections: canary.connections() - connectionsBefore, datagrams: datagrams - datagramsBefore }).toEqual({ connections: 0, datagrams: 0 });
+  expect({ connections: canary.connections() - connectionsBefore, datagrams: datagrams - datagramsBefore }).toEqual({
+    connections: 0,
+    datagrams: 0,
+  });
   // The redirects themselves were served by the allowed origin (and then refused).
   expect(site.hits('/redirect-to') - redirectsBefore).toBeGreaterThanOrEqual(2);
 }
@@ -96,7 +105,11 @@ describeWithChromium('the browser behind the guard proxy', () => {
     const next = await api.crawl({ urls: [`${site.origin}/spa`] });
     expect(next.json.results[0]).toMatchObject({ success: true, rendered: true });
     expect(next.json.results[0].markdown).toContain(SPA_TEXT);
-    expect(browserProcesses().filter((p) => p.main).map((p) => p.pid)).not.toContain(main[0]!.pid);
+    expect(
+      browserProcesses()
+        .filter((p) => p.main)
+        .map((p) => p.pid),
+    ).not.toContain(main[0]!.pid);
   });
 
   it('a bot wall: refused without stealth (free), passed by the stealth browser retry (5 credits)', async () => {
@@ -106,14 +119,22 @@ describeWithChromium('the browser behind the guard proxy', () => {
 
     const before = site.requests().length;
     const { json } = await api.crawl({ urls: [`${site.origin}/wall`], stealth: true });
-    expect(json.results[0]).toMatchObject({ success: true, rendered: true, status_code: 200, title: 'Harbour notices' });
+    expect(json.results[0]).toMatchObject({
+      success: true,
+      rendered: true,
+      status_code: 200,
+      title: 'Harbour notices',
+    });
     expect(json.results[0].markdown).toContain('The south slipway is closed');
     // The profile, as a page script sees it: no webdriver, the time zone and language of the headers.
     expect(json.results[0].markdown).toContain('webdriver=false tz=America/New_York lang=en-US');
     expect(json.metadata.credits_used).toBe(5);
 
     // The static stealth fetch and the browser present the same Chromium on Linux.
-    const walls = site.requests().slice(before).filter((r) => r.path === '/wall');
+    const walls = site
+      .requests()
+      .slice(before)
+      .filter((r) => r.path === '/wall');
     expect(walls.length).toBeGreaterThanOrEqual(3); // static, challenge, content
     const [staticFetch, ...browser] = walls;
     for (const request of browser) {

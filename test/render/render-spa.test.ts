@@ -154,10 +154,19 @@ describe('without a browser', () => {
     const { json } = await api.crawl({ urls: [`${site.origin}/text?stealth`], stealth: true });
     expect(json.results[0]).toMatchObject({ success: true, rendered: false });
     expect(json.metadata.credits_used).toBe(5);
-    const sent = site.requests().slice(before).find((r) => r.path === '/text?stealth');
-    expect(sent?.headers['user-agent']).toMatch(/^Mozilla\/5\.0 \(X11; Linux x86_64\).* Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
+    const sent = site
+      .requests()
+      .slice(before)
+      .find((r) => r.path === '/text?stealth');
+    expect(sent?.headers['user-agent']).toMatch(
+      /^Mozilla\/5\.0 \(X11; Linux x86_64\).* Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
+    );
     expect(sent?.headers['user-agent']).not.toMatch(/Headless|websearch-mcp/);
-    expect(sent?.headers).toMatchObject({ 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Linux"', 'accept-language': 'en-US,en;q=0.9' });
+    expect(sent?.headers).toMatchObject({
+      'sec-ch-ua-mobile': '?0',
+      'sec-ch-ua-platform': '"Linux"',
+      'accept-language': 'en-US,en;q=0.9',
+    });
     expect(sent?.headers['sec-ch-ua']).toMatch(/"Chromium";v="\d+"/);
   });
 });

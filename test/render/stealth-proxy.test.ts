@@ -45,17 +45,25 @@ afterAll(async () => {
 
 describe('the static fetch with a stealth proxy', () => {
   it('sends stealth requests through it, after the address policy; others directly', async () => {
-    const client = new GuardedFetcher(fetchConfig({ allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`), stealthProxy: proxyUrl }));
+    const client = new GuardedFetcher(
+      fetchConfig({ allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`), stealthProxy: proxyUrl }),
+    );
     try {
       const before = frontConnections;
       expect((await client.fetch(`${site.origin}/text`)).status).toBe(200);
       expect(frontConnections).toBe(before);
       const stealthy = await client.fetch(`${site.origin}/echo`, { profile: browserProfile() });
-      expect(JSON.parse(Buffer.from(stealthy.body).toString('utf8')).headers['user-agent']).toBe(browserProfile().userAgent);
+      expect(JSON.parse(Buffer.from(stealthy.body).toString('utf8')).headers['user-agent']).toBe(
+        browserProfile().userAgent,
+      );
       expect(frontConnections).toBeGreaterThan(before);
       const used = frontConnections;
-      await expect(client.fetch(`${canary.origin}/text`, { profile: browserProfile() })).rejects.toMatchObject({ code: 'forbidden_address' });
-      await expect(client.fetch(`http://localhost:${canary.port}/text`, { profile: browserProfile() })).rejects.toMatchObject({ code: 'forbidden_address' });
+      await expect(client.fetch(`${canary.origin}/text`, { profile: browserProfile() })).rejects.toMatchObject({
+        code: 'forbidden_address',
+      });
+      await expect(
+        client.fetch(`http://localhost:${canary.port}/text`, { profile: browserProfile() }),
+      ).rejects.toMatchObject({ code: 'forbidden_address' });
       expect(frontConnections).toBe(used);
       expect(canary.connections()).toBe(0);
     } finally {

@@ -53,9 +53,20 @@ function services(config: Config, renderer?: Renderer) {
   opened.push(store, client);
   const cache = store.cache<ExtractedPage>('page');
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken);
-  const pages = new PageExtractor({ config, client, robots, cache, converter: new InThreadConverter(), logger: silentLogger, ...(renderer ? { renderer } : {}) });
+  const pages = new PageExtractor({
+    config,
+    client,
+    robots,
+    cache,
+    converter: new InThreadConverter(),
+    logger: silentLogger,
+    ...(renderer ? { renderer } : {}),
+  });
   const schema = extractRequestSchema({ maxUrls: 10, maxTimeoutMs: config.fetch.maxTimeoutMs });
-  return { cache, crawl: (body: Record<string, unknown>) => new ExtractService(pages).extract(testContext(), schema.parse(body)) };
+  return {
+    cache,
+    crawl: (body: Record<string, unknown>) => new ExtractService(pages).extract(testContext(), schema.parse(body)),
+  };
 }
 
 describe('page_type in the services', () => {
@@ -90,7 +101,12 @@ describe('page_type in the services', () => {
       statusCode: 200,
       finalUrl: url,
       rendered: false,
-      output: { markdown: '# Old page\n\nCached by an earlier version.', title: 'Old page', language: 'en', content_type: 'text/html' },
+      output: {
+        markdown: '# Old page\n\nCached by an earlier version.',
+        title: 'Old page',
+        language: 'en',
+        content_type: 'text/html',
+      },
     };
     await cache.set(`page:markdown:${url}`, old, 60_000);
     const { results, metadata } = await crawl({ urls: [url] });

@@ -13,7 +13,10 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 
 function setup(auth: { rateLimitRequests?: number; rateLimitWindowMs?: number } = {}) {
   const store = new MemoryStore();
-  const config = loadConfig({ env: {}, overrides: { auth: { rateLimitRequests: 0, ...auth }, store: { path: ':memory:' } } });
+  const config = loadConfig({
+    env: {},
+    overrides: { auth: { rateLimitRequests: 0, ...auth }, store: { path: ':memory:' } },
+  });
   let now = Date.UTC(2026, 0, 1);
   const refused: string[] = [];
   const charged: number[] = [];
@@ -24,17 +27,32 @@ function setup(auth: { rateLimitRequests?: number; rateLimitWindowMs?: number } 
     now: () => now,
     observer: { creditsCharged: (_op, n) => void charged.push(n), requestRefused: (code) => void refused.push(code) },
   });
-  return { store, metering, keys: new ApiKeys(store, () => now), advance: (ms: number) => (now += ms), refused, charged };
+  return {
+    store,
+    metering,
+    keys: new ApiKeys(store, () => now),
+    advance: (ms: number) => (now += ms),
+    refused,
+    charged,
+  };
 }
 
 describe('Metering', () => {
   it('debits what the result says and records one usage line per request', async () => {
     const { store, metering, keys, charged } = setup();
     const { record } = await keys.create({ name: 'a', credits: 10 });
-    const result = await metering.run(testContext({ caller: { key: record } }), 'crawl', 5, async () => ({ credits: 3 }), (r) => r.credits);
+    const result = await metering.run(
+      testContext({ caller: { key: record } }),
+      'crawl',
+      5,
+      async () => ({ credits: 3 }),
+      (r) => r.credits,
+    );
     expect(result).toEqual({ credits: 3 });
     expect((await store.keyById(record.id))?.balance).toBe(7);
-    expect(await store.usage({ keyId: record.id })).toMatchObject([{ keyId: record.id, operation: 'crawl', credits: 3 }]);
+    expect(await store.usage({ keyId: record.id })).toMatchObject([
+      { keyId: record.id, operation: 'crawl', credits: 3 },
+    ]);
     expect(charged).toEqual([3]);
     // The hold is gone: the whole balance can be reserved again.
     expect(await store.reserve(record.id, 'probe', 7, 60_000, Date.now())).toMatchObject({ ok: true });
@@ -43,12 +61,28 @@ describe('Metering', () => {
   it('charges nothing for a failed operation and releases its hold', async () => {
     const { store, metering, keys } = setup();
     const { record } = await keys.create({ name: 'a', credits: 1 });
-    await expect(metering.run(testContext({ caller: { key: record } }), 'search', 4, async () => Promise.reject(new AppError('engines_unavailable', 'all down')), () => 4)).rejects.toMatchObject({
+    await expect(
+      metering.run(
+        testContext({ caller: { key: record } }),
+        'search',
+        4,
+        async () => Promise.reject(new AppError('engines_unavailable', 'all down')),
+        () => 4,
+      ),
+    ).rejects.toMatchObject({
       code: 'engines_unavailable',
     });
     expect((await store.keyById(record.id))?.balance).toBe(1);
     expect(await store.usage({ keyId: record.id })).toEqual([]);
-    await expect(metering.run(testContext({ caller: { key: record } }), 'search', 4, async () => 'ok', () => 1)).resolves.toBe('ok');
+    await expect(
+      metering.run(
+        testContext({ caller: { key: record } }),
+        'search',
+        4,
+        async () => 'ok',
+        () => 1,
+      ),
+    ).resolves.toBe('ok');
   });
 
   it('refuses a spent key with insufficient_credits before doing any work', async () => {
@@ -56,9 +90,15 @@ describe('Metering', () => {
     const { record } = await keys.create({ name: 'a', credits: 0 });
     let worked = false;
     await expect(
-      metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => {
-        worked = true;
-      }, () => 1),
+      metering.run(
+        testContext({ caller: { key: record } }),
+        'crawl',
+        1,
+        async () => {
+          worked = true;
+        },
+        () => 1,
+      ),
     ).rejects.toMatchObject({ code: 'insufficient_credits' });
     expect(worked).toBe(false);
     expect(refused).toEqual(['insufficient_credits']);
@@ -68,28 +108,62 @@ describe('Metering', () => {
     const { store, metering, keys } = setup();
     const { record } = await keys.create({ name: 'a', credits: 3 });
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, () => metering.run(testContext({ caller: { key: record } }), 'crawl', 2, () => new Promise<number>((r) => setTimeout(() => r(2), 5)), (n) => n)),
+      Array.from({ length: 20 }, () =>
+        metering.run(
+          testContext({ caller: { key: record } }),
+          'crawl',
+          2,
+          () => new Promise<number>((r) => setTimeout(() => r(2), 5)),
+          (n) => n,
+        ),
+      ),
     );
     const done = outcomes.filter((o) => o.status === 'fulfilled').length;
     const balance = (await store.keyById(record.id))?.balance as number;
     expect(done).toBeGreaterThanOrEqual(1);
     expect(balance).toBe(3 - 2 * done);
     expect(balance).toBeGreaterThanOrEqual(-2);
-    expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason.code === 'insufficient_credits')).toBe(true);
+    expect(
+      outcomes
+        .filter((o) => o.status === 'rejected')
+        .every((o) => (o as PromiseRejectedResult).reason.code === 'insufficient_credits'),
+    ).toBe(true);
   });
 
   it('says when a positive balance is refused because requests in flight hold it', async () => {
     const { metering, keys } = setup();
     const { record } = await keys.create({ name: 'a', credits: 3 });
     let finish: () => void = () => undefined;
-    const first = metering.run(testContext({ caller: { key: record } }), 'crawl', 10, () => new Promise<number>((r) => (finish = () => r(1))), (n) => n);
+    const first = metering.run(
+      testContext({ caller: { key: record } }),
+      'crawl',
+      10,
+      () => new Promise<number>((r) => (finish = () => r(1))),
+      (n) => n,
+    );
     await new Promise((r) => setTimeout(r, 5));
-    const error = await metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => 1, (n) => n).catch((e: unknown) => e);
+    const error = await metering
+      .run(
+        testContext({ caller: { key: record } }),
+        'crawl',
+        1,
+        async () => 1,
+        (n) => n,
+      )
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'insufficient_credits', retryable: true });
     expect((error as AppError).message).toMatch(/remaining 3 credits are held by its requests in progress/);
     finish();
     await first;
-    await expect(metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => 1, (n) => n)).resolves.toBe(1);
+    await expect(
+      metering.run(
+        testContext({ caller: { key: record } }),
+        'crawl',
+        1,
+        async () => 1,
+        (n) => n,
+      ),
+    ).resolves.toBe(1);
   });
 
   it('releases the hold when the debit itself fails (nothing charged)', async () => {
@@ -97,7 +171,15 @@ describe('Metering', () => {
     const { record } = await keys.create({ name: 'a', credits: 2 });
     const charge = store.charge.bind(store);
     store.charge = async () => Promise.reject(new Error('store went away'));
-    await expect(metering.run(testContext({ caller: { key: record } }), 'crawl', 2, async () => 2, (n) => n)).rejects.toThrow('store went away');
+    await expect(
+      metering.run(
+        testContext({ caller: { key: record } }),
+        'crawl',
+        2,
+        async () => 2,
+        (n) => n,
+      ),
+    ).rejects.toThrow('store went away');
     store.charge = charge;
     expect((await store.keyById(record.id))?.balance).toBe(2);
     expect(await store.reserve(record.id, 'probe', 2, 60_000, Date.now())).toMatchObject({ ok: true });
@@ -107,14 +189,29 @@ describe('Metering', () => {
     const { metering, keys } = setup();
     const { record } = await keys.create({ name: 'a' });
     await keys.revoke(record.id);
-    await expect(metering.run(testContext({ caller: { key: record } }), 'crawl', 1, async () => 1, () => 1)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(
+      metering.run(
+        testContext({ caller: { key: record } }),
+        'crawl',
+        1,
+        async () => 1,
+        () => 1,
+      ),
+    ).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('rate-limits per key and window, with a Retry-After to the end of the window', async () => {
     const { metering, keys, advance, refused } = setup({ rateLimitRequests: 2, rateLimitWindowMs: 10_000 });
     const a = (await keys.create({ name: 'a' })).record;
     const b = (await keys.create({ name: 'b' })).record;
-    const call = (key: typeof a) => metering.run(testContext({ caller: { key } }), 'search', 1, async () => 'ok', () => 0);
+    const call = (key: typeof a) =>
+      metering.run(
+        testContext({ caller: { key } }),
+        'search',
+        1,
+        async () => 'ok',
+        () => 0,
+      );
     await call(a);
     await call(a);
     const error = await call(a).catch((e: unknown) => e);
@@ -129,7 +226,16 @@ describe('Metering', () => {
 
   it('does not meter a local caller', async () => {
     const { store, metering } = setup({ rateLimitRequests: 1 });
-    for (let i = 0; i < 3; i++) await expect(metering.run(testContext({ caller: LOCAL_CALLER }), 'crawl', 1, async () => i, () => 1)).resolves.toBe(i);
+    for (let i = 0; i < 3; i++)
+      await expect(
+        metering.run(
+          testContext({ caller: LOCAL_CALLER }),
+          'crawl',
+          1,
+          async () => i,
+          () => 1,
+        ),
+      ).resolves.toBe(i);
     expect(await store.usage()).toEqual([]);
   });
 });
@@ -145,7 +251,10 @@ describe('ApiKeys', () => {
     await expect(keys.authenticate(`${secret}x`)).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(keys.authenticate('')).rejects.toMatchObject({ code: 'unauthorized' });
     await keys.revoke(record.prefix);
-    await expect(keys.authenticate(secret)).rejects.toMatchObject({ code: 'unauthorized', message: 'The API key was revoked.' });
+    await expect(keys.authenticate(secret)).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: 'The API key was revoked.',
+    });
   });
 
   it('refuses bad credit amounts and unknown keys with clear errors', async () => {

@@ -46,11 +46,18 @@ afterEach(async () => {
 
 /** A server converting on this thread, with the page cache on; no key exists, so /metrics is open on loopback. */
 async function server() {
-  const core = await buildCore(testConfig({ cache: { ttlMs: 60_000 } }), silentLogger, { metrics: new Metrics(), converter: 'in-thread' });
+  const core = await buildCore(testConfig({ cache: { ttlMs: 60_000 } }), silentLogger, {
+    metrics: new Metrics(),
+    converter: 'in-thread',
+  });
   const running = await startHttpServer(core);
   opened = { core, server: running };
   const crawl = async (body: unknown) => {
-    const res = await fetch(`${running.url}/api/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${running.url}/api/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as Record<string, any>;
   };

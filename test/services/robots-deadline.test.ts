@@ -15,7 +15,10 @@ let open: TestApi;
 let guarded: TestApi;
 
 beforeAll(async () => {
-  [hanging, failing] = await Promise.all([startFixtureSite({ robots: 'timeout' }), startFixtureSite({ robots: '503' })]);
+  [hanging, failing] = await Promise.all([
+    startFixtureSite({ robots: 'timeout' }),
+    startFixtureSite({ robots: '503' }),
+  ]);
   [open, guarded] = await Promise.all([
     startTestApi({ cache: { ttlMs: 0 } }),
     startTestApi({ cache: { ttlMs: 0 }, fetch: { allowPrivateAddresses: false } }),
@@ -40,16 +43,21 @@ describe('robots.txt and the per-URL deadline', () => {
   it('an unreachable robots.txt says why and cites RFC 9309', async () => {
     const { json } = await open.crawl({ urls: [`${failing.origin}/html`] });
     expect(json.results[0]).toMatchObject({ success: false, error_type: 'robots_disallowed' });
-    expect(json.results[0].error).toMatch(/robots\.txt could not be fetched \(HTTP 503\).*RFC 9309 \(2\.3\.1\.4\).*WEBSEARCH_ROBOTS setting/);
+    expect(json.results[0].error).toMatch(
+      /robots\.txt could not be fetched \(HTTP 503\).*RFC 9309 \(2\.3\.1\.4\).*WEBSEARCH_ROBOTS setting/,
+    );
   });
 });
 
 describe('localhost names', () => {
-  it.each(['localhost', 'localhost.', 'LOCALHOST', 'api.localhost', 'a.b.localhost.'])('refuses http://%s/ by name as forbidden_address', async (host) => {
-    const { json } = await guarded.crawl({ urls: [`http://${host}:${new URL(hanging.origin).port}/html`] });
-    expect(json.results[0]).toMatchObject({ success: false, error_type: 'forbidden_address', status_code: 0 });
-    expect(json.results[0].error).toMatch(/loopback name \(RFC 6761\).*WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=true/);
-  });
+  it.each(['localhost', 'localhost.', 'LOCALHOST', 'api.localhost', 'a.b.localhost.'])(
+    'refuses http://%s/ by name as forbidden_address',
+    async (host) => {
+      const { json } = await guarded.crawl({ urls: [`http://${host}:${new URL(hanging.origin).port}/html`] });
+      expect(json.results[0]).toMatchObject({ success: false, error_type: 'forbidden_address', status_code: 0 });
+      expect(json.results[0].error).toMatch(/loopback name \(RFC 6761\).*WEBSEARCH_ALLOW_PRIVATE_ADDRESSES=true/);
+    },
+  );
 
   it('names the setting when an address is refused', async () => {
     const { json } = await guarded.crawl({ urls: [`http://127.0.0.1:${new URL(hanging.origin).port}/html`] });

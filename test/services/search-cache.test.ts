@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineId } from '../../src/engines/types.js';
 import { searchCacheKey } from '../../src/services/search-service.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import {
+  startSearchHarness,
+  searchRequest,
+  type HarnessOptions,
+  type SearchHarness,
+} from '../helpers/search-harness.js';
 import { testContext } from '../helpers/request-context.js';
 
 let h: SearchHarness | undefined;
@@ -30,7 +35,10 @@ describe('search cache', () => {
     expect(cache.sets).toBe(1);
 
     clock.advance(1_000);
-    const again = await service.search(testContext(), searchRequest(' rust borrow   CHECKER ', { engines: ['brave', 'duckduckgo'] }));
+    const again = await service.search(
+      testContext(),
+      searchRequest(' rust borrow   CHECKER ', { engines: ['brave', 'duckduckgo'] }),
+    );
     expect(fake.hits('duckduckgo')).toBe(1);
     expect(fake.hits('brave')).toBe(1);
     expect(again.id).not.toBe(first.id);
@@ -56,13 +64,20 @@ describe('search cache', () => {
     const site: FixtureSite = await startFixtureSite();
     try {
       const { service, fake } = await harness({ search: { cacheTtlMs: TTL } });
-      fake.setScenario('searxng', { body: { results: [{ url: `${site.origin}/html?cached`, title: 't', content: 's' }] } });
+      fake.setScenario('searxng', {
+        body: { results: [{ url: `${site.origin}/html?cached`, title: 't', content: 's' }] },
+      });
       const request = searchRequest('q', { engines: ['searxng'], include_content: true });
       const first = await service.search(testContext(), request);
       expect(first.metadata).toMatchObject({ content_delivered: 1, credits_used: 2 });
       const hit = await service.search(testContext(), request);
       expect(hit.results[0]!.content).toBe(first.results[0]!.content);
-      expect(hit.metadata).toMatchObject({ from_cache: true, credits_used: 0, content_requested: 1, content_delivered: 1 });
+      expect(hit.metadata).toMatchObject({
+        from_cache: true,
+        credits_used: 0,
+        content_requested: 1,
+        content_delivered: 1,
+      });
       expect(site.hits('/html?cached')).toBe(1);
     } finally {
       await site.close();
@@ -98,7 +113,9 @@ describe('search cache', () => {
     const { service, cache } = await harness({ search: { cacheTtlMs: TTL } });
     cache.get = async () => Promise.reject(new Error('redis down'));
     cache.set = async () => Promise.reject(new Error('redis down'));
-    expect((await service.search(testContext(), searchRequest('q', { engines: ['wikipedia'] }))).metadata.status).toBe('success');
+    expect((await service.search(testContext(), searchRequest('q', { engines: ['wikipedia'] }))).metadata.status).toBe(
+      'success',
+    );
   });
 });
 
@@ -109,12 +126,16 @@ describe('searchCacheKey', () => {
 
   it('is a sha256 hex digest, equal for equivalent requests', () => {
     expect(key).toMatch(/^search:[0-9a-f]{64}$/);
-    expect(searchCacheKey(searchRequest('  Canoe   TRIPS', { include_content: true }), ['wikipedia', 'duckduckgo'])).toBe(key);
+    expect(
+      searchCacheKey(searchRequest('  Canoe   TRIPS', { include_content: true }), ['wikipedia', 'duckduckgo']),
+    ).toBe(key);
     const domains = (inc: string[], exc: string[]) =>
       searchCacheKey(searchRequest('q', { include_domains: inc, exclude_domains: exc }), engines);
     expect(domains(['b.org', 'a.com'], ['x.net'])).toBe(domains(['a.com', 'B.org'], ['x.net']));
     // content_results changes nothing without include_content.
-    expect(searchCacheKey(searchRequest('q', { content_results: 3 }), engines)).toBe(searchCacheKey(searchRequest('q'), engines));
+    expect(searchCacheKey(searchRequest('q', { content_results: 3 }), engines)).toBe(
+      searchCacheKey(searchRequest('q'), engines),
+    );
   });
 
   it.each([
@@ -159,17 +180,26 @@ describe('politeness', () => {
   it('a call queued longer than its budget gives up in the queue', async () => {
     const { service, fake } = await harness({ search: { duckduckgoIntervalMs: 2_000, engineTimeoutMs: 300 } });
     const request = searchRequest('q', { engines: ['duckduckgo', 'wikipedia'] });
-    const [first, second] = await Promise.all([service.search(testContext(), request), service.search(testContext(), request)]);
+    const [first, second] = await Promise.all([
+      service.search(testContext(), request),
+      service.search(testContext(), request),
+    ]);
     expect(first.metadata.status).toBe('success');
     expect(second.metadata.status).toBe('partial');
-    expect(second.metadata.failed_engines).toEqual([{ engine: 'duckduckgo', error: 'timeout', message: 'duckduckgo did not answer within 300 ms' }]);
+    expect(second.metadata.failed_engines).toEqual([
+      { engine: 'duckduckgo', error: 'timeout', message: 'duckduckgo did not answer within 300 ms' },
+    ]);
     expect(fake.hits('duckduckgo')).toBe(1);
   });
 
   it('Brave: request starts spaced by the configured rate', async () => {
     const { service, fake } = await harness({ search: { braveRatePerSecond: 5 } });
     const request = searchRequest('q', { engines: ['brave'] });
-    await Promise.all([service.search(testContext(), request), service.search(testContext(), request), service.search(testContext(), request)]);
+    await Promise.all([
+      service.search(testContext(), request),
+      service.search(testContext(), request),
+      service.search(testContext(), request),
+    ]);
     const starts = fake.requests('brave').map((r) => r.at);
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(190);
     expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(190);

@@ -7,7 +7,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse, SearchResult } from '../../src/core/schemas.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import {
+  startSearchHarness,
+  searchRequest,
+  type HarnessOptions,
+  type SearchHarness,
+} from '../helpers/search-harness.js';
 import { testContext } from '../helpers/request-context.js';
 
 let site: FixtureSite;
@@ -30,14 +35,27 @@ async function withResults(paths: string[], options: HarnessOptions = {}): Promi
   h.fake.setScenario('searxng', {
     body: {
       query: 'q',
-      results: paths.map((p, i) => ({ url: `${site.origin}${p}`, title: `Page ${i + 1}`, content: `Snippet ${i + 1}`, template: 'default.html' })),
+      results: paths.map((p, i) => ({
+        url: `${site.origin}${p}`,
+        title: `Page ${i + 1}`,
+        content: `Snippet ${i + 1}`,
+        template: 'default.html',
+      })),
     },
   });
   return h;
 }
 
-const search = (harness: SearchHarness, extra: Record<string, unknown> = {}, onProgress?: (p: { done: number; total: number; url: string }) => void) =>
-  harness.service.search(testContext(), searchRequest('q', { engines: ['searxng'], include_content: true, ...extra }), onProgress ? { onProgress } : {});
+const search = (
+  harness: SearchHarness,
+  extra: Record<string, unknown> = {},
+  onProgress?: (p: { done: number; total: number; url: string }) => void,
+) =>
+  harness.service.search(
+    testContext(),
+    searchRequest('q', { engines: ['searxng'], include_content: true, ...extra }),
+    onProgress ? { onProgress } : {},
+  );
 
 /** What each result carries: 'content' or its content_error, or '-' for neither. */
 function carried(response: SearchResponse): string[] {
@@ -52,12 +70,35 @@ function carried(response: SearchResponse): string[] {
   });
 }
 
-const DELIVERABLE = ['/html', '/text', '/markdown', '/csv', '/json', '/ld-json', '/rss', '/atom', '/xml', '/xhtml', '/sitemap.xml'];
+const DELIVERABLE = [
+  '/html',
+  '/text',
+  '/markdown',
+  '/csv',
+  '/json',
+  '/ld-json',
+  '/rss',
+  '/atom',
+  '/xml',
+  '/xhtml',
+  '/sitemap.xml',
+];
 
 describe('include_content', () => {
   it('attaches content or the reason it failed, within one deadline', async () => {
     const harness = await withResults(
-      ['/html', '/private/page', '/challenge', '/pdf', '/slow-drip', '/status/404', '/status/403', '/doc.pdf', '/text', '/hang'],
+      [
+        '/html',
+        '/private/page',
+        '/challenge',
+        '/pdf',
+        '/slow-drip',
+        '/status/404',
+        '/status/403',
+        '/doc.pdf',
+        '/text',
+        '/hang',
+      ],
       { search: { contentTimeoutMs: 800 } },
     );
     const refusedBefore = site.hits('/private/page') + site.hits('/doc.pdf');
@@ -81,13 +122,46 @@ describe('include_content', () => {
     expect(site.hits('/private/page') + site.hits('/doc.pdf')).toBe(refusedBefore);
     expect(response.results[0]!.content).toContain('#'); // Markdown of the article
     // A failed fetch keeps the normal fields.
-    expect(response.results[1]).toMatchObject({ title: 'Page 2', url: `${site.origin}/private/page`, snippet: 'Snippet 2', position: 2 });
-    expect(Object.keys(response.results[1]!)).toEqual(['title', 'url', 'snippet', 'position', 'engine', 'engines', 'content_error']);
-    expect(Object.keys(response.results[0]!)).toEqual(['title', 'url', 'snippet', 'position', 'engine', 'engines', 'content']);
-    expect(response.metadata).toMatchObject({ content_requested: 10, content_delivered: 2, credits_used: 2, status: 'success' });
+    expect(response.results[1]).toMatchObject({
+      title: 'Page 2',
+      url: `${site.origin}/private/page`,
+      snippet: 'Snippet 2',
+      position: 2,
+    });
+    expect(Object.keys(response.results[1]!)).toEqual([
+      'title',
+      'url',
+      'snippet',
+      'position',
+      'engine',
+      'engines',
+      'content_error',
+    ]);
+    expect(Object.keys(response.results[0]!)).toEqual([
+      'title',
+      'url',
+      'snippet',
+      'position',
+      'engine',
+      'engines',
+      'content',
+    ]);
+    expect(response.metadata).toMatchObject({
+      content_requested: 10,
+      content_delivered: 2,
+      credits_used: 2,
+      status: 'success',
+    });
     // Key order of the metadata object (it is serialised byte for byte).
     expect(Object.keys(response.metadata)).toEqual([
-      'number_of_results', 'credits_used', 'from_cache', 'status', 'response_time', 'timestamp', 'content_requested', 'content_delivered',
+      'number_of_results',
+      'credits_used',
+      'from_cache',
+      'status',
+      'response_time',
+      'timestamp',
+      'content_requested',
+      'content_delivered',
     ]);
   });
 
@@ -115,7 +189,12 @@ describe('include_content', () => {
   it('counts 0 requested and 0 credits when there are no results', async () => {
     const harness = await withResults([]);
     const response = await search(harness);
-    expect(response.metadata).toMatchObject({ status: 'no_results', credits_used: 0, content_requested: 0, content_delivered: 0 });
+    expect(response.metadata).toMatchObject({
+      status: 'no_results',
+      credits_used: 0,
+      content_requested: 0,
+      content_delivered: 0,
+    });
   });
 
   it('a plain search carries neither key and no content counts', async () => {
@@ -130,7 +209,12 @@ describe('include_content', () => {
     const harness = await withResults(['/html?p', '/status/500?p', '/delay/150', '/text?p', '/html?not-fetched']);
     const progress: { done: number; total: number; url: string }[] = [];
     await search(harness, { content_results: 4 }, (p) => progress.push(p));
-    expect(progress.map((p) => [p.done, p.total])).toEqual([[1, 4], [2, 4], [3, 4], [4, 4]]);
+    expect(progress.map((p) => [p.done, p.total])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
     expect(new Set(progress.map((p) => new URL(p.url).pathname + new URL(p.url).search))).toEqual(
       new Set(['/html?p', '/status/500?p', '/delay/150', '/text?p']),
     );

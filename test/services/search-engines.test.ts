@@ -7,11 +7,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { searchResponseSchema, type SearchResponse } from '../../src/core/schemas.js';
 import { ENGINE_IDS, type EngineId } from '../../src/engines/types.js';
-import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import {
+  startSearchHarness,
+  searchRequest,
+  type HarnessOptions,
+  type SearchHarness,
+} from '../helpers/search-harness.js';
 import { testContext } from '../helpers/request-context.js';
 
 /** Result counts of the fixture bodies served by the 'results' scenario (manifest.json). */
-const FIXTURE_COUNTS: Record<EngineId, number> = { duckduckgo: 6, wikipedia: 4, mojeek: 3, brave: 3, searxng: 3, google: 3 };
+const FIXTURE_COUNTS: Record<EngineId, number> = {
+  duckduckgo: 6,
+  wikipedia: 4,
+  mojeek: 3,
+  brave: 3,
+  searxng: 3,
+  google: 3,
+};
 
 let h: SearchHarness | undefined;
 afterEach(async () => {
@@ -56,7 +68,14 @@ describe('each engine through the service', () => {
       expect(Object.keys(r)).not.toContain('content_error');
     }
     expect(response.metadata).toMatchObject({ status: 'success', credits_used: 1, from_cache: false });
-    expect(Object.keys(response.metadata)).toEqual(['number_of_results', 'credits_used', 'from_cache', 'status', 'response_time', 'timestamp']);
+    expect(Object.keys(response.metadata)).toEqual([
+      'number_of_results',
+      'credits_used',
+      'from_cache',
+      'status',
+      'response_time',
+      'timestamp',
+    ]);
     expect(fake.hits(id)).toBe(1);
   });
 
@@ -68,19 +87,44 @@ describe('each engine through the service', () => {
     expect(new Set(response.results.map((r) => r.engine))).toEqual(new Set(ENGINE_IDS));
     expect(response.metadata.status).toBe('success');
     // Engine selection order never changes the answer.
-    const reordered = await service.search(testContext(), searchRequest('test query', { max_results: 20, engines: [...ENGINE_IDS].reverse() }));
+    const reordered = await service.search(
+      testContext(),
+      searchRequest('test query', { max_results: 20, engines: [...ENGINE_IDS].reverse() }),
+    );
     expect(reordered.engines).toEqual([...ENGINE_IDS]);
     expect(reordered.results).toEqual(response.results);
   });
 
   it('sends the engines the request parameters, and engine requests may go to private addresses', async () => {
     const { service, fake } = await harness();
-    await service.search(testContext(), searchRequest('tide tables', { engines: ['brave', 'searxng'], country: 'DE', language: 'de', safesearch: 'strict', time_range: 'week' }));
+    await service.search(
+      testContext(),
+      searchRequest('tide tables', {
+        engines: ['brave', 'searxng'],
+        country: 'DE',
+        language: 'de',
+        safesearch: 'strict',
+        time_range: 'week',
+      }),
+    );
     const brave = new URL(fake.requests('brave')[0]!.path, fake.baseUrl).searchParams;
-    expect(Object.fromEntries(brave)).toMatchObject({ q: 'tide tables', count: '10', country: 'DE', search_lang: 'de', safesearch: 'strict', freshness: 'pw' });
+    expect(Object.fromEntries(brave)).toMatchObject({
+      q: 'tide tables',
+      count: '10',
+      country: 'DE',
+      search_lang: 'de',
+      safesearch: 'strict',
+      freshness: 'pw',
+    });
     expect(fake.requests('brave')[0]!.headers['x-subscription-token']).toBe('test-brave-key');
     const searx = new URL(fake.requests('searxng')[0]!.path, fake.baseUrl).searchParams;
-    expect(Object.fromEntries(searx)).toMatchObject({ q: 'tide tables', format: 'json', safesearch: '2', time_range: 'week', language: 'de' });
+    expect(Object.fromEntries(searx)).toMatchObject({
+      q: 'tide tables',
+      format: 'json',
+      safesearch: '2',
+      time_range: 'week',
+      language: 'de',
+    });
   });
 });
 
@@ -99,9 +143,14 @@ describe('engine failures', () => {
     const { service, fake } = await harness();
     fake.setScenario('wikipedia', 'no_results');
     fake.setScenario('mojeek', 'server_error');
-    const response = await service.search(testContext(), searchRequest('nothing', { engines: ['wikipedia', 'mojeek'] }));
+    const response = await service.search(
+      testContext(),
+      searchRequest('nothing', { engines: ['wikipedia', 'mojeek'] }),
+    );
     expect(response.metadata).toMatchObject({ status: 'no_results', credits_used: 0 });
-    expect(response.metadata.failed_engines).toEqual([{ engine: 'mojeek', error: 'http', message: 'Mojeek answered HTTP 500' }]);
+    expect(response.metadata.failed_engines).toEqual([
+      { engine: 'mojeek', error: 'http', message: 'Mojeek answered HTTP 500' },
+    ]);
   });
 
   it('a CAPTCHA (202 anomaly page) suspends DuckDuckGo; the search goes on as partial', async () => {
@@ -124,7 +173,11 @@ describe('engine failures', () => {
     expect(fake.hits('duckduckgo')).toBe(1); // suspended: not asked
     const until = new Date(clock.now() + config.search.suspendBlockedMs).toISOString();
     expect(second.metadata.failed_engines).toEqual([
-      { engine: 'duckduckgo', error: 'blocked', message: expect.stringContaining(`duckduckgo is suspended until ${until}`) },
+      {
+        engine: 'duckduckgo',
+        error: 'blocked',
+        message: expect.stringContaining(`duckduckgo is suspended until ${until}`),
+      },
     ]);
     expect(second.metadata.status).toBe('partial');
 
@@ -144,7 +197,9 @@ describe('engine failures', () => {
     fake.setScenario('brave', 'results');
     clock.advance(119_999);
     const during = await service.search(testContext(), request);
-    expect(during.metadata.failed_engines?.[0]?.message).toMatch(/^brave is suspended until .* because it rate-limited the last request/);
+    expect(during.metadata.failed_engines?.[0]?.message).toMatch(
+      /^brave is suspended until .* because it rate-limited the last request/,
+    );
     expect(fake.hits('brave')).toBe(1);
     clock.advance(1);
     expect((await service.search(testContext(), request)).metadata.status).toBe('success');
@@ -155,7 +210,10 @@ describe('engine failures', () => {
     const { service, fake, clock } = await harness({ search: { suspendRateLimitedMs: 60_000 } });
     fake.setScenario('google', 'rate_limited_no_retry_after');
     const request = searchRequest('q', { engines: ['google', 'mojeek'] });
-    expect((await service.search(testContext(), request)).metadata.failed_engines?.[0]).toMatchObject({ engine: 'google', error: 'rate_limited' });
+    expect((await service.search(testContext(), request)).metadata.failed_engines?.[0]).toMatchObject({
+      engine: 'google',
+      error: 'rate_limited',
+    });
     clock.advance(59_999);
     await service.search(testContext(), request);
     expect(fake.hits('google')).toBe(1);
@@ -170,7 +228,9 @@ describe('engine failures', () => {
     const request = searchRequest('q', { engines: ['searxng', 'brave'] });
     const response = await service.search(testContext(), request);
     expect(response.metadata.status).toBe('partial');
-    expect(response.metadata.failed_engines).toEqual([{ engine: 'searxng', error: 'http', message: expect.stringContaining('HTTP 500') }]);
+    expect(response.metadata.failed_engines).toEqual([
+      { engine: 'searxng', error: 'http', message: expect.stringContaining('HTTP 500') },
+    ]);
     await service.search(testContext(), request);
     expect(fake.hits('searxng')).toBe(2);
   });
@@ -184,7 +244,9 @@ describe('engine failures', () => {
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(1_000);
     expect(response.metadata.status).toBe('partial');
-    expect(response.metadata.failed_engines).toEqual([{ engine: 'wikipedia', error: 'timeout', message: 'wikipedia did not answer within 300 ms' }]);
+    expect(response.metadata.failed_engines).toEqual([
+      { engine: 'wikipedia', error: 'timeout', message: 'wikipedia did not answer within 300 ms' },
+    ]);
     expect(response.results).toHaveLength(FIXTURE_COUNTS.mojeek);
   });
 
@@ -230,7 +292,9 @@ describe('engine failures', () => {
     fake.setScenario('duckduckgo', 'captcha');
     fake.setScenario('wikipedia', 'hang');
     fake.setScenario('brave', 'rate_limited');
-    const err = await rejection(service.search(testContext(), searchRequest('q', { engines: ['duckduckgo', 'wikipedia', 'brave'] })));
+    const err = await rejection(
+      service.search(testContext(), searchRequest('q', { engines: ['duckduckgo', 'wikipedia', 'brave'] })),
+    );
     expect(err.code).toBe('engines_unavailable');
     expect(err.retryable).toBe(true);
     expect(err.message).toMatch(
@@ -244,11 +308,17 @@ describe('engine failures', () => {
   });
 
   it('an engine that is not configured → invalid_request naming the missing setting', async () => {
-    const { service, fake } = await harness({ engines: { braveApiKey: undefined, googleCseId: undefined, searxngUrl: undefined } });
+    const { service, fake } = await harness({
+      engines: { braveApiKey: undefined, googleCseId: undefined, searxngUrl: undefined },
+    });
     expect(service.settings.configured).toEqual(['duckduckgo', 'wikipedia', 'mojeek']);
-    const err = await rejection(service.search(testContext(), searchRequest('q', { engines: ['duckduckgo', 'brave', 'google', 'searxng'] })));
+    const err = await rejection(
+      service.search(testContext(), searchRequest('q', { engines: ['duckduckgo', 'brave', 'google', 'searxng'] })),
+    );
     expect(err.code).toBe('invalid_request');
-    expect(err.message).toBe('Not configured on this server: brave, google, searxng (configured engines: duckduckgo, wikipedia, mojeek).');
+    expect(err.message).toBe(
+      'Not configured on this server: brave, google, searxng (configured engines: duckduckgo, wikipedia, mojeek).',
+    );
     expect(err.details).toEqual([
       { path: 'engines.1', message: '"brave" is not configured: set BRAVE_API_KEY' },
       { path: 'engines.2', message: '"google" is not configured: set GOOGLE_CSE_ID' },
@@ -262,7 +332,9 @@ describe('engine failures', () => {
     fake.setScenario('mojeek', 'hang');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const err = await rejection(service.search(testContext({ signal: controller.signal }), searchRequest('q', { engines: ['mojeek'] })));
+    const err = await rejection(
+      service.search(testContext({ signal: controller.signal }), searchRequest('q', { engines: ['mojeek'] })),
+    );
     expect(err.code).toBe('cancelled');
   });
 });

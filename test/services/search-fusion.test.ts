@@ -4,7 +4,12 @@
  * hand; de-duplication across engines; domain filters enforced on the fused list.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSearchHarness, searchRequest, type HarnessOptions, type SearchHarness } from '../helpers/search-harness.js';
+import {
+  startSearchHarness,
+  searchRequest,
+  type HarnessOptions,
+  type SearchHarness,
+} from '../helpers/search-harness.js';
 import { testContext } from '../helpers/request-context.js';
 
 let h: SearchHarness | undefined;
@@ -30,17 +35,32 @@ const braveBody = (items: Item[]) => ({
   type: 'search',
   web: {
     type: 'search',
-    results: items.map((i) => ({ title: i.title ?? title(i.url), url: i.url, description: i.snippet ?? '', ...(i.date ? { page_age: i.date } : {}) })),
+    results: items.map((i) => ({
+      title: i.title ?? title(i.url),
+      url: i.url,
+      description: i.snippet ?? '',
+      ...(i.date ? { page_age: i.date } : {}),
+    })),
   },
 });
 /** A SearXNG JSON answer. */
 const searxBody = (items: Item[]) => ({
   query: 'q',
   number_of_results: items.length,
-  results: items.map((i) => ({ url: i.url, title: i.title ?? title(i.url), content: i.snippet ?? '', template: 'default.html', engine: 'x', publishedDate: i.date ?? null })),
+  results: items.map((i) => ({
+    url: i.url,
+    title: i.title ?? title(i.url),
+    content: i.snippet ?? '',
+    template: 'default.html',
+    engine: 'x',
+    publishedDate: i.date ?? null,
+  })),
 });
 /** A Google Custom Search JSON answer. */
-const googleBody = (items: Item[]) => ({ kind: 'customsearch#search', items: items.map((i) => ({ title: i.title ?? title(i.url), link: i.url, snippet: i.snippet ?? '' })) });
+const googleBody = (items: Item[]) => ({
+  kind: 'customsearch#search',
+  items: items.map((i) => ({ title: i.title ?? title(i.url), link: i.url, snippet: i.snippet ?? '' })),
+});
 
 const A = 'https://a.example/one';
 const B = 'https://b.example/two';
@@ -58,7 +78,10 @@ describe('fusion through the service', () => {
     //   A = 1.2/61 + 1/63          = 0.019672 + 0.015873            = 0.035545
     //   D = 1/62 + 0.5/61          = 0.016129 + 0.008197            = 0.024326
     //   C = 1.2/63                 = 0.019048
-    const response = await service.search(testContext(), searchRequest('q', { engines: ['google', 'brave', 'searxng'] }));
+    const response = await service.search(
+      testContext(),
+      searchRequest('q', { engines: ['google', 'brave', 'searxng'] }),
+    );
     expect(response.results.map((r) => [r.url, r.position, r.engine, r.engines])).toEqual([
       // B's best rank is 1 (SearXNG); then rank 2 at Brave (weight 1.2) before Google (0.5).
       [B, 1, 'searxng', ['searxng', 'brave', 'google']],
@@ -83,11 +106,21 @@ describe('fusion through the service', () => {
     const { service, fake } = await harness();
     fake.setScenario('brave', {
       body: braveBody([
-        { url: 'http://a.example/guide/?utm_source=brave', title: 'Guide', snippet: 'A short one.', date: '2025-03-04T05:06:07' },
+        {
+          url: 'http://a.example/guide/?utm_source=brave',
+          title: 'Guide',
+          snippet: 'A short one.',
+          date: '2025-03-04T05:06:07',
+        },
         { url: B },
       ]),
     });
-    fake.setScenario('searxng', { body: searxBody([{ url: 'https://A.example/guide#top', title: 'The complete guide', snippet: 'Short.' }, { url: B }]) });
+    fake.setScenario('searxng', {
+      body: searxBody([
+        { url: 'https://A.example/guide#top', title: 'The complete guide', snippet: 'Short.' },
+        { url: B },
+      ]),
+    });
     const response = await service.search(testContext(), searchRequest('q', { engines: ['brave', 'searxng'] }));
     expect(response.results).toHaveLength(2);
     const [first] = response.results;
@@ -108,11 +141,28 @@ describe('fusion through the service', () => {
     const { service, fake } = await harness();
     // Engines that ignore the site: operators and answer off-domain results anyway.
     fake.setScenario('brave', {
-      body: braveBody([{ url: 'https://evil.example/x' }, { url: 'https://docs.a.example/1' }, { url: 'https://a.example/2' }, { url: 'https://nota.example/3' }]),
+      body: braveBody([
+        { url: 'https://evil.example/x' },
+        { url: 'https://docs.a.example/1' },
+        { url: 'https://a.example/2' },
+        { url: 'https://nota.example/3' },
+      ]),
     });
-    fake.setScenario('searxng', { body: searxBody([{ url: 'https://skip.a.example/4' }, { url: 'https://b.example/5' }, { url: 'https://a.example/6' }]) });
-    const response = await service.search(testContext(), 
-      searchRequest('q', { engines: ['brave', 'searxng'], max_results: 5, include_domains: ['a.example', 'b.example'], exclude_domains: ['skip.a.example'] }),
+    fake.setScenario('searxng', {
+      body: searxBody([
+        { url: 'https://skip.a.example/4' },
+        { url: 'https://b.example/5' },
+        { url: 'https://a.example/6' },
+      ]),
+    });
+    const response = await service.search(
+      testContext(),
+      searchRequest('q', {
+        engines: ['brave', 'searxng'],
+        max_results: 5,
+        include_domains: ['a.example', 'b.example'],
+        exclude_domains: ['skip.a.example'],
+      }),
     );
     const hosts = response.results.map((r) => new URL(r.url).host);
     expect(hosts.sort()).toEqual(['a.example', 'a.example', 'b.example', 'docs.a.example']);
@@ -126,8 +176,15 @@ describe('fusion through the service', () => {
     const { service, fake } = await harness();
     fake.setScenario('brave', { body: braveBody([1, 2, 3, 4, 5].map((n) => ({ url: `https://a.example/${n}` }))) });
     fake.setScenario('searxng', { body: searxBody([6, 7, 8].map((n) => ({ url: `https://a.example/${n}` }))) });
-    const response = await service.search(testContext(), searchRequest('q', { engines: ['brave', 'searxng'], max_results: 3 }));
-    expect(response.results.map((r) => r.url)).toEqual(['https://a.example/1', 'https://a.example/6', 'https://a.example/2']);
+    const response = await service.search(
+      testContext(),
+      searchRequest('q', { engines: ['brave', 'searxng'], max_results: 3 }),
+    );
+    expect(response.results.map((r) => r.url)).toEqual([
+      'https://a.example/1',
+      'https://a.example/6',
+      'https://a.example/2',
+    ]);
     expect(new URL(fake.requests('brave')[0]!.path, fake.baseUrl).searchParams.get('count')).toBe('3');
   });
 });

@@ -11,13 +11,17 @@ import { engineSettingsProblems, parseWeights, resolveEngineSettings } from '../
 import { EngineThrottle, Lane } from '../../src/services/engine-throttle.js';
 import { fakeClock } from '../helpers/search-harness.js';
 
-const config = (overrides: DeepPartial<Config> = {}, env: Record<string, string> = {}): Config => loadConfig({ env, overrides });
+const config = (overrides: DeepPartial<Config> = {}, env: Record<string, string> = {}): Config =>
+  loadConfig({ env, overrides });
 
 describe('engine settings', () => {
   it('configures the keyless engines always and the keyed ones only with their settings', () => {
     expect(resolveEngineSettings(config()).configured).toEqual(['duckduckgo', 'wikipedia', 'mojeek']);
     const all = resolveEngineSettings(
-      config({}, { BRAVE_API_KEY: 'k', SEARXNG_URL: 'http://10.0.0.5:8888/', GOOGLE_API_KEY: 'g', GOOGLE_CSE_ID: 'cx' }),
+      config(
+        {},
+        { BRAVE_API_KEY: 'k', SEARXNG_URL: 'http://10.0.0.5:8888/', GOOGLE_API_KEY: 'g', GOOGLE_CSE_ID: 'cx' },
+      ),
     );
     expect(all.configured).toEqual(['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google']);
     // Google needs both its key and its engine id.
@@ -25,24 +29,48 @@ describe('engine settings', () => {
   });
 
   it('builds each EngineContext from config', () => {
-    const s = resolveEngineSettings(config({ fetch: { userAgent: 'UA/1' } }, { BRAVE_API_KEY: 'k', GOOGLE_API_KEY: 'g', GOOGLE_CSE_ID: 'cx' }));
-    expect(s.contexts.duckduckgo).toEqual({ baseUrl: 'https://html.duckduckgo.com', fallbackUrl: 'https://lite.duckduckgo.com', userAgent: 'UA/1' });
+    const s = resolveEngineSettings(
+      config({ fetch: { userAgent: 'UA/1' } }, { BRAVE_API_KEY: 'k', GOOGLE_API_KEY: 'g', GOOGLE_CSE_ID: 'cx' }),
+    );
+    expect(s.contexts.duckduckgo).toEqual({
+      baseUrl: 'https://html.duckduckgo.com',
+      fallbackUrl: 'https://lite.duckduckgo.com',
+      userAgent: 'UA/1',
+    });
     expect(s.contexts.brave).toEqual({ baseUrl: 'https://api.search.brave.com', apiKey: 'k', userAgent: 'UA/1' });
-    expect(s.contexts.google).toEqual({ baseUrl: 'https://www.googleapis.com', apiKey: 'g', cseId: 'cx', userAgent: 'UA/1' });
+    expect(s.contexts.google).toEqual({
+      baseUrl: 'https://www.googleapis.com',
+      apiKey: 'g',
+      cseId: 'cx',
+      userAgent: 'UA/1',
+    });
     expect(s.contexts.wikipedia.baseUrl).toBe('https://{lang}.wikipedia.org');
   });
 
   it('defaults to every configured engine, or to WEBSEARCH_ENGINES', () => {
-    expect(resolveEngineSettings(config({}, { BRAVE_API_KEY: 'k' })).defaults).toEqual(['duckduckgo', 'wikipedia', 'mojeek', 'brave']);
+    expect(resolveEngineSettings(config({}, { BRAVE_API_KEY: 'k' })).defaults).toEqual([
+      'duckduckgo',
+      'wikipedia',
+      'mojeek',
+      'brave',
+    ]);
     // Canonical order whatever the order given; duplicates and blanks ignored.
-    const s = resolveEngineSettings(config({}, { BRAVE_API_KEY: 'k', WEBSEARCH_ENGINES: ' Brave, duckduckgo,,brave ' }));
+    const s = resolveEngineSettings(
+      config({}, { BRAVE_API_KEY: 'k', WEBSEARCH_ENGINES: ' Brave, duckduckgo,,brave ' }),
+    );
     expect(s.defaults).toEqual(['duckduckgo', 'brave']);
     expect(s.configured).toContain('wikipedia');
   });
 
   it('reports every problem of WEBSEARCH_ENGINES and WEBSEARCH_ENGINE_WEIGHTS at once', () => {
     const problems = engineSettingsProblems(
-      config({}, { WEBSEARCH_ENGINES: 'duckduckgo,bing,brave,google', WEBSEARCH_ENGINE_WEIGHTS: 'brave=1.2,wikipedia:0.5,yahoo=2,mojeek=0' }),
+      config(
+        {},
+        {
+          WEBSEARCH_ENGINES: 'duckduckgo,bing,brave,google',
+          WEBSEARCH_ENGINE_WEIGHTS: 'brave=1.2,wikipedia:0.5,yahoo=2,mojeek=0',
+        },
+      ),
     );
     expect(problems).toEqual([
       expect.stringMatching(/^WEBSEARCH_ENGINES: unknown engine "bing"/),
@@ -53,7 +81,9 @@ describe('engine settings', () => {
       expect.stringMatching(/^WEBSEARCH_ENGINE_WEIGHTS: the weight of "mojeek" must be above 0/),
     ]);
     expect(() => resolveEngineSettings(config({}, { WEBSEARCH_ENGINES: 'bing' }))).toThrow(ConfigError);
-    expect(engineSettingsProblems(config({}, { WEBSEARCH_ENGINES: ' , ' }))).toEqual(['WEBSEARCH_ENGINES: names no engine']);
+    expect(engineSettingsProblems(config({}, { WEBSEARCH_ENGINES: ' , ' }))).toEqual([
+      'WEBSEARCH_ENGINES: names no engine',
+    ]);
     expect(engineSettingsProblems(config())).toEqual([]);
   });
 
@@ -70,7 +100,10 @@ describe('engine health', async () => {
   it('suspends a blocked engine for suspendBlockedMs', async () => {
     const clock = fakeClock();
     const health = new EngineHealth({ suspendBlockedMs: 60_000, suspendRateLimitedMs: 5_000, now: clock.now });
-    expect(await health.recordFailure('duckduckgo', blocked)).toMatchObject({ reason: 'blocked', until: clock.now() + 60_000 });
+    expect(await health.recordFailure('duckduckgo', blocked)).toMatchObject({
+      reason: 'blocked',
+      until: clock.now() + 60_000,
+    });
     clock.advance(59_999);
     const s = await health.check('duckduckgo');
     expect(s?.reason).toBe('blocked');
@@ -144,7 +177,9 @@ describe('politeness lanes', () => {
   it('spaces starts without a concurrency cap (Brave)', async () => {
     const throttle = new EngineThrottle({ duckduckgoIntervalMs: 0, braveRatePerSecond: 10 });
     const t0 = performance.now();
-    const times = await Promise.all([0, 1, 2].map(async () => (await throttle.acquire('brave'), performance.now() - t0)));
+    const times = await Promise.all(
+      [0, 1, 2].map(async () => (await throttle.acquire('brave'), performance.now() - t0)),
+    );
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(98);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(98);
     // Unthrottled engines pass straight through.

@@ -33,7 +33,11 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
       await store.createKey(k);
       expect(await store.reserve(k.id, 'r1', 4, 60_000, now)).toEqual({ ok: true, balance: 5 });
       expect(await store.reserve(k.id, 'r2', 4, 60_000, now)).toEqual({ ok: true, balance: 5 });
-      expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toEqual({ ok: false, reason: 'insufficient_credits', balance: 5 });
+      expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toEqual({
+        ok: false,
+        reason: 'insufficient_credits',
+        balance: 5,
+      });
       await store.release(k.id, 'r2');
       expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toMatchObject({ ok: true });
       // Holds expire by themselves: a crashed instance's hold stops counting.
@@ -46,12 +50,19 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
       await store.createKey(k);
       await store.reserve(k.id, 'r1', 5, 60_000, now);
       const at = new Date(now).toISOString();
-      expect(await store.charge({ keyId: k.id, operation: 'crawl', credits: 2, requestId: 'r1', at })).toEqual({ balance: 3 });
+      expect(await store.charge({ keyId: k.id, operation: 'crawl', credits: 2, requestId: 'r1', at })).toEqual({
+        balance: 3,
+      });
       expect((await store.keyById(k.id))?.balance).toBe(3);
-      expect(await store.usage({ keyId: k.id })).toEqual([{ keyId: k.id, operation: 'crawl', credits: 2, requestId: 'r1', at }]);
+      expect(await store.usage({ keyId: k.id })).toEqual([
+        { keyId: k.id, operation: 'crawl', credits: 2, requestId: 'r1', at },
+      ]);
       // The hold is gone: 3 credits can be held again in full.
       expect(await store.reserve(k.id, 'r2', 3, 60_000, now)).toMatchObject({ ok: true });
-      expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toMatchObject({ ok: false, reason: 'insufficient_credits' });
+      expect(await store.reserve(k.id, 'r3', 1, 60_000, now)).toMatchObject({
+        ok: false,
+        reason: 'insufficient_credits',
+      });
     });
 
     it('take a balance below zero by the crossing request only, and record 0-credit requests', async () => {
@@ -61,10 +72,30 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
       await store.createKey(k);
       await store.createKey(unlimited);
       await store.reserve(k.id, 'r1', 5, 60_000, now);
-      expect(await store.charge({ keyId: k.id, operation: 'crawl', credits: 5, requestId: 'r1', at: new Date(now).toISOString() })).toEqual({ balance: -4 });
-      expect(await store.reserve(k.id, 'r2', 1, 60_000, now)).toMatchObject({ ok: false, reason: 'insufficient_credits', balance: -4 });
+      expect(
+        await store.charge({
+          keyId: k.id,
+          operation: 'crawl',
+          credits: 5,
+          requestId: 'r1',
+          at: new Date(now).toISOString(),
+        }),
+      ).toEqual({ balance: -4 });
+      expect(await store.reserve(k.id, 'r2', 1, 60_000, now)).toMatchObject({
+        ok: false,
+        reason: 'insufficient_credits',
+        balance: -4,
+      });
       await store.reserve(unlimited.id, 'u1', 4, 60_000, now);
-      expect(await store.charge({ keyId: unlimited.id, operation: 'search', credits: 0, requestId: 'u1', at: new Date(now).toISOString() })).toEqual({ balance: null });
+      expect(
+        await store.charge({
+          keyId: unlimited.id,
+          operation: 'search',
+          credits: 0,
+          requestId: 'u1',
+          at: new Date(now).toISOString(),
+        }),
+      ).toEqual({ balance: null });
       expect(await store.usage({ keyId: unlimited.id })).toHaveLength(1);
     });
 
@@ -75,12 +106,20 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
       await store.createKey(b);
       const times = ['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-03T00:00:00.000Z'];
       for (const [i, at] of times.entries()) {
-        await store.charge({ keyId: i === 1 ? b.id : a.id, operation: i === 2 ? 'search' : 'crawl', credits: i + 1, requestId: `r${i}`, at });
+        await store.charge({
+          keyId: i === 1 ? b.id : a.id,
+          operation: i === 2 ? 'search' : 'crawl',
+          credits: i + 1,
+          requestId: `r${i}`,
+          at,
+        });
       }
       expect((await store.usage()).map((u) => u.requestId)).toEqual(['r0', 'r1', 'r2']);
       expect((await store.usage({ keyId: a.id })).map((u) => u.requestId)).toEqual(['r0', 'r2']);
       expect((await store.usage({ since: times[1] })).map((u) => u.requestId)).toEqual(['r1', 'r2']);
-      expect((await store.usage({ keyId: a.id, since: times[1] })).map((u) => [u.operation, u.credits])).toEqual([['search', 3]]);
+      expect((await store.usage({ keyId: a.id, since: times[1] })).map((u) => [u.operation, u.credits])).toEqual([
+        ['search', 3],
+      ]);
     });
 
     it('stay exact under 200 parallel reserve + charge pairs on one key', async () => {
@@ -91,7 +130,13 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
         Array.from({ length: 200 }, async (_, i) => {
           const admitted = await store.reserve(k.id, `p${i}`, 3, 60_000, now);
           if (!admitted.ok) return 0;
-          await store.charge({ keyId: k.id, operation: 'crawl', credits: 3, requestId: `p${i}`, at: new Date(now).toISOString() });
+          await store.charge({
+            keyId: k.id,
+            operation: 'crawl',
+            credits: 3,
+            requestId: `p${i}`,
+            at: new Date(now).toISOString(),
+          });
           return 3;
         }),
       );
@@ -112,7 +157,13 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
           const admitted = await store.reserve(k.id, `q${i}`, 4, 60_000, now);
           if (!admitted.ok) return 0;
           await sleep(2);
-          await store.charge({ keyId: k.id, operation: 'crawl', credits: 4, requestId: `q${i}`, at: new Date(now).toISOString() });
+          await store.charge({
+            keyId: k.id,
+            operation: 'crawl',
+            credits: 4,
+            requestId: `q${i}`,
+            at: new Date(now).toISOString(),
+          });
           return 4;
         }),
       );

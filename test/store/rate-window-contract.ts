@@ -19,7 +19,10 @@ export function rateWindowContract(make: () => Promise<RateWindowStore & Closabl
       expect(await store.hitRateLimit('key:a', window, start + 5)).toEqual({ count: 1, resetAt: start + window });
       expect(await store.hitRateLimit('key:a', window, start + 10)).toEqual({ count: 2, resetAt: start + window });
       expect(await store.hitRateLimit('key:b', window, start + 10)).toEqual({ count: 1, resetAt: start + window });
-      expect(await store.hitRateLimit('key:a', window, start + window)).toEqual({ count: 1, resetAt: start + 2 * window });
+      expect(await store.hitRateLimit('key:a', window, start + window)).toEqual({
+        count: 1,
+        resetAt: start + 2 * window,
+      });
     });
   });
 }

@@ -14,7 +14,14 @@ redisSuite('RedisStore', (redis) => {
       try {
         await a.cache<number>('page').set('k', 1, 60_000);
         expect(await b.cache<number>('page').get('k')).toBeUndefined();
-        await a.createKey({ id: 'key_p', name: 'p', hash: 'e'.repeat(64), prefix: 'wsk_p', balance: 1, createdAt: new Date().toISOString() });
+        await a.createKey({
+          id: 'key_p',
+          name: 'p',
+          hash: 'e'.repeat(64),
+          prefix: 'wsk_p',
+          balance: 1,
+          createdAt: new Date().toISOString(),
+        });
         expect(await b.keyCount()).toBe(0);
       } finally {
         await a.close();
@@ -26,6 +33,8 @@ redisSuite('RedisStore', (redis) => {
 
 describe('RedisStore without a server', () => {
   it('says it cannot reach Redis, naming the server but not its password', async () => {
-    await expect(RedisStore.connect({ url: 'redis://:s3cret@127.0.0.1:1/0', connectTimeoutMs: 1_000 })).rejects.toThrow(/cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0/);
+    await expect(RedisStore.connect({ url: 'redis://:s3cret@127.0.0.1:1/0', connectTimeoutMs: 1_000 })).rejects.toThrow(
+      /cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0/,
+    );
   });
 });

@@ -33,7 +33,12 @@ it('keeps every acknowledged charge when the server is killed mid-load', async (
   const { secret, record } = await new ApiKeys(setup).create({ name: 'load', credits: initial });
   await setup.close();
 
-  const env = { ...(process.env as Record<string, string>), WEBSEARCH_STORE_PATH: path, WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true', WEBSEARCH_LOG_LEVEL: 'silent' };
+  const env = {
+    ...(process.env as Record<string, string>),
+    WEBSEARCH_STORE_PATH: path,
+    WEBSEARCH_ALLOW_PRIVATE_ADDRESSES: 'true',
+    WEBSEARCH_LOG_LEVEL: 'silent',
+  };
   const server = await spawnServe([], env);
   const { url } = server;
 

@@ -24,7 +24,14 @@ describe('SqliteStore', () => {
       const raw = new Database(path, { readonly: true });
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       raw.close();
-      await a.createKey({ id: 'key_shared', name: 'shared', hash: 'f'.repeat(64), prefix: 'wsk_shared', balance: 5, createdAt: new Date().toISOString() });
+      await a.createKey({
+        id: 'key_shared',
+        name: 'shared',
+        hash: 'f'.repeat(64),
+        prefix: 'wsk_shared',
+        balance: 5,
+        createdAt: new Date().toISOString(),
+      });
       expect((await b.keyById('key_shared'))?.balance).toBe(5);
       await b.cache<string>('page').set('p', 'from b', 60_000);
       expect(await a.cache<string>('page').get('p')).toBe('from b');
@@ -34,7 +41,13 @@ describe('SqliteStore', () => {
         Array.from({ length: 20 }, async (_, i) => {
           const s = i % 2 ? a : b;
           await s.reserve('key_shared', `r${i}`, 1, 60_000, now);
-          await s.charge({ keyId: 'key_shared', operation: 'crawl', credits: 1, requestId: `r${i}`, at: new Date(now).toISOString() });
+          await s.charge({
+            keyId: 'key_shared',
+            operation: 'crawl',
+            credits: 1,
+            requestId: `r${i}`,
+            at: new Date(now).toISOString(),
+          });
         }),
       );
       expect((await a.keyById('key_shared'))?.balance).toBe(-15);
@@ -48,7 +61,14 @@ describe('SqliteStore', () => {
   it('sweeps expired holds of keys nobody uses again', async () => {
     const path = join(dir, 'holds.db');
     const a = SqliteStore.open(path);
-    await a.createKey({ id: 'key_idle', name: 'idle', hash: 'd'.repeat(64), prefix: 'wsk_idle', balance: 5, createdAt: new Date().toISOString() });
+    await a.createKey({
+      id: 'key_idle',
+      name: 'idle',
+      hash: 'd'.repeat(64),
+      prefix: 'wsk_idle',
+      balance: 5,
+      createdAt: new Date().toISOString(),
+    });
     await a.reserve('key_idle', 'crashed-request', 5, 1, Date.now() - 10_000);
     await a.close();
     const count = () => {
@@ -66,6 +86,8 @@ describe('SqliteStore', () => {
   it('says which path it cannot open', () => {
     const blocker = join(dir, 'a-file');
     SqliteStore.open(blocker).close();
-    expect(() => SqliteStore.open(join(blocker, 'store.db'))).toThrow(/cannot open the SQLite store at .*a-file\/store\.db/);
+    expect(() => SqliteStore.open(join(blocker, 'store.db'))).toThrow(
+      /cannot open the SQLite store at .*a-file\/store\.db/,
+    );
   });
 });

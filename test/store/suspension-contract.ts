@@ -18,7 +18,11 @@ export function suspensionContract(make: () => Promise<SuspensionStore & Closabl
       expect(await store.getSuspension('duckduckgo', now)).toBeUndefined();
       await store.putSuspension('duckduckgo', { reason: 'blocked', until: now + 60_000, cause: 'CAPTCHA' }, now);
       await store.putSuspension('duckduckgo', { reason: 'rate_limited', until: now + 1_000, cause: '429' }, now);
-      expect(await store.getSuspension('duckduckgo', now)).toEqual({ reason: 'blocked', until: now + 60_000, cause: 'CAPTCHA' });
+      expect(await store.getSuspension('duckduckgo', now)).toEqual({
+        reason: 'blocked',
+        until: now + 60_000,
+        cause: 'CAPTCHA',
+      });
       expect(await store.getSuspension('duckduckgo', now + 60_000)).toBeUndefined();
       await store.putSuspension('brave', { reason: 'rate_limited', until: now + 200, cause: '429' }, now);
       expect((await store.getSuspension('brave', now))?.reason).toBe('rate_limited');

@@ -16,7 +16,12 @@ const pool = new ConvertPool({ threads: 2, maxQueue: 16, memoryMb: 256 });
 const inThread = new InThreadConverter();
 afterAll(() => pool.close());
 
-const input = (body: string, contentType: string | null, format: 'markdown' | 'html' = 'markdown', url = 'https://example.test/page'): ConvertInput => ({
+const input = (
+  body: string,
+  contentType: string | null,
+  format: 'markdown' | 'html' = 'markdown',
+  url = 'https://example.test/page',
+): ConvertInput => ({
   bytes: Buffer.from(body, 'utf8'),
   contentType,
   url,
@@ -41,7 +46,10 @@ const CASES: [string, ConvertInput][] = [
 
 describe('ConvertPool', () => {
   it.each(CASES)('%s: the same output as on this thread', async (_name, page) => {
-    const [pooled, local] = await Promise.all([pool.convert(page, deadlineIn(20_000)), inThread.convert(page, deadlineIn(20_000))]);
+    const [pooled, local] = await Promise.all([
+      pool.convert(page, deadlineIn(20_000)),
+      inThread.convert(page, deadlineIn(20_000)),
+    ]);
     expect(pooled).toEqual(local);
     expect(pooled.markdown.length + (pooled.html?.length ?? 0)).toBeGreaterThan(20);
   });
@@ -49,21 +57,24 @@ describe('ConvertPool', () => {
   it.each([
     ['blocked', input(pages.CHALLENGE_HTML, 'text/html')],
     ['unsupported_content_type', input('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj', 'application/pdf')],
-  ])('keeps the converter\'s error code %s', async (code, page) => {
+  ])("keeps the converter's error code %s", async (code, page) => {
     const error = await pool.convert(page, deadlineIn(20_000)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe(code);
   });
 
   it('a cancelled call is refused before it is queued', async () => {
-    const error = await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), deadlineIn(5_000, AbortSignal.abort())).catch((e: unknown) => e);
+    const error = await pool
+      .convert(input(pages.ARTICLE_HTML, 'text/html'), deadlineIn(5_000, AbortSignal.abort()))
+      .catch((e: unknown) => e);
     expect((error as AppError).code).toBe('cancelled');
   });
 
-  it('bounds each worker\'s heap: the configured old generation and a young one of an eighth of it, at most 64 MB', async () => {
+  it("bounds each worker's heap: the configured old generation and a young one of an eighth of it, at most 64 MB", async () => {
     await pool.convert(input(pages.ARTICLE_HTML, 'text/html'), deadlineIn(20_000));
     expect(pool.threads.length).toBeGreaterThan(0);
-    for (const worker of pool.threads) expect(worker.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 });
+    for (const worker of pool.threads)
+      expect(worker.resourceLimits).toMatchObject({ maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 });
     expect([32, 512, 8192].map(youngGenerationMb)).toEqual([4, 64, 64]);
   });
 
@@ -75,7 +86,10 @@ describe('ConvertPool', () => {
 
 describe('ConvertPool, memory after a huge page', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const large = input(`${'A line of a large plain-text page.\n'.repeat(Math.ceil(LARGE_INPUT_BYTES / 35) + 10)}`, 'text/plain');
+  const large = input(
+    `${'A line of a large plain-text page.\n'.repeat(Math.ceil(LARGE_INPUT_BYTES / 35) + 10)}`,
+    'text/plain',
+  );
 
   it('reaches a full collection on this Node', () => {
     expect(typeof collectGarbage).toBe('function');
@@ -111,7 +125,10 @@ describe('ConvertPool, memory after a huge page', () => {
     const { pool: watched, collections } = watchedPool(50);
     try {
       await watched.convert(large, deadlineIn(20_000));
-      const busy = input(`<html><body>${'<div><p>A paragraph that keeps the worker busy for a while.</p></div>'.repeat(40_000)}</body></html>`, 'text/html');
+      const busy = input(
+        `<html><body>${'<div><p>A paragraph that keeps the worker busy for a while.</p></div>'.repeat(40_000)}</body></html>`,
+        'text/html',
+      );
       await watched.convert(busy, deadlineIn(60_000));
       expect(collections()).toBe(0);
       await sleep(300);
@@ -134,6 +151,8 @@ describe('InThreadConverter', () => {
   it('refuses work whose deadline or caller is already gone', async () => {
     const page = input(pages.ARTICLE_HTML, 'text/html');
     expect(((await inThread.convert(page, deadlineIn(0)).catch((e: unknown) => e)) as AppError).code).toBe('timeout');
-    expect(((await inThread.convert(page, deadlineIn(1000, AbortSignal.abort())).catch((e: unknown) => e)) as AppError).code).toBe('cancelled');
+    expect(
+      ((await inThread.convert(page, deadlineIn(1000, AbortSignal.abort())).catch((e: unknown) => e)) as AppError).code,
+    ).toBe('cancelled');
   });
 });

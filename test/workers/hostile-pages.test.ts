@@ -45,38 +45,46 @@ async function smallRequestsDuring(stop: Promise<unknown>): Promise<{ health: nu
   let i = 0;
   while (!done) {
     const round = [timed(health, () => fetch(`${api.url}/healthz`))];
-    if (i++ % 4 === 0) round.push(timed(pageTimes, () => api.post('/api/crawl', { urls: [`${site.url}html?small=${i}`] })));
+    if (i++ % 4 === 0)
+      round.push(timed(pageTimes, () => api.post('/api/crawl', { urls: [`${site.url}html?small=${i}`] })));
     await Promise.all([...round, new Promise((r) => setTimeout(r, 25))]);
   }
   return { health, page: pageTimes };
 }
 
-const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] as number;
+const p99 = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] as number;
 
 describe('hostile pages through the server', () => {
-  it.each(Object.entries(HOSTILE_PAGES).filter(([name]) => name !== 'slow'))('%s: bounded, and the server keeps answering', async (name, hostile) => {
-    const started = performance.now();
-    const crawl = api.crawl({ urls: [`${site.url}hostile/${name}`], timeout_ms: DEADLINE_MS });
-    const [{ status, json }, small] = await Promise.all([crawl.then((r) => ({ ...r, ms: performance.now() - started })), smallRequestsDuring(crawl)]);
-    const wall = performance.now() - started;
-    expect(status).toBe(200);
-    const result = json.results[0];
-    const summary = JSON.stringify({ ...result, markdown: result.markdown.slice(0, 200) });
-    if (result.success) {
-      const bound = hostile.expect.success;
-      if (bound === undefined) throw new Error(`expected a per-URL error, got ${summary}`);
-      expect(result.markdown.length).toBeLessThanOrEqual(bound.maxMarkdownChars);
-      expect(result.markdown).toContain(bound.contains);
-      if (bound.excludes !== undefined) expect(result.markdown).not.toContain(bound.excludes);
-    } else {
-      expect(hostile.expect.errorTypes, summary).toContain(result.error_type);
-      expect(json.metadata.credits_used).toBe(0);
-    }
-    expect(wall).toBeLessThan(DEADLINE_MS + SLACK_MS);
-    expect(small.health.length).toBeGreaterThan(0);
-    expect(p99(small.health)).toBeLessThan(1_000);
-    if (small.page.length > 0) expect(p99(small.page)).toBeLessThan(1_000);
-  });
+  it.each(Object.entries(HOSTILE_PAGES).filter(([name]) => name !== 'slow'))(
+    '%s: bounded, and the server keeps answering',
+    async (name, hostile) => {
+      const started = performance.now();
+      const crawl = api.crawl({ urls: [`${site.url}hostile/${name}`], timeout_ms: DEADLINE_MS });
+      const [{ status, json }, small] = await Promise.all([
+        crawl.then((r) => ({ ...r, ms: performance.now() - started })),
+        smallRequestsDuring(crawl),
+      ]);
+      const wall = performance.now() - started;
+      expect(status).toBe(200);
+      const result = json.results[0];
+      const summary = JSON.stringify({ ...result, markdown: result.markdown.slice(0, 200) });
+      if (result.success) {
+        const bound = hostile.expect.success;
+        if (bound === undefined) throw new Error(`expected a per-URL error, got ${summary}`);
+        expect(result.markdown.length).toBeLessThanOrEqual(bound.maxMarkdownChars);
+        expect(result.markdown).toContain(bound.contains);
+        if (bound.excludes !== undefined) expect(result.markdown).not.toContain(bound.excludes);
+      } else {
+        expect(hostile.expect.errorTypes, summary).toContain(result.error_type);
+        expect(json.metadata.credits_used).toBe(0);
+      }
+      expect(wall).toBeLessThan(DEADLINE_MS + SLACK_MS);
+      expect(small.health.length).toBeGreaterThan(0);
+      expect(p99(small.health)).toBeLessThan(1_000);
+      if (small.page.length > 0) expect(p99(small.page)).toBeLessThan(1_000);
+    },
+  );
 });
 
 describe('the conversion pool under failure', () => {

@@ -104,7 +104,11 @@ export function retag(doc: DomDocument, element: DomElement, tag: string): DomEl
  * All descendant elements in document order (of `tags` only, when given), as an array
  * snapshot; the children of a `shut` element are not walked (its own tag still counts).
  */
-export function descendants(root: DomElement | DomDocument, tags?: ReadonlySet<string>, shut?: ReadonlySet<string>): DomElement[] {
+export function descendants(
+  root: DomElement | DomDocument,
+  tags?: ReadonlySet<string>,
+  shut?: ReadonlySet<string>,
+): DomElement[] {
   const out: DomElement[] = [];
   const stack: DomNode[] = [];
   for (let child = root.lastChild; child !== null; child = child.previousSibling) stack.push(child);
@@ -131,7 +135,8 @@ export function walk(root: DomElement, visit: (element: DomElement) => boolean |
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (visit(element) === false) continue;
-    for (let child = element.lastChild; child !== null; child = child.previousSibling) if (isElement(child)) stack.push(child);
+    for (let child = element.lastChild; child !== null; child = child.previousSibling)
+      if (isElement(child)) stack.push(child);
   }
 }
 
@@ -153,8 +158,38 @@ export const FOREIGN_ROOTS: ReadonlySet<string> = new Set(['svg', 'math']);
  * the text around them stays on one line; any other element is taken for a line break.
  */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([
-  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
-  'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
+  'a',
+  'abbr',
+  'acronym',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'cite',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'nobr',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
   'wbr',
 ]);
 

@@ -238,7 +238,12 @@ export function statsOf(page: Pick<TreeStats, 'stats'>, root: DomElement): TextS
 }
 
 /** A candidate for `root` with its text measured as it is now. */
-export function measure(page: Pick<TreeStats, 'stats'>, stage: Candidate['stage'], doc: DomDocument, root: DomElement): Candidate {
+export function measure(
+  page: Pick<TreeStats, 'stats'>,
+  stage: Candidate['stage'],
+  doc: DomDocument,
+  root: DomElement,
+): Candidate {
   const stats = statsOf(page, root);
   return { stage, doc, root, chars: stats.chars, nonLinkChars: stats.chars - stats.linkChars };
 }

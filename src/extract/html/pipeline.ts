@@ -14,7 +14,13 @@
  */
 
 import { removeBoilerplate, hasSectionHeader } from './choose/boilerplate.js';
-import { cleanedBodyCandidate, productDescriptionCandidate, rankStages, readabilityCandidate, tooBigForReadability } from './choose/candidates.js';
+import {
+  cleanedBodyCandidate,
+  productDescriptionCandidate,
+  rankStages,
+  readabilityCandidate,
+  tooBigForReadability,
+} from './choose/candidates.js';
 import { markBesideArticle } from './choose/beside-article.js';
 import { attachPictureCaptions } from './prepare/captions.js';
 import { annotateCodeBlocks } from './prepare/code-blocks.js';
@@ -32,7 +38,21 @@ import type { PageMetadata } from './read/metadata.js';
 import { metaMap, readMetadata } from './read/metadata.js';
 import { readDeclaredTypes } from './read/declared-types.js';
 import { removeNoise } from './prepare/noise.js';
-import type { Candidate, Choosing, Finishing, PageContext, PassFailure, Phase, PhaseStates, PipelineRun, PlainTextCandidate, RankedCandidate, Reading, Stage, Writing } from './page-context.js';
+import type {
+  Candidate,
+  Choosing,
+  Finishing,
+  PageContext,
+  PassFailure,
+  Phase,
+  PhaseStates,
+  PipelineRun,
+  PlainTextCandidate,
+  RankedCandidate,
+  Reading,
+  Stage,
+  Writing,
+} from './page-context.js';
 import type { PageType } from '../../core/page-types.js';
 import type { StageFeatures } from './choose/stage-features.js';
 import { pipelineRun, statsCache, statsOf } from './page-context.js';
@@ -149,7 +169,12 @@ const PASSES: readonly PhasePass[] = [
     name: 'readability-size-cap',
     phase: 'choose',
     keepsTree: true,
-    run: (p) => void (p.readabilityAllowed = !tooBigForReadability(p.body, THRESHOLDS.MAX_READABILITY_ELEMENTS, THRESHOLDS.MAX_READABILITY_DEPTH)),
+    run: (p) =>
+      void (p.readabilityAllowed = !tooBigForReadability(
+        p.body,
+        THRESHOLDS.MAX_READABILITY_ELEMENTS,
+        THRESHOLDS.MAX_READABILITY_DEPTH,
+      )),
   },
   {
     // Before the chrome removal, which takes the footers comments put their author and date in.
@@ -182,9 +207,12 @@ const PASSES: readonly PhasePass[] = [
       if (separate) {
         const copy = copyOf(p);
         const body = copy?.body ?? null;
-        p.readabilityDoc = copy !== null && (body === null || p.attempt(() => removeBoilerplate(body, options)) !== null) ? copy : null;
+        p.readabilityDoc =
+          copy !== null && (body === null || p.attempt(() => removeBoilerplate(body, options)) !== null) ? copy : null;
       }
-      p.cleanable = p.attempt(() => removeBoilerplate(p.body, { ...options, keepSectionHeaders: true, stats: p.stats(p.body) })) !== null;
+      p.cleanable =
+        p.attempt(() => removeBoilerplate(p.body, { ...options, keepSectionHeaders: true, stats: p.stats(p.body) })) !==
+        null;
       p.changed();
       if (!separate) p.readabilityDoc = wanted && p.cleanable ? copyOf(p) : null;
     },
@@ -199,7 +227,12 @@ const PASSES: readonly PhasePass[] = [
       p.readability = copy === null ? null : p.attempt(() => readabilityCandidate(p, copy));
     },
   },
-  { name: 'cleaned-body', phase: 'choose', applies: (p) => p.cleanable, run: (p) => void (p.cleaned = p.attempt(() => cleanedBodyCandidate(p))) },
+  {
+    name: 'cleaned-body',
+    phase: 'choose',
+    applies: (p) => p.cleanable,
+    run: (p) => void (p.cleaned = p.attempt(() => cleanedBodyCandidate(p))),
+  },
   {
     name: 'product-description',
     phase: 'choose',
@@ -214,7 +247,12 @@ const PASSES: readonly PhasePass[] = [
     name: 'rank',
     phase: 'choose',
     essential: true,
-    run: (p) => void (p.ranked = [...(p.description ? [p.description] : []), ...rankStages(p, p.readability, p.cleaned), PLAIN_TEXT]),
+    run: (p) =>
+      void (p.ranked = [
+        ...(p.description ? [p.description] : []),
+        ...rankStages(p, p.readability, p.cleaned),
+        PLAIN_TEXT,
+      ]),
   },
 
   // clean (the candidate being written; the plain-text stage writes its own way)
@@ -277,7 +315,10 @@ export const PIPELINE: readonly Pass[] = PASSES;
 export const RULES: readonly SwitchName[] = RULE_NAMES;
 
 /** What the ablation switches off one at a time: every pass but the essential ones, and every rule. */
-export const SWITCHES: readonly SwitchName[] = [...PIPELINE.filter((pass) => pass.essential !== true).map((pass) => pass.name), ...RULES];
+export const SWITCHES: readonly SwitchName[] = [
+  ...PIPELINE.filter((pass) => pass.essential !== true).map((pass) => pass.name),
+  ...RULES,
+];
 
 export interface PipelineOptions {
   /** Passes and rules to switch off, by name (PIPELINE, RULES). */

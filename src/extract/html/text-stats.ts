@@ -26,7 +26,18 @@ export function visibleChars(text: string | null): number {
     // Printable ASCII first: most characters of most pages.
     if (c < 127) {
       if (c > 32) n++;
-    } else if (c !== 160 && !(c >= 0x2000 && c <= 0x200a) && c !== 0x3000 && c !== 0x2028 && c !== 0x2029 && c !== 0x202f && c !== 0x205f && c !== 0x1680 && c !== 0xfeff) n++;
+    } else if (
+      c !== 160 &&
+      !(c >= 0x2000 && c <= 0x200a) &&
+      c !== 0x3000 &&
+      c !== 0x2028 &&
+      c !== 0x2029 &&
+      c !== 0x202f &&
+      c !== 0x205f &&
+      c !== 0x1680 &&
+      c !== 0xfeff
+    )
+      n++;
   }
   return n;
 }
@@ -119,13 +130,28 @@ function textRun(text: string): TextRun {
     }
   }
   if (words === 0) return { ...NO_TEXT, leading: text !== '', trailing: text !== '' };
-  return { visible, gaps: words - 1, empty: false, leading: pieces[0] === '', trailing: pieces[pieces.length - 1] === '' };
+  return {
+    visible,
+    gaps: words - 1,
+    empty: false,
+    leading: pieces[0] === '',
+    trailing: pieces[pieces.length - 1] === '',
+  };
 }
 
 function joinRuns(a: TextRun, b: TextRun): TextRun {
-  if (a.empty) return b.empty ? { ...NO_TEXT, leading: a.leading || b.leading, trailing: a.leading || b.leading } : { ...b, leading: b.leading || a.leading };
+  if (a.empty)
+    return b.empty
+      ? { ...NO_TEXT, leading: a.leading || b.leading, trailing: a.leading || b.leading }
+      : { ...b, leading: b.leading || a.leading };
   if (b.empty) return { ...a, trailing: a.trailing || b.leading };
-  return { visible: a.visible + b.visible, gaps: a.gaps + b.gaps + (a.trailing || b.leading ? 1 : 0), empty: false, leading: a.leading, trailing: b.trailing };
+  return {
+    visible: a.visible + b.visible,
+    gaps: a.gaps + b.gaps + (a.trailing || b.leading ? 1 : 0),
+    empty: false,
+    leading: a.leading,
+    trailing: b.trailing,
+  };
 }
 
 /**
@@ -165,7 +191,20 @@ export function textLengthMemo(): (root: DomNode) => number {
 }
 
 /** Elements that show something without text (not SVG: beside a label it is an icon). */
-const SHOWS_WITHOUT_TEXT: ReadonlySet<string> = new Set(['img', 'picture', 'video', 'audio', 'canvas', 'iframe', 'object', 'embed', 'table', 'input', 'select', 'textarea']);
+const SHOWS_WITHOUT_TEXT: ReadonlySet<string> = new Set([
+  'img',
+  'picture',
+  'video',
+  'audio',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'table',
+  'input',
+  'select',
+  'textarea',
+]);
 
 /**
  * Whether `root` shows nothing but `chars` characters of text; no past `maxNodes` nodes, so

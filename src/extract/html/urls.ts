@@ -29,7 +29,11 @@ export function documentBaseUrl(doc: DomDocument, pageUrl: string): string | nul
   return page === null ? null : page.href;
 }
 
-function resolve(reference: string | null | undefined, base: string | null, schemes: ReadonlySet<string>): string | null {
+function resolve(
+  reference: string | null | undefined,
+  base: string | null,
+  schemes: ReadonlySet<string>,
+): string | null {
   // Browsers strip ASCII tab and newline anywhere in a URL, and leading/trailing spaces.
   const cleaned = (reference ?? '').replace(/[\t\n\r]/g, '').trim();
   if (cleaned === '') return null;

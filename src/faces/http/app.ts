@@ -86,7 +86,17 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     if (!c.res.headers.has(ALREADY_SENT)) c.header(REQUEST_ID_HEADER, requestId);
     const ms = performance.now() - started;
     deps.metrics?.observeHttp(c.req.path in ROUTES ? c.req.path : 'other', c.req.method, c.res.status, ms / 1000);
-    deps.logger.debug({ request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms), key: c.get('caller')?.key?.id }, 'request');
+    deps.logger.debug(
+      {
+        request_id: requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(ms),
+        key: c.get('caller')?.key?.id,
+      },
+      'request',
+    );
   });
   app.use('*', hostGuard(deps.config.server.host, deps.config.auth.allowedHosts));
 
@@ -114,7 +124,10 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     const metrics = deps.metrics;
     app.get('/metrics', async (c) => {
       if (deps.metricsAllowed && !(await deps.metricsAllowed(c.req.raw.headers))) {
-        throw new AppError('unauthorized', 'Metrics need the metrics token or an API key as "Authorization: Bearer <token>".');
+        throw new AppError(
+          'unauthorized',
+          'Metrics need the metrics token or an API key as "Authorization: Bearer <token>".',
+        );
       }
       const { contentType, body } = await metrics.render();
       return c.body(body, 200, { 'content-type': contentType });
@@ -141,7 +154,9 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     return c.json(await deps.operations.search(incoming(c), body));
   });
 
-  app.get('/api/search', async (c) => c.json(await deps.operations.search(incoming(c), searchQueryToBody(new URL(c.req.url).searchParams))));
+  app.get('/api/search', async (c) =>
+    c.json(await deps.operations.search(incoming(c), searchQueryToBody(new URL(c.req.url).searchParams))),
+  );
 
   if (deps.mcp) {
     const handle = deps.mcp;
@@ -156,7 +171,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     // The SDK's SSE transport writes to node's response itself.
     app.get('/sse', async (c) => {
       // HEAD reaches GET routes: answer the headers of a stream without opening one.
-      if (c.req.method === 'HEAD') return c.body(null, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
+      if (c.req.method === 'HEAD')
+        return c.body(null, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
       // Written by the SDK, not by hono: the header goes on node's response first.
       c.env.outgoing.setHeader(REQUEST_ID_HEADER, c.get('requestId'));
       await sse.open(c.env.incoming, c.env.outgoing, c.get('caller'));
@@ -172,13 +188,25 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   for (const [path, methods] of Object.entries(ROUTES)) {
     app.all(path, (c) =>
-      errorResponse(c, 'method_not_allowed', `${c.req.method} is not allowed on ${path}; use ${methods.join(' or ')}.`, undefined, {
-        Allow: methods.join(', '),
-      }),
+      errorResponse(
+        c,
+        'method_not_allowed',
+        `${c.req.method} is not allowed on ${path}; use ${methods.join(' or ')}.`,
+        undefined,
+        {
+          Allow: methods.join(', '),
+        },
+      ),
     );
   }
 
-  app.notFound((c) => errorResponse(c, 'not_found', `No route ${c.req.method} ${new URL(c.req.url).pathname}. Routes: GET|POST /api/search, POST /api/crawl, /mcp, GET /sse.`));
+  app.notFound((c) =>
+    errorResponse(
+      c,
+      'not_found',
+      `No route ${c.req.method} ${new URL(c.req.url).pathname}. Routes: GET|POST /api/search, POST /api/crawl, /mcp, GET /sse.`,
+    ),
+  );
 
   app.onError((err, c) => {
     const error = toAppError(err);

@@ -34,19 +34,28 @@ export interface Authenticator {
   callerOf(headers: { get(name: string): string | null | undefined }): Promise<Caller>;
 }
 
-export function createAuthenticator(keys: Pick<ApiKeys, 'authenticate' | 'count'>, openModeAllowed: boolean): Authenticator {
+export function createAuthenticator(
+  keys: Pick<ApiKeys, 'authenticate' | 'count'>,
+  openModeAllowed: boolean,
+): Authenticator {
   return {
     async callerOf(headers) {
       const secret = presentedKey(headers);
       if (secret !== undefined) return { key: await keys.authenticate(secret) };
       if (openModeAllowed && (await keys.count()) === 0) return LOCAL_CALLER;
-      throw new AppError('unauthorized', 'An API key is required: send "Authorization: Bearer <key>" or "x-api-key: <key>".');
+      throw new AppError(
+        'unauthorized',
+        'An API key is required: send "Authorization: Bearer <key>" or "x-api-key: <key>".',
+      );
     },
   };
 }
 
 /** Sets `c.var.caller`, or answers 401 with `WWW-Authenticate: Bearer` (RFC 6750 3). */
-export function requireCaller(auth: Authenticator, onRefused?: (code: 'unauthorized') => void): MiddlewareHandler<{ Variables: AuthVariables }> {
+export function requireCaller(
+  auth: Authenticator,
+  onRefused?: (code: 'unauthorized') => void,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
     let caller: Caller;
     try {
@@ -69,7 +78,11 @@ function sameSecret(a: string, b: string): boolean {
  * Who may read `/metrics`: the metrics token or any valid API key; with neither configured
  * nor needed (open mode), anyone the server answers.
  */
-export function metricsGate(keys: Pick<ApiKeys, 'authenticate' | 'count'>, metricsToken: string | undefined, openModeAllowed: boolean) {
+export function metricsGate(
+  keys: Pick<ApiKeys, 'authenticate' | 'count'>,
+  metricsToken: string | undefined,
+  openModeAllowed: boolean,
+) {
   return async (headers: { get(name: string): string | null | undefined }): Promise<boolean> => {
     let secret: string | undefined;
     try {
@@ -78,7 +91,11 @@ export function metricsGate(keys: Pick<ApiKeys, 'authenticate' | 'count'>, metri
       return false;
     }
     if (secret !== undefined && metricsToken !== undefined && sameSecret(secret, metricsToken)) return true;
-    if (secret !== undefined) return keys.authenticate(secret).then(() => true, () => false);
+    if (secret !== undefined)
+      return keys.authenticate(secret).then(
+        () => true,
+        () => false,
+      );
     return metricsToken === undefined && openModeAllowed && (await keys.count()) === 0;
   };
 }

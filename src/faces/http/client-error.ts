@@ -23,7 +23,10 @@ const LONG_REQUEST_LINE = 8 * 1024;
 
 function classify(err: ClientError): { code: RequestErrorCode; message: string } {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { code: 'request_timeout', message: 'The request headers or body did not arrive within the server timeout.' };
+    return {
+      code: 'request_timeout',
+      message: 'The request headers or body did not arrive within the server timeout.',
+    };
   }
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     // The request line holding most of the limit (node's 16 KiB for line and headers): the URL is the excess.
@@ -35,7 +38,10 @@ function classify(err: ClientError): { code: RequestErrorCode; message: string }
     }
     return { code: 'headers_too_large', message: 'The request headers are larger than the server accepts.' };
   }
-  return { code: 'invalid_request', message: 'The request is not valid HTTP/1.1 (request line, headers or Content-Length).' };
+  return {
+    code: 'invalid_request',
+    message: 'The request is not valid HTTP/1.1 (request line, headers or Content-Length).',
+  };
 }
 
 /** A `clientError` listener for node's HTTP server. */

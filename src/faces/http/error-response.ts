@@ -17,7 +17,13 @@ export function isRequestErrorCode(code: string): code is RequestErrorCode {
   return (REQUEST_ERROR_CODES as readonly string[]).includes(code);
 }
 
-export function errorResponse(c: Context, code: RequestErrorCode, message: string, details?: ErrorDetail[], headers?: Record<string, string>): Response {
+export function errorResponse(
+  c: Context,
+  code: RequestErrorCode,
+  message: string,
+  details?: ErrorDetail[],
+  headers?: Record<string, string>,
+): Response {
   for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
   return c.json(errorBody(code, message, details), HTTP_STATUS[code] as ContentfulStatusCode);
 }

@@ -34,7 +34,11 @@ function sameOrigin(origin: string, hostHeader: string | undefined, allowed: Rea
     return false;
   }
   if (allowed.has(parsed.hostname.toLowerCase())) return true;
-  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && hostHeader !== undefined && parsed.host.toLowerCase() === hostHeader.trim().toLowerCase();
+  return (
+    (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+    hostHeader !== undefined &&
+    parsed.host.toLowerCase() === hostHeader.trim().toLowerCase()
+  );
 }
 
 export function hostGuard(bindHost: string, allowedHosts: readonly string[] = []): MiddlewareHandler {
@@ -56,7 +60,11 @@ export function hostGuard(bindHost: string, allowedHosts: readonly string[] = []
     // A request carrying an Origin comes from a browser: only the server's own pages may
     // call it. `Origin: null` (a sandboxed frame, a file, a redirect) is never its own.
     if (origin !== undefined && !sameOrigin(origin, host, allowed)) {
-      return errorResponse(c, 'forbidden_origin', `Origin "${origin}" is not this server's; requests from other web pages are not accepted.`);
+      return errorResponse(
+        c,
+        'forbidden_origin',
+        `Origin "${origin}" is not this server's; requests from other web pages are not accepted.`,
+      );
     }
     await next();
   };

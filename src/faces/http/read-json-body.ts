@@ -35,7 +35,9 @@ async function readLimited(c: Context, limit: number): Promise<string> {
       chunk = await reader.read();
     } catch (err) {
       // The connection went before the body did (the client left, or the request timeout cut it).
-      throw new AppError('cancelled', 'The client closed the connection before sending its whole body.', { cause: err });
+      throw new AppError('cancelled', 'The client closed the connection before sending its whole body.', {
+        cause: err,
+      });
     }
     const { done, value } = chunk;
     if (done) break;
@@ -56,7 +58,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i += 1; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i += 1; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x5b || ch === 0x7b) {
@@ -69,9 +72,13 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
 
 function assertDepth(text: string): void {
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-    throw new AppError('invalid_request', `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`, {
-      details: [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }],
-    });
+    throw new AppError(
+      'invalid_request',
+      `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      {
+        details: [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }],
+      },
+    );
   }
 }
 
@@ -81,7 +88,9 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    throw new AppError('invalid_request', 'The request body is not valid JSON.', { details: [{ path: '(body)', message }] });
+    throw new AppError('invalid_request', 'The request body is not valid JSON.', {
+      details: [{ path: '(body)', message }],
+    });
   }
 }
 
@@ -106,7 +115,9 @@ export async function readJsonBody(c: Context, limit: number, options: ReadJsonO
   const unsupported = () =>
     new AppError(
       'unsupported_media_type',
-      got ? `Send the body as JSON with "Content-Type: application/json" (got "${got}").` : 'Send a JSON body with "Content-Type: application/json".',
+      got
+        ? `Send the body as JSON with "Content-Type: application/json" (got "${got}").`
+        : 'Send a JSON body with "Content-Type: application/json".',
     );
   if (!declaredJson && !curlForm) throw unsupported();
   const text = await readLimited(c, limit);
@@ -122,7 +133,9 @@ export async function readJsonBody(c: Context, limit: number, options: ReadJsonO
     throw unsupported();
   }
   if (text.trim() === '') {
-    throw new AppError('invalid_request', 'The request body is empty; send a JSON object.', { details: [{ path: '(body)', message: 'empty body' }] });
+    throw new AppError('invalid_request', 'The request body is empty; send a JSON object.', {
+      details: [{ path: '(body)', message: 'empty body' }],
+    });
   }
   return parseJson(text);
 }

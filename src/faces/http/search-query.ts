@@ -26,7 +26,10 @@ export function searchQueryToBody(params: URLSearchParams): Record<string, unkno
     const values = params.getAll(key);
     const last = values[values.length - 1] as string;
     if (LISTS.has(key)) {
-      body[key] = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+      body[key] = values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
     } else if (BOOLEANS.has(key)) {
       body[key] = coerceBoolean(last);
     } else if (INTEGERS.has(key)) {

@@ -10,7 +10,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, LoggingLevelSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  LoggingLevelSchema,
+  SetLevelRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import { VERSION } from '../../core/config.js';
@@ -88,11 +93,14 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
   });
   // Sent on the stream of the call it concerns (Streamable HTTP has no other stream
   // until the client opens one).
-  type Send = (n: { method: 'notifications/message'; params: { level: LoggingLevel; logger: string; data: string } }) => Promise<void>;
+  type Send = (n: {
+    method: 'notifications/message';
+    params: { level: LoggingLevel; logger: string; data: string };
+  }) => Promise<void>;
   const logToClient = (send: Send, level: LoggingLevel, message: string) => {
     if (clientLevel === undefined || severity(level) < severity(clientLevel)) return;
-    send({ method: 'notifications/message', params: { level, logger: 'websearch-mcp', data: message } }).catch((err: unknown) =>
-      deps.logger.debug({ err }, 'log notification failed'),
+    send({ method: 'notifications/message', params: { level, logger: 'websearch-mcp', data: message } }).catch(
+      (err: unknown) => deps.logger.debug({ err }, 'log notification failed'),
     );
   };
 
@@ -101,7 +109,10 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
     const meta = { request_id: call.id };
     const tool = tools.get(request.params.name);
     if (!tool) {
-      return errorResult(`invalid_request: unknown tool "${request.params.name}"; available: ${[...tools.keys()].join(', ')}.`, meta);
+      return errorResult(
+        `invalid_request: unknown tool "${request.params.name}"; available: ${[...tools.keys()].join(', ')}.`,
+        meta,
+      );
     }
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolCallContext = {
@@ -109,26 +120,42 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
       progress: (done, total, message) => {
         if (progressToken === undefined) return;
         extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: done, total, ...(message ? { message } : {}) } })
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: done, total, ...(message ? { message } : {}) },
+          })
           .catch((err: unknown) => call.log.debug({ err }, 'progress notification failed'));
       },
     };
     const started = performance.now();
-    const observe = (outcome: 'ok' | 'error') => deps.observer?.toolCall(tool.name, outcome, (performance.now() - started) / 1000);
+    const observe = (outcome: 'ok' | 'error') =>
+      deps.observer?.toolCall(tool.name, outcome, (performance.now() - started) / 1000);
     try {
       const budgetChars = deps.config.mcp.outputBudgetChars;
       const whole = await tool.handler(request.params.arguments ?? {}, ctx);
       for (const line of tool.logLines(whole)) logToClient(extra.sendNotification, line.level, line.message);
       const { result, cut } = tool.budget(whole, budgetChars, tool.renderText);
-      const notice = cut > 0 ? `[Output budget: ${cut} page(s) were cut to fit ${budgetChars} characters; each cut page says how to get the rest.]\n\n` : '';
+      const notice =
+        cut > 0
+          ? `[Output budget: ${cut} page(s) were cut to fit ${budgetChars} characters; each cut page says how to get the rest.]\n\n`
+          : '';
       observe('ok');
-      return { content: [{ type: 'text', text: notice + tool.renderText(result) }], structuredContent: result as Record<string, unknown>, _meta: meta };
+      return {
+        content: [{ type: 'text', text: notice + tool.renderText(result) }],
+        structuredContent: result as Record<string, unknown>,
+        _meta: meta,
+      };
     } catch (err) {
       observe('error');
       const error = toAppError(err);
       if (error.code === 'internal_error') call.log.error({ err, tool: tool.name }, 'tool call failed');
-      const message = error.code === 'internal_error' ? 'An internal error occurred; it has been logged.' : error.message;
-      logToClient(extra.sendNotification, error.code === 'internal_error' ? 'error' : 'warning', `${tool.name}: ${error.code}: ${message}`);
+      const message =
+        error.code === 'internal_error' ? 'An internal error occurred; it has been logged.' : error.message;
+      logToClient(
+        extra.sendNotification,
+        error.code === 'internal_error' ? 'error' : 'warning',
+        `${tool.name}: ${error.code}: ${message}`,
+      );
       const details = error.details?.map((d) => `\n- ${d.path}: ${d.message}`).join('') ?? '';
       return errorResult(`${error.code}: ${message}${details}`, meta);
     }

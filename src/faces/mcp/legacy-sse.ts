@@ -25,8 +25,15 @@ export interface LegacySseHandler {
   sessionCount(): number;
 }
 
-export function createLegacySseHandler(makeServer: McpServerFactory, logger: Logger, limits: SessionLimits): LegacySseHandler {
-  const sessions = new Map<string, { transport: SSEServerTransport; handle: McpServerHandle; keyId: string | undefined; lease: SessionLease }>();
+export function createLegacySseHandler(
+  makeServer: McpServerFactory,
+  logger: Logger,
+  limits: SessionLimits,
+): LegacySseHandler {
+  const sessions = new Map<
+    string,
+    { transport: SSEServerTransport; handle: McpServerHandle; keyId: string | undefined; lease: SessionLease }
+  >();
 
   async function open(_req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
     // An idle stream is ended: the client sees its stream close and may open another.
@@ -57,17 +64,28 @@ export function createLegacySseHandler(makeServer: McpServerFactory, logger: Log
     }
   }
 
-  async function post(sessionId: string | undefined, caller: Caller, message: unknown, extra: MessageExtra): Promise<void> {
+  async function post(
+    sessionId: string | undefined,
+    caller: Caller,
+    message: unknown,
+    extra: MessageExtra,
+  ): Promise<void> {
     const session = sessionId ? sessions.get(sessionId) : undefined;
     // A stream belongs to the key that opened it: to any other key it does not exist.
     if (!session || session.keyId !== caller.key?.id) {
-      throw new AppError('not_found', 'Unknown or missing sessionId: open GET /sse first and POST to the endpoint it names.');
+      throw new AppError(
+        'not_found',
+        'Unknown or missing sessionId: open GET /sse first and POST to the endpoint it names.',
+      );
     }
     const end = session.lease.begin();
     try {
       await session.transport.handleMessage(message, extra);
     } catch {
-      throw new AppError('invalid_request', 'The body is not a JSON-RPC 2.0 message (request, notification or response).');
+      throw new AppError(
+        'invalid_request',
+        'The body is not a JSON-RPC 2.0 message (request, notification or response).',
+      );
     } finally {
       end();
     }

@@ -65,11 +65,18 @@ function cutAll(items: Cuttable[], budget: number): { text: string; next?: numbe
 const VOLATILE_RESERVE = 64;
 
 function stableExtract(response: CrawlResponse): CrawlResponse {
-  return { ...response, metadata: { ...response.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' } };
+  return {
+    ...response,
+    metadata: { ...response.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' },
+  };
 }
 
 function stableSearch(response: SearchResponse): SearchResponse {
-  return { ...response, id: '', metadata: { ...response.metadata, credits_used: 0, from_cache: false, response_time: 0, timestamp: '' } };
+  return {
+    ...response,
+    id: '',
+    metadata: { ...response.metadata, credits_used: 0, from_cache: false, response_time: 0, timestamp: '' },
+  };
 }
 
 /** Budget left for page contents once the rest of the text block is paid for. */
@@ -77,12 +84,18 @@ function contentBudget(budget: number, skeletonLength: number, pages: number): n
   return budget - skeletonLength - VOLATILE_RESERVE - HINT_RESERVE * pages;
 }
 
-export function budgetExtract(response: CrawlResponse, budget: number, render: (r: CrawlResponse) => string): Budgeted<CrawlResponse> {
+export function budgetExtract(
+  response: CrawlResponse,
+  budget: number,
+  render: (r: CrawlResponse) => string,
+): Budgeted<CrawlResponse> {
   const field = (r: CrawlResult): 'html' | 'markdown' => (r.html !== undefined ? 'html' : 'markdown');
   const withContent = response.results.filter((r) => r.success && (r[field(r)] ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r[field(r)] ?? '').length, 0);
   if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
-  const skeleton = render(stableExtract({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) }));
+  const skeleton = render(
+    stableExtract({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) }),
+  );
   const items: Cuttable[] = withContent.map((r) => {
     const text = r[field(r)] ?? '';
     const whole = r.total_chars ?? text.length;
@@ -104,12 +117,25 @@ export function budgetExtract(response: CrawlResponse, budget: number, render: (
   return { result: { ...response, results }, cut };
 }
 
-export function budgetSearch(response: SearchResponse, budget: number, render: (r: SearchResponse) => string): Budgeted<SearchResponse> {
+export function budgetSearch(
+  response: SearchResponse,
+  budget: number,
+  render: (r: SearchResponse) => string,
+): Budgeted<SearchResponse> {
   if (render(stableSearch(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
   const withContent = response.results.filter((r) => (r.content ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r.content ?? '').length, 0);
-  const skeleton = render(stableSearch({ ...response, results: response.results.map((r) => (r.content !== undefined ? { ...r, content: '' } : r)) }));
-  const items: Cuttable[] = withContent.map((r) => ({ text: r.content ?? '', start: 0, total: (r.content ?? '').length }));
+  const skeleton = render(
+    stableSearch({
+      ...response,
+      results: response.results.map((r) => (r.content !== undefined ? { ...r, content: '' } : r)),
+    }),
+  );
+  const items: Cuttable[] = withContent.map((r) => ({
+    text: r.content ?? '',
+    start: 0,
+    total: (r.content ?? '').length,
+  }));
   const cuts = cutAll(items, Math.min(total, contentBudget(budget, skeleton.length, withContent.length)));
   let cut = 0;
   const byResult = new Map(withContent.map((r, i) => [r, i]));
@@ -119,7 +145,12 @@ export function budgetSearch(response: SearchResponse, budget: number, render: (
     const c = cuts[i] as { text: string; next?: number };
     if (c.next === undefined) return r;
     cut += 1;
-    return { ...r, content: c.text, content_total_chars: (items[i] as Cuttable).total, content_next_start_char: c.next };
+    return {
+      ...r,
+      content: c.text,
+      content_total_chars: (items[i] as Cuttable).total,
+      content_next_start_char: c.next,
+    };
   });
   return { result: { ...response, results }, cut };
 }

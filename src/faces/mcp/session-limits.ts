@@ -46,7 +46,10 @@ export function createSessionLimits(settings: SessionLimitSettings): SessionLimi
       );
     }
     if (total >= settings.maxSessions) {
-      throw new AppError('server_busy', `The server holds ${total} MCP sessions, its limit; try again later.`, { retryable: true, retryAfter: Math.min(idleSeconds, 60) });
+      throw new AppError('server_busy', `The server holds ${total} MCP sessions, its limit; try again later.`, {
+        retryable: true,
+        retryAfter: Math.min(idleSeconds, 60),
+      });
     }
     perKey.set(key, held + 1);
     total += 1;

@@ -62,10 +62,17 @@ export function createStatelessHttpHandler(makeServer: McpServerFactory, logger:
   async function handle(request: Request, caller: Caller, parsedBody?: unknown): Promise<Response> {
     if (request.method !== 'POST') {
       // No session to stream to or delete: the spec's answer for a server without them.
-      return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; POST each request.' }, id: null }), {
-        status: 405,
-        headers: { 'content-type': 'application/json', allow: 'POST' },
-      });
+      return new Response(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this server is stateless; POST each request.' },
+          id: null,
+        }),
+        {
+          status: 405,
+          headers: { 'content-type': 'application/json', allow: 'POST' },
+        },
+      );
     }
     const server = makeServer(caller);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -79,7 +86,10 @@ export function createStatelessHttpHandler(makeServer: McpServerFactory, logger:
     };
     try {
       await server.server.connect(transport);
-      return whenFinished(await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }), finish);
+      return whenFinished(
+        await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }),
+        finish,
+      );
     } catch (err) {
       finish();
       throw err;
@@ -88,8 +98,20 @@ export function createStatelessHttpHandler(makeServer: McpServerFactory, logger:
   return { handle, close: async () => undefined, sessionCount: () => open };
 }
 
-export function createStreamableHttpHandler(makeServer: McpServerFactory, logger: Logger, limits: SessionLimits): StreamableHttpHandler {
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; handle: McpServerHandle; keyId: string | undefined; lease: SessionLease }>();
+export function createStreamableHttpHandler(
+  makeServer: McpServerFactory,
+  logger: Logger,
+  limits: SessionLimits,
+): StreamableHttpHandler {
+  const sessions = new Map<
+    string,
+    {
+      transport: WebStandardStreamableHTTPServerTransport;
+      handle: McpServerHandle;
+      keyId: string | undefined;
+      lease: SessionLease;
+    }
+  >();
 
   async function handle(request: Request, caller: Caller, parsedBody?: unknown): Promise<Response> {
     const options = parsedBody === undefined ? undefined : { parsedBody };
@@ -99,7 +121,8 @@ export function createStreamableHttpHandler(makeServer: McpServerFactory, logger
       // MCP spec (Streamable HTTP, session management): an unknown session id gets 404,
       // telling the client to start a new session. A session belongs to the key that
       // opened it: to any other key it does not exist.
-      if (!session || session.keyId !== caller.key?.id) return jsonRpcError(404, -32001, 'Session not found; start a new session with initialize.');
+      if (!session || session.keyId !== caller.key?.id)
+        return jsonRpcError(404, -32001, 'Session not found; start a new session with initialize.');
       const end = session.lease.begin();
       // A standalone GET stream only listens: it does not keep the session from idling.
       if (request.method === 'GET') end();

@@ -42,5 +42,9 @@ export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.
   /** What the client's log (MCP `notifications/message`) should say about a result. */
   logLines: (result: z.infer<Out>) => ToolLogLine[];
   /** Cuts page contents fairly to fit the output budget (see output-budget.ts). */
-  budget: (result: z.infer<Out>, budgetChars: number, render: (r: z.infer<Out>) => string) => { result: z.infer<Out>; cut: number };
+  budget: (
+    result: z.infer<Out>,
+    budgetChars: number,
+    render: (r: z.infer<Out>) => string,
+  ) => { result: z.infer<Out>; cut: number };
 }

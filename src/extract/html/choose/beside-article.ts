@@ -35,7 +35,18 @@
  */
 
 import type { DomElement } from '../dom.js';
-import { TEXT_NODE, childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf, walk } from '../dom.js';
+import {
+  TEXT_NODE,
+  childElements,
+  classAndId,
+  descendants,
+  headingLevel,
+  isElement,
+  nextInTree,
+  normalizeSpace,
+  tagOf,
+  walk,
+} from '../dom.js';
 import type { TextStats } from '../text-stats.js';
 import { signature } from './listing-items.js';
 import { HOLDS_THREAD_MARK, TEASER_MARK, THREAD_MARK } from '../marks.js';
@@ -55,18 +66,22 @@ function words(names: string): string[] {
     .filter((w) => w !== '');
 }
 
-const THREAD_WORD = /^(?:comments?|comment(?:list|s?list|area|section|thread|tree|stream)|repl(?:y|ies)|discussions?|disqus|dsq|respond|responses)$/;
+const THREAD_WORD =
+  /^(?:comments?|comment(?:list|s?list|area|section|thread|tree|stream)|repl(?:y|ies)|discussions?|disqus|dsq|respond|responses)$/;
 /**
  * Words of an author's name or picture, and of a date. Not `name` or `published`: content
  * systems write them on every field (`field--name-field-body`) and every item in print
  * (`paragraph-published`).
  */
-const AUTHOR_WORD = /^(?:author|authors|user|username|userlink|vcard|fn|nickname|nick|poster|commenter|byline|avatar|gravatar|profile)$/;
+const AUTHOR_WORD =
+  /^(?:author|authors|user|username|userlink|vcard|fn|nickname|nick|poster|commenter|byline|avatar|gravatar|profile)$/;
 const TIME_WORD = /^(?:date|time|timestamp|datetime|timeago|ago|posted|submitted|pubdate|dateline)$/;
 /** A profile's address: the author's name links there in comments and forums. */
-const PROFILE_HREF = /(?:\/users?\/|\/u\/|\/members?\/|\/people\/|\/profiles?\/|\/@[\w.-]+|memberlist\.php|viewprofile|\/author\/)/i;
+const PROFILE_HREF =
+  /(?:\/users?\/|\/u\/|\/members?\/|\/people\/|\/profiles?\/|\/@[\w.-]+|memberlist\.php|viewprofile|\/author\/)/i;
 /** The whole text (or title) of a reply control. */
-const REPLY_LABEL = /^(?:reply|respond|reply to (?:this|comment|[\p{L} .'-]{1,40})|reply with quote|quote|antworten|répondre|responder|rispondi|odpowiedz|ответить)$/iu;
+const REPLY_LABEL =
+  /^(?:reply|respond|reply to (?:this|comment|[\p{L} .'-]{1,40})|reply with quote|quote|antworten|répondre|responder|rispondi|odpowiedz|ответить)$/iu;
 const REPLY_HREF = /(?:replytocom=|[#/?&]reply\b|#respond|mode=quote|[?&]quote=)/i;
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 /** A date or a time as posts show it: "4 March 2024", "March 4, 2024", "2024-03-04", "3/4/24", "2 days ago". */
@@ -84,7 +99,8 @@ const DATE_TEXT = new RegExp(
 const COMMENTS_HEADING = /\b(?:comments?|responses?|replies|discussion|reactions?|thoughts on)\b/i;
 
 /** A cheap test before a class list is split into words: none of the sign words is in it. */
-const SIGN_NAMES = /author|user|vcard|fn|nick|poster|commenter|byline|avatar|profile|date|time|ago|posted|submitted|pubdate/i;
+const SIGN_NAMES =
+  /author|user|vcard|fn|nick|poster|commenter|byline|avatar|profile|date|time|ago|posted|submitted|pubdate/i;
 
 /** Whether `element` holds text of its own (a text child with a visible character). */
 function holdsText(element: DomElement): boolean {
@@ -141,7 +157,9 @@ const TOOLTIP_TAGS: ReadonlySet<string> = new Set(['a', 'span', 'abbr', 'time'])
 const AVATAR = /avatar|userpic|user-pic|profile-pic|profile_pic/i;
 
 function isAvatar(image: DomElement): boolean {
-  return AVATAR.test(`${image.getAttribute('class') ?? ''} ${image.getAttribute('alt') ?? ''} ${image.getAttribute('src') ?? ''}`);
+  return AVATAR.test(
+    `${image.getAttribute('class') ?? ''} ${image.getAttribute('alt') ?? ''} ${image.getAttribute('src') ?? ''}`,
+  );
 }
 
 /** A reply control's label or a date. */
@@ -184,7 +202,14 @@ function readSigns(root: DomElement, stats: Map<DomElement, TextStats>): Signs {
     // An author, a time, a reply control is a short text (or an author's picture): a block
     // of prose or a page section is none.
     const chars = stats.get(element)?.chars ?? 0;
-    const mine = chars === 0 ? (tagOf(element) === 'img' && isAvatar(element) ? AUTHOR : 0) : chars > THRESHOLDS.MAX_POST_SIGN_CHARS ? 0 : ownSigns(element, chars, named);
+    const mine =
+      chars === 0
+        ? tagOf(element) === 'img' && isAvatar(element)
+          ? AUTHOR
+          : 0
+        : chars > THRESHOLDS.MAX_POST_SIGN_CHARS
+          ? 0
+          : ownSigns(element, chars, named);
     if (mine !== 0) own.set(element, mine);
     // Children come later in document order: their signs are in by now.
     const s = mine | (under.get(element) ?? 0);
@@ -204,14 +229,26 @@ function hasThreadWord(element: DomElement): boolean {
 /** Same tag, and a class in common or no class at all (a reply's item is its post's, a level deeper). */
 function alike(a: DomElement, b: DomElement): boolean {
   if (tagOf(a) !== tagOf(b)) return false;
-  const ca = (a.getAttribute('class') ?? '').trim().split(/\s+/).filter((c) => c !== '');
-  const cb = new Set((b.getAttribute('class') ?? '').trim().split(/\s+/).filter((c) => c !== ''));
+  const ca = (a.getAttribute('class') ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((c) => c !== '');
+  const cb = new Set(
+    (b.getAttribute('class') ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((c) => c !== ''),
+  );
   return ca.length === 0 ? cb.size === 0 : ca.some((c) => cb.has(c));
 }
 
 /** A heading just before `list`, or opening it or its parent, announces comments. */
 function announced(list: DomElement): boolean {
-  const candidates: Array<DomElement | null> = [list.previousElementSibling, list.firstElementChild, list.parentElement?.firstElementChild ?? null];
+  const candidates: Array<DomElement | null> = [
+    list.previousElementSibling,
+    list.firstElementChild,
+    list.parentElement?.firstElementChild ?? null,
+  ];
   for (const element of candidates) {
     if (element === null) continue;
     const heading = headingLevel(element) > 0 ? element : element.querySelector('h1, h2, h3, h4, h5, h6');
@@ -232,7 +269,12 @@ function postRun(parent: DomElement, under: Map<DomElement, number>): DomElement
   }
   let best: DomElement[] | null = null;
   for (const group of byTag.values()) {
-    if (group.posts.length >= THRESHOLDS.MIN_THREAD_ITEMS && group.posts.length >= THRESHOLDS.MIN_POST_SHARE * group.all && (best === null || group.posts.length > best.length)) best = group.posts;
+    if (
+      group.posts.length >= THRESHOLDS.MIN_THREAD_ITEMS &&
+      group.posts.length >= THRESHOLDS.MIN_POST_SHARE * group.all &&
+      (best === null || group.posts.length > best.length)
+    )
+      best = group.posts;
   }
   return best;
 }
@@ -240,12 +282,18 @@ function postRun(parent: DomElement, under: Map<DomElement, number>): DomElement
 /** Whether a run of posts is a thread: one more sign besides the posts (see the module comment). */
 function isThread(parent: DomElement, posts: DomElement[], under: Map<DomElement, number>): boolean {
   const most = THRESHOLDS.MIN_POST_SHARE * posts.length;
-  for (let up: DomElement | null = parent, level = 0; up !== null && level < 3; up = up.parentElement, level++) if (hasThreadWord(up)) return true;
+  for (let up: DomElement | null = parent, level = 0; up !== null && level < 3; up = up.parentElement, level++)
+    if (hasThreadWord(up)) return true;
   if (posts.filter(hasThreadWord).length >= most) return true;
   if (posts.filter((p) => ((under.get(p) ?? 0) & REPLY) !== 0).length >= most) return true;
   // Replies nested in the posts: a post built like its parent post, inside it.
   const tag = tagOf(posts[0]!);
-  if (posts.some((p) => Array.from(p.getElementsByTagName(tag)).some((inner) => alike(inner, p) && isPost(under.get(inner) ?? 0)))) return true;
+  if (
+    posts.some((p) =>
+      Array.from(p.getElementsByTagName(tag)).some((inner) => alike(inner, p) && isPost(under.get(inner) ?? 0)),
+    )
+  )
+    return true;
   return announced(parent);
 }
 
@@ -288,7 +336,11 @@ function markCommentThreads(body: DomElement, stats: Map<DomElement, TextStats>)
     // The section around the run: its heading and form, not the article beside it.
     let section = run;
     const chars = stats.get(run)?.chars ?? 0;
-    while (section.parentElement !== null && section.parentElement !== body && (stats.get(section.parentElement)?.chars ?? 0) - chars <= THRESHOLDS.MAX_SECTION_EXTRA_CHARS) {
+    while (
+      section.parentElement !== null &&
+      section.parentElement !== body &&
+      (stats.get(section.parentElement)?.chars ?? 0) - chars <= THRESHOLDS.MAX_SECTION_EXTRA_CHARS
+    ) {
       section = section.parentElement;
     }
     section.setAttribute(THREAD_MARK, '');
@@ -396,7 +448,10 @@ export function textBesideArticle(
   statsOf: (root: DomElement) => Map<DomElement, TextStats> = computeTextStats,
 ): number {
   const { threads, teasers } = besideArticle(cleaned);
-  const counted = pickChars >= THRESHOLDS.MIN_ARTICLE_CHARS && pick.querySelector(`[${TEASER_MARK}]`) === null ? [...threads, ...teasers] : threads;
+  const counted =
+    pickChars >= THRESHOLDS.MIN_ARTICLE_CHARS && pick.querySelector(`[${TEASER_MARK}]`) === null
+      ? [...threads, ...teasers]
+      : threads;
   if (counted.length === 0) return 0;
   const stats = statsOf(cleaned);
   return counted.reduce((n, element) => {

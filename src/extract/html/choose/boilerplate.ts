@@ -6,7 +6,16 @@
  */
 
 import type { DomElement } from '../dom.js';
-import { childElements, classAndId, descendants, headingLevel, isElement, nextInTree, normalizeSpace, tagOf } from '../dom.js';
+import {
+  childElements,
+  classAndId,
+  descendants,
+  headingLevel,
+  isElement,
+  nextInTree,
+  normalizeSpace,
+  tagOf,
+} from '../dom.js';
 import type { TextStats } from '../text-stats.js';
 import { computeTextStats, linkDensity, visibleChars } from '../text-stats.js';
 import type { RuleName } from '../switches.js';
@@ -16,17 +25,36 @@ import { THRESHOLDS } from '../thresholds.js';
  * A `<fieldset>` groups a form's controls even outside a `<form>` (HTML 4.10.15): variant
  * pickers, filters, sorters. Only one that labels controls is chrome (isControlGroup).
  */
-export const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'form', 'fieldset']);
+export const CHROME_TAGS: ReadonlySet<string> = new Set([
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'menu',
+  'dialog',
+  'form',
+  'fieldset',
+]);
 
 /** ARIA roles of page chrome (WAI-ARIA 1.2 landmark and widget roles). */
 export const CHROME_ROLES: ReadonlySet<string> = new Set([
-  'navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'menu',
+  'menubar',
+  'search',
+  'dialog',
+  'alertdialog',
   'tooltip',
 ]);
 
 function isControlGroup(element: DomElement): boolean {
   if (tagOf(element) !== 'fieldset') return true;
-  return Array.from(element.getElementsByTagName('label')).some((label) => label.parentElement?.closest('fieldset') === element);
+  return Array.from(element.getElementsByTagName('label')).some(
+    (label) => label.parentElement?.closest('fieldset') === element,
+  );
 }
 
 /**
@@ -37,16 +65,55 @@ function isControlGroup(element: DomElement): boolean {
 const CHROME_WORDS = new RegExp(
   '(?:^|[-_\\s])(' +
     [
-      'cookies?', 'consent', 'gdpr',
-      'share', 'sharing', 'sharebar', 'social', 'socials',
-      'newsletter', 'subscribe', 'subscription', 'signup',
-      'related', 'recommended', 'recommendations', 'more-stories', 'read-next',
-      'comments', 'disqus',
-      'ads?', 'advert', 'adverts', 'advertisement', 'adsbygoogle', 'sponsored', 'promo',
-      'breadcrumbs?', 'menu', 'navbar', 'nav', 'navigation', 'sidebar', 'skip-link',
-      'footer', 'masthead', 'site-header', 'global-header', 'popup', 'modal', 'toolbar',
-      'pagination', 'pager', 'feedback',
-      'signature', 'flair', 'user-info', 'user-details', 'user-action-time', 'badgecount',
+      'cookies?',
+      'consent',
+      'gdpr',
+      'share',
+      'sharing',
+      'sharebar',
+      'social',
+      'socials',
+      'newsletter',
+      'subscribe',
+      'subscription',
+      'signup',
+      'related',
+      'recommended',
+      'recommendations',
+      'more-stories',
+      'read-next',
+      'comments',
+      'disqus',
+      'ads?',
+      'advert',
+      'adverts',
+      'advertisement',
+      'adsbygoogle',
+      'sponsored',
+      'promo',
+      'breadcrumbs?',
+      'menu',
+      'navbar',
+      'nav',
+      'navigation',
+      'sidebar',
+      'skip-link',
+      'footer',
+      'masthead',
+      'site-header',
+      'global-header',
+      'popup',
+      'modal',
+      'toolbar',
+      'pagination',
+      'pager',
+      'feedback',
+      'signature',
+      'flair',
+      'user-info',
+      'user-details',
+      'user-action-time',
+      'badgecount',
     ].join('|') +
     ')(?=$|[-_\\s])',
   'i',
@@ -61,7 +128,11 @@ const HEADER_CHROME = 'nav, ul, ol, form';
  * the page (HTML-AAM).
  */
 function isSectionHeader(element: DomElement): boolean {
-  return tagOf(element) === 'header' && element.parentElement?.closest(SECTIONING) != null && element.querySelector(HEADER_CHROME) === null;
+  return (
+    tagOf(element) === 'header' &&
+    element.parentElement?.closest(SECTIONING) != null &&
+    element.querySelector(HEADER_CHROME) === null
+  );
 }
 
 export function hasSectionHeader(root: DomElement): boolean {
@@ -148,7 +219,12 @@ const NESTING_MARKS: ReadonlySet<string> = new Set(['comments']);
  * Removes, top down, what `mark` marks and `keep` does not spare (nor a kept ancestor of
  * the same nesting mark).
  */
-function removeMarked(root: DomElement, mark: (el: DomElement) => string | null, keep: Keep, stats = computeTextStats(root)): void {
+function removeMarked(
+  root: DomElement,
+  mark: (el: DomElement) => string | null,
+  keep: Keep,
+  stats = computeTextStats(root),
+): void {
   const total = stats.get(root)?.chars ?? 0;
   const stack: Array<[DomElement, ReadonlySet<string>]> = [[root, new Set()]];
   while (stack.length > 0) {
@@ -168,10 +244,13 @@ function removeMarked(root: DomElement, mark: (el: DomElement) => string | null,
 const PROSE_WRAPPERS: ReadonlySet<string> = new Set(['form', 'fieldset', 'header']);
 
 const keepByTag: Keep = (element, share, stats) =>
-  (PROSE_WRAPPERS.has(tagOf(element)) && share > THRESHOLDS.MAX_CHROME_SHARE && linkDensity(stats) <= THRESHOLDS.MAX_PROSE_LINK_DENSITY) ||
+  (PROSE_WRAPPERS.has(tagOf(element)) &&
+    share > THRESHOLDS.MAX_CHROME_SHARE &&
+    linkDensity(stats) <= THRESHOLDS.MAX_PROSE_LINK_DENSITY) ||
   element.querySelector(MAIN_MARKERS) !== null;
 
-const keepByName: Keep = (element, share) => share > THRESHOLDS.MAX_CHROME_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
+const keepByName: Keep = (element, share) =>
+  share > THRESHOLDS.MAX_CHROME_SHARE || element.querySelector(CONTENT_MARKERS) !== null;
 
 /** Headings of links to other pages. Not "See also": on reference pages it is content. */
 export const RELATED_HEADING = new RegExp(
@@ -201,7 +280,8 @@ export const RELATED_HEADING = new RegExp(
  * "Reviews" heads a shop's own review as often, "What our customers say" a service's
  * testimonials.
  */
-export const PRODUCT_REVIEWS_HEADING = /^(?:customer|buyer|shopper)s?(?:[’']s?)? (?:reviews|ratings(?: (?:and|&) reviews)?)|^(?:what )?(?:our )?(?:customers|buyers|shoppers) (?:say|are saying)\W*$/i;
+export const PRODUCT_REVIEWS_HEADING =
+  /^(?:customer|buyer|shopper)s?(?:[’']s?)? (?:reviews|ratings(?: (?:and|&) reviews)?)|^(?:what )?(?:our )?(?:customers|buyers|shoppers) (?:say|are saying)\W*$/i;
 
 const HEADING_TAGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 const ALL_HEADING_TAGS: ReadonlySet<string> = new Set(['h1', ...HEADING_TAGS]);
@@ -213,7 +293,8 @@ function headingCounts(root: DomElement, level: number): Map<DomElement, number>
   const counts = new Map<DomElement, number>();
   for (const heading of descendants(root, ALL_HEADING_TAGS)) {
     if (headingLevel(heading) > level) continue;
-    for (let up: DomElement | null = heading; up !== null && up !== root; up = up.parentElement) counts.set(up, (counts.get(up) ?? 0) + 1);
+    for (let up: DomElement | null = heading; up !== null && up !== root; up = up.parentElement)
+      counts.set(up, (counts.get(up) ?? 0) + 1);
   }
   return counts;
 }
@@ -223,11 +304,24 @@ function headingCounts(root: DomElement, level: number): Map<DomElement, number>
  * reviews with no other heading of its level and at most MAX_BEFORE_REVIEWS_CHARS before
  * the heading; else null.
  */
-function reviewsWidget(heading: DomElement, root: DomElement, counts: Map<DomElement, number>, stats: Map<DomElement, TextStats>): DomElement | null {
+function reviewsWidget(
+  heading: DomElement,
+  root: DomElement,
+  counts: Map<DomElement, number>,
+  stats: Map<DomElement, TextStats>,
+): DomElement | null {
   let widget: DomElement | null = null;
   let before = 0;
-  for (let child: DomElement = heading, up = heading.parentElement; up !== null && up !== root; child = up, up = up.parentElement) {
-    for (let node = child.previousSibling; node !== null && before <= THRESHOLDS.MAX_BEFORE_REVIEWS_CHARS; node = node.previousSibling) {
+  for (
+    let child: DomElement = heading, up = heading.parentElement;
+    up !== null && up !== root;
+    child = up, up = up.parentElement
+  ) {
+    for (
+      let node = child.previousSibling;
+      node !== null && before <= THRESHOLDS.MAX_BEFORE_REVIEWS_CHARS;
+      node = node.previousSibling
+    ) {
       before += isElement(node) ? (stats.get(node)?.chars ?? 0) : visibleChars(node.textContent);
     }
     if (before > THRESHOLDS.MAX_BEFORE_REVIEWS_CHARS || (counts.get(up) ?? 0) > 1) break;
@@ -259,7 +353,12 @@ function removeRelatedSections(root: DomElement, productPage: boolean): void {
     const level = headingLevel(heading);
     const own = stats.get(heading)?.chars ?? 0;
     let start: DomElement = heading;
-    while (start.parentElement !== null && start.parentElement !== root && (stats.get(start.parentElement)?.chars ?? 0) === own && start.nextElementSibling === null) {
+    while (
+      start.parentElement !== null &&
+      start.parentElement !== root &&
+      (stats.get(start.parentElement)?.chars ?? 0) === own &&
+      start.nextElementSibling === null
+    ) {
       start = start.parentElement;
     }
     let widget: DomElement | null = null;
@@ -287,7 +386,10 @@ export function removeBoilerplate(root: DomElement, options: ChromeOptions = {})
   if (on('chrome-words')) {
     // Judged against what is left, so that a mega-menu's text does not shelter a sidebar.
     const stats = computeTextStats(root);
-    const words: ChromeWords = { finePrint: finePrintShare(root, stats) <= THRESHOLDS.MIN_LEGAL_TEXT_SHARE, product: options.productPage === true };
+    const words: ChromeWords = {
+      finePrint: finePrintShare(root, stats) <= THRESHOLDS.MIN_LEGAL_TEXT_SHARE,
+      product: options.productPage === true,
+    };
     removeMarked(root, (element) => chromeWord(element, words), keepByName, stats);
   }
   if (on('related-sections')) removeRelatedSections(root, options.productPage === true);
@@ -302,7 +404,11 @@ export function dropBeforeTitle(root: DomElement, stats: Map<DomElement, TextSta
   if (h1s.length !== 1) return false;
   const doomed: DomElement[] = [];
   let chars = 0;
-  for (let element: DomElement = h1s[0]!; element !== root && element.parentElement !== null; element = element.parentElement) {
+  for (
+    let element: DomElement = h1s[0]!;
+    element !== root && element.parentElement !== null;
+    element = element.parentElement
+  ) {
     for (let before = element.previousElementSibling; before !== null; before = before.previousElementSibling) {
       doomed.push(before);
       chars += stats.get(before)?.chars ?? 0;

@@ -41,7 +41,8 @@ export function readabilityCandidate(page: PageContext, copy: DomDocument): Cand
   // Beside an article, readers' comments are not Readability's to pick (beside-article.ts).
   if (copy.body && page.on('comment-threads')) dropCommentThreads(copy.body);
   // Readability renames each <h1> of the article to <h2>; the level stays on as a mark.
-  if (copy.body) for (const h1 of Array.from(copy.body.getElementsByTagName('h1'))) h1.setAttribute(HEADING_LEVEL_MARK, '1');
+  if (copy.body)
+    for (const h1 of Array.from(copy.body.getElementsByTagName('h1'))) h1.setAttribute(HEADING_LEVEL_MARK, '1');
   const reader = new Readability<DomElement>(copy as never, { serializer: (node) => node as unknown as DomElement });
   if (page.on('readability-patches')) lightenReadability(reader);
   const root = reader.parse()?.content;
@@ -70,7 +71,9 @@ export function productDescriptionCandidate(page: Choosing, cleaned: Candidate):
   if (!page.declaredInPage || !declared || mentions(root, declared)) return null;
   const fresh = page.freshBody();
   const found = fresh.ownerDocument === null ? null : findDeclared(fresh, declared);
-  return found === null ? null : measure(page, 'product-description', fresh.ownerDocument!, withTitle(fresh.ownerDocument!, fresh, found));
+  return found === null
+    ? null
+    : measure(page, 'product-description', fresh.ownerDocument!, withTitle(fresh.ownerDocument!, fresh, found));
 }
 
 /**
@@ -103,6 +106,8 @@ export function rankStages(page: Choosing, readability: Candidate | null, cleane
   if (readability !== null || cleaned !== null) page.pageType = guessPageType(page.features.values);
   if (readability === null) return cleaned === null ? [] : [cleaned];
   if (cleaned === null) return [readability];
-  const first = page.prefer ?? (!page.on('stage-selector') || readabilityFirst(page.features.values) ? 'readability' : 'cleaned-body');
+  const first =
+    page.prefer ??
+    (!page.on('stage-selector') || readabilityFirst(page.features.values) ? 'readability' : 'cleaned-body');
   return first === 'readability' ? [readability, cleaned] : [cleaned, readability];
 }

@@ -23,7 +23,10 @@ export function declaredText(value: unknown): string | null {
 }
 
 function wordsOf(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
 }
 
 /**
@@ -84,7 +87,11 @@ export function findDeclared(body: DomElement, declared: string): DomElement | n
   if (element === null || element === body) return null;
   const declaredChars = visibleChars(declared);
   const limit = THRESHOLDS.MAX_DECLARED_GROWTH * declaredChars;
-  while (element.parentElement !== null && element.parentElement !== body && charsUpTo(element.parentElement, limit) <= limit) {
+  while (
+    element.parentElement !== null &&
+    element.parentElement !== body &&
+    charsUpTo(element.parentElement, limit) <= limit
+  ) {
     element = element.parentElement;
   }
   // A teaser quoting the opening words is not it: it must hold most of the declared text.

@@ -30,7 +30,13 @@ export function largestItemRun(root: DomElement, stats: Map<DomElement, TextStat
       run.linkChars += s.linkChars;
       runs.set(key, run);
     }
-    for (const run of runs.values()) if (run.count >= THRESHOLDS.MIN_ITEMS && run.linkChars >= THRESHOLDS.MIN_ITEM_LINK_SHARE * run.chars && run.chars > best) best = run.chars;
+    for (const run of runs.values())
+      if (
+        run.count >= THRESHOLDS.MIN_ITEMS &&
+        run.linkChars >= THRESHOLDS.MIN_ITEM_LINK_SHARE * run.chars &&
+        run.chars > best
+      )
+        best = run.chars;
   });
   return best;
 }

@@ -70,18 +70,22 @@ export function lightenReadability(reader: object): void {
   };
   // The same elements in the same (document) order as linkedom's
   // `querySelectorAll(tagNames.join(','))`, which does not look inside a <template>.
-  internals._getAllNodesWithTag = (node, tagNames) => descendants(node, new Set(tagNames.map((tag) => tag.toLowerCase())), TEMPLATE);
+  internals._getAllNodesWithTag = (node, tagNames) =>
+    descendants(node, new Set(tagNames.map((tag) => tag.toLowerCase())), TEMPLATE);
   internals._isValidByline = (node, matchString) => {
     const rel = node.getAttribute('rel');
     const itemprop = node.getAttribute('itemprop');
-    if (!(rel === 'author' || (itemprop !== null && itemprop.includes('author')) || byline.test(matchString))) return false;
+    if (!(rel === 'author' || (itemprop !== null && itemprop.includes('author')) || byline.test(matchString)))
+      return false;
     const length = (node.textContent ?? '').trim().length;
     return length > 0 && length < 100;
   };
   internals._isElementWithoutContent = (node) => {
     if (!isElement(node) || hasVisibleText(node)) return false;
     const children = node.children.length;
-    return children === 0 || children === node.getElementsByTagName('br').length + node.getElementsByTagName('hr').length;
+    return (
+      children === 0 || children === node.getElementsByTagName('br').length + node.getElementsByTagName('hr').length
+    );
   };
   internals._isProbablyVisible = (node) => {
     // Without a style attribute the style's display and visibility are empty: no need to

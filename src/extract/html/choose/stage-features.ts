@@ -88,13 +88,17 @@ const ARTICLE_TYPES = /^(?:og-article|og-blog|.*article|blogposting|blog|liveblo
 const FORUM_TYPES = /^(?:discussionforumposting|qapage|question|answer|socialmediaposting|comment)$/;
 const LISTING_TYPES = /^(?:collectionpage|itemlist|searchresultspage|offercatalog|og-product\.group)$/;
 const DOCS_TYPES = /^(?:techarticle|apireference|softwaresourcecode|howto|course)$/;
-const SERVICE_TYPES = /^(?:service|localbusiness|professionalservice|faqpage|contactpage|aboutpage|medicalbusiness|financialservice|legalservice|homeandconstructionbusiness)$/;
+const SERVICE_TYPES =
+  /^(?:service|localbusiness|professionalservice|faqpage|contactpage|aboutpage|medicalbusiness|financialservice|legalservice|homeandconstructionbusiness)$/;
 
 const URL_WORDS = {
-  article: /(?:^|[/_.-])(?:news|blogs?|articles?|stor(?:y|ies)|posts?|opinion|columns?|editorial|features?)(?=$|[/_.-])/,
-  forum: /(?:^|[/_.-])(?:forums?|threads?|topics?|community|discussions?|questions|answers|viewtopic|showthread|boards?|comments)(?=$|[/_.-])/,
+  article:
+    /(?:^|[/_.-])(?:news|blogs?|articles?|stor(?:y|ies)|posts?|opinion|columns?|editorial|features?)(?=$|[/_.-])/,
+  forum:
+    /(?:^|[/_.-])(?:forums?|threads?|topics?|community|discussions?|questions|answers|viewtopic|showthread|boards?|comments)(?=$|[/_.-])/,
   product: /(?:^|[/_.-])(?:products?|items?|dp|shop|store|buy|sku)(?=$|[/_.-])/,
-  listing: /(?:^|[/_.-])(?:categor(?:y|ies)|tags?|search|collections?|lists?|archives?|browse|catalog(?:ue)?)(?=$|[/_.-])/,
+  listing:
+    /(?:^|[/_.-])(?:categor(?:y|ies)|tags?|search|collections?|lists?|archives?|browse|catalog(?:ue)?)(?=$|[/_.-])/,
   docs: /(?:^|[/_.-])(?:docs?|documentation|reference|api|guides?|manual|tutorials?|wiki|learn|help|kb|faq)(?=$|[/_.-])/,
 };
 
@@ -208,7 +212,12 @@ function urlFeatures(url: string): number[] {
  * `cleaned` the cleaned body's, `besideChars` the cleaned body's non-link text that follows
  * the pick (beside-article.ts).
  */
-export function stageFeatures(page: PageContext, pick: Candidate | null, cleaned: Candidate | null, besideChars: number): StageFeatures {
+export function stageFeatures(
+  page: PageContext,
+  pick: Candidate | null,
+  cleaned: Candidate | null,
+  besideChars: number,
+): StageFeatures {
   const types = page.declaredTypes;
   const declares = (pattern: RegExp): number => ([...types].some((t) => pattern.test(t)) ? 1 : 0);
   // Sizes as the candidates were measured (candidates.ts); the trees have not changed since.

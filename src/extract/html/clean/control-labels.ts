@@ -20,7 +20,18 @@ const CONTROL_LABEL = new RegExp(
   'i',
 );
 /** Inline wrappers a label may sit in (a link, a span, emphasis). */
-const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['a', 'span', 'em', 'i', 'b', 'strong', 'small', 'label', 'font', 'u']);
+const INLINE_WRAPPERS: ReadonlySet<string> = new Set([
+  'a',
+  'span',
+  'em',
+  'i',
+  'b',
+  'strong',
+  'small',
+  'label',
+  'font',
+  'u',
+]);
 /**
  * Blocks a label may be the whole of. Not cells, headings or terms: there the word is a
  * name ("Share" over market shares).
@@ -34,9 +45,17 @@ const BLOCKS: ReadonlySet<string> = new Set(['p', 'div', 'li']);
 function labelBlock(text: DomNode, chars: number, root: DomElement): DomElement | null {
   let block: DomElement | null = null;
   let parent = text.parentNode;
-  for (let level = 0; parent !== null && parent !== root && level < THRESHOLDS.MAX_CONTROL_LABEL_DEPTH; level++, parent = parent.parentNode) {
+  for (
+    let level = 0;
+    parent !== null && parent !== root && level < THRESHOLDS.MAX_CONTROL_LABEL_DEPTH;
+    level++, parent = parent.parentNode
+  ) {
     const tag = tagOf(parent);
-    if ((!INLINE_WRAPPERS.has(tag) && !BLOCKS.has(tag)) || !holdsOnlyText(parent, chars, THRESHOLDS.MAX_CONTROL_LABEL_NODES)) break;
+    if (
+      (!INLINE_WRAPPERS.has(tag) && !BLOCKS.has(tag)) ||
+      !holdsOnlyText(parent, chars, THRESHOLDS.MAX_CONTROL_LABEL_NODES)
+    )
+      break;
     if (BLOCKS.has(tag)) block = parent;
   }
   return block;
@@ -44,11 +63,14 @@ function labelBlock(text: DomNode, chars: number, root: DomElement): DomElement 
 
 export function removeControlLabels(root: DomElement): void {
   const doomed: DomNode[] = [];
-  for (let node: DomNode | null = root.firstChild; node !== null; ) {
+  for (let node: DomNode | null = root.firstChild; node !== null;) {
     if (node.nodeType === TEXT_NODE) {
       const text = node.textContent ?? '';
       // Text of at most a label's length, once the white space of indented markup is off.
-      if (text.length <= THRESHOLDS.MAX_CONTROL_LABEL_CHARS || text.trim().length <= THRESHOLDS.MAX_CONTROL_LABEL_CHARS) {
+      if (
+        text.length <= THRESHOLDS.MAX_CONTROL_LABEL_CHARS ||
+        text.trim().length <= THRESHOLDS.MAX_CONTROL_LABEL_CHARS
+      ) {
         const label = normalizeSpace(text);
         if (label !== '' && CONTROL_LABEL.test(label)) {
           const block = labelBlock(node, visibleChars(label), root);

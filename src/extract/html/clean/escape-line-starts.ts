@@ -21,7 +21,8 @@ const MARKS = /[\uFDD0\uFDD1]/g;
  * space, completed by the next node (`<span>#</span> Title`), or a `~`. Group 1 precedes
  * the escape.
  */
-const LINE_START_MARKER = /^(\s*(?:\d{1,9}(?=[.)](?:\s|$)))?)(?:[.)]|-(?=[\s-]|$)|\+(?=\s|$)|=+\s*$|#{1,6}(?=\s|$)|>|~)/;
+const LINE_START_MARKER =
+  /^(\s*(?:\d{1,9}(?=[.)](?:\s|$)))?)(?:[.)]|-(?=[\s-]|$)|\+(?=\s|$)|=+\s*$|#{1,6}(?=\s|$)|>|~)/;
 
 /**
  * The starts Turndown escapes, and `1) ` (markdown.ts); not `~~~`, which pairs with
@@ -86,7 +87,11 @@ function delimiterFacts(root: DomElement): Map<DomElement, DelimiterFacts> {
       } else if (child.nodeType === ELEMENT_NODE) {
         const element = child as DomElement;
         if (tagOf(element) === 'a' && isDroppedLink(element)) continue;
-        stack.push({ element, next: element.firstChild, own: { wordy: false, first: '', undelimiting: UNDELIMITING_TAGS.has(tagOf(element)) } });
+        stack.push({
+          element,
+          next: element.firstChild,
+          own: { wordy: false, first: '', undelimiting: UNDELIMITING_TAGS.has(tagOf(element)) },
+        });
       }
       continue;
     }
@@ -103,9 +108,20 @@ function delimiterFacts(root: DomElement): Map<DomElement, DelimiterFacts> {
 }
 
 /** Whether markdown.ts writes this emphasis element's delimiter before its first text. */
-function opensWithDelimiter(element: DomElement, kind: string, root: DomElement, facts: Map<DomElement, DelimiterFacts>): boolean {
+function opensWithDelimiter(
+  element: DomElement,
+  kind: string,
+  root: DomElement,
+  facts: Map<DomElement, DelimiterFacts>,
+): boolean {
   const own = facts.get(element);
-  return own !== undefined && own.wordy && !own.undelimiting && !UNDELIMITING_FIRST.has(own.first) && !insideEmphasis(element, kind, root);
+  return (
+    own !== undefined &&
+    own.wordy &&
+    !own.undelimiting &&
+    !UNDELIMITING_FIRST.has(own.first) &&
+    !insideEmphasis(element, kind, root)
+  );
 }
 
 /**
@@ -137,7 +153,8 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
   const stack: { node: DomNode; exiting: boolean }[] = [];
   const pushChildren = (parent: DomElement): void => {
     mergeTextRuns(parent);
-    for (let child = parent.lastChild; child !== null; child = child.previousSibling) stack.push({ node: child, exiting: false });
+    for (let child = parent.lastChild; child !== null; child = child.previousSibling)
+      stack.push({ node: child, exiting: false });
   };
   pushChildren(root);
   while (stack.length > 0) {
@@ -179,7 +196,13 @@ export function markMidLineStarts(root: DomElement, mark = true): void {
       // fence.
       stripMarks(element);
       const code = element.textContent ?? '';
-      if (!lineSafe && code.replace(INVISIBLE, '').trim() !== '' && !code.includes('`') && element.querySelector('a') === null) lineSafe = true;
+      if (
+        !lineSafe &&
+        code.replace(INVISIBLE, '').trim() !== '' &&
+        !code.includes('`') &&
+        element.querySelector('a') === null
+      )
+        lineSafe = true;
       continue;
     }
     if (tag === 'a' && isDroppedLink(element)) continue;
@@ -236,7 +259,9 @@ function mergeTextRuns(parent: DomElement): void {
 }
 
 export function unmark(text: string): string {
-  return text.includes(MID_LINE_MARK) || text.includes(ESCAPE_MARK) ? text.replace(MARKS, (mark) => (mark === ESCAPE_MARK ? '\\' : '')) : text;
+  return text.includes(MID_LINE_MARK) || text.includes(ESCAPE_MARK)
+    ? text.replace(MARKS, (mark) => (mark === ESCAPE_MARK ? '\\' : ''))
+    : text;
 }
 
 export function withoutMarks(text: string): string {

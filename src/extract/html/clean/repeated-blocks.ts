@@ -13,13 +13,46 @@ import { THRESHOLDS } from '../thresholds.js';
 
 /** Blocks: compared whatever their number of words. */
 const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'div', 'section', 'article', 'aside', 'main', 'header', 'footer', 'p', 'ul', 'ol', 'dl', 'figure', 'blockquote', 'details',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'div',
+  'section',
+  'article',
+  'aside',
+  'main',
+  'header',
+  'footer',
+  'p',
+  'ul',
+  'ol',
+  'dl',
+  'figure',
+  'blockquote',
+  'details',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
 ]);
 
 /** Never compared: a repeated value there is data. */
 const DATA_TAGS: ReadonlySet<string> = new Set([
-  'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption', 'li', 'dt', 'dd', 'pre', 'code', 'kbd', 'samp', 'var',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'caption',
+  'li',
+  'dt',
+  'dd',
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'var',
 ]);
 
 const LETTER = /\p{L}/u;
@@ -29,7 +62,11 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 function repeatsText(element: DomElement, chars: number, before: string | null): boolean {
   if (before === null || chars < THRESHOLDS.MIN_SCREEN_READER_COPY_CHARS) return false;
   const text = normalizeSpace(before);
-  return text.replace(/\s/g, '').length === chars && LETTER_OR_DIGIT.test(text) && normalizeSpace(element.textContent) === text;
+  return (
+    text.replace(/\s/g, '').length === chars &&
+    LETTER_OR_DIGIT.test(text) &&
+    normalizeSpace(element.textContent) === text
+  );
 }
 
 /**
@@ -43,7 +80,10 @@ function comparable(element: DomElement, chars: number, stats: Map<DomElement, T
   if (!LETTER.test(text)) return null;
   if (!BLOCK_TAGS.has(tag) && text.split(' ').length < THRESHOLDS.MIN_INLINE_WORDS) return null;
   if (chars < THRESHOLDS.MIN_LONE_CHARS && textChildren(element, stats) < 2) return null;
-  const targets = Array.from(element.querySelectorAll('a[href], img'), (e) => `${e.getAttribute('href') ?? ''} ${e.getAttribute('src') ?? ''} ${e.getAttribute('alt') ?? ''}`);
+  const targets = Array.from(
+    element.querySelectorAll('a[href], img'),
+    (e) => `${e.getAttribute('href') ?? ''} ${e.getAttribute('src') ?? ''} ${e.getAttribute('alt') ?? ''}`,
+  );
   return `${text}\u0000${targets.join('\u0000')}`;
 }
 
@@ -67,7 +107,7 @@ export function dropRepeatedBlocks(root: DomElement): void {
     let previousText: string | null | undefined;
     // The text node just before the current child, if that is what comes before it.
     let textBefore: string | null = null;
-    for (let child = parent.firstChild; child !== null; ) {
+    for (let child = parent.firstChild; child !== null;) {
       const next = child.nextSibling;
       if (child.nodeType === TEXT_NODE) {
         if (normalizeSpace(child.textContent) !== '') previous = null;
@@ -79,7 +119,13 @@ export function dropRepeatedBlocks(root: DomElement): void {
         const inCode = verbatim || VERBATIM_TAGS.has(tag);
         let dropped = !inCode && repeatsText(element, chars, textBefore);
         textBefore = null;
-        if (!dropped && previous !== null && chars > 0 && tagOf(previous) === tag && (stats.get(previous)?.chars ?? 0) === chars) {
+        if (
+          !dropped &&
+          previous !== null &&
+          chars > 0 &&
+          tagOf(previous) === tag &&
+          (stats.get(previous)?.chars ?? 0) === chars
+        ) {
           if (previousText === undefined) previousText = comparable(previous, chars, stats);
           dropped = previousText !== null && comparable(element, chars, stats) === previousText;
         }

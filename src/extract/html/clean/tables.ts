@@ -38,7 +38,20 @@ function tableRows(table: DomElement): DomElement[] {
 const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 /** Cell content that makes a table a layout (the plugin would emit such a table as HTML). */
 const BLOCK_IN_CELL: ReadonlySet<string> = new Set([
-  'table', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'blockquote', 'pre', 'form', 'article', 'section',
+  'table',
+  'dl',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'blockquote',
+  'pre',
+  'form',
+  'article',
+  'section',
 ]);
 const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol']);
 const ITEM_TAG: ReadonlySet<string> = new Set(['li']);
@@ -48,7 +61,10 @@ function cellsOf(row: DomElement): DomElement[] {
 }
 
 function listsAreData(rows: DomElement[]): boolean {
-  return rows.length >= THRESHOLDS.MIN_LIST_TABLE_ROWS && rows.some((row) => cellsOf(row).some((cell) => tagOf(cell) === 'th'));
+  return (
+    rows.length >= THRESHOLDS.MIN_LIST_TABLE_ROWS &&
+    rows.some((row) => cellsOf(row).some((cell) => tagOf(cell) === 'th'))
+  );
 }
 
 function isDataTable(table: DomElement, rows: DomElement[]): boolean {
@@ -89,7 +105,7 @@ function trimEdge(element: DomElement, end: boolean): void {
  */
 function flattenCellLists(doc: DomDocument, table: DomElement): void {
   for (const list of descendants(table, LIST_TAGS).reverse()) {
-    for (let child = list.firstChild; child !== null; ) {
+    for (let child = list.firstChild; child !== null;) {
       const next = child.nextSibling;
       if (child.nodeType === TEXT_NODE && (child.textContent ?? '').trim() === '') child.remove();
       child = next;
@@ -108,7 +124,8 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
       for (let up = item.parentElement; up !== null && up !== list; up = up.parentElement) wrappers.push(up);
       for (const wrapper of wrappers) retag(doc, wrapper, 'span');
       for (const paragraph of childElements(item).filter((child) => tagOf(child) === 'p')) {
-        if (paragraph.nextSibling !== null) paragraph.parentNode?.insertBefore(doc.createTextNode(' '), paragraph.nextSibling);
+        if (paragraph.nextSibling !== null)
+          paragraph.parentNode?.insertBefore(doc.createTextNode(' '), paragraph.nextSibling);
         retag(doc, paragraph, 'span');
       }
       trimEdge(item, false);
@@ -125,7 +142,9 @@ function flattenCellLists(doc: DomDocument, table: DomElement): void {
       line.insertBefore(doc.createTextNode(' ('), line.firstChild);
       // A space after it when the item's text goes on (`a (b) tail`, not `a (b)tail`).
       const after = line.nextSibling;
-      line.appendChild(doc.createTextNode(after !== null && /^[^\s\u00a0.,;:!?)]/.test(after.textContent ?? '') ? ') ' : ')'));
+      line.appendChild(
+        doc.createTextNode(after !== null && /^[^\s\u00a0.,;:!?)]/.test(after.textContent ?? '') ? ') ' : ')'),
+      );
     }
   }
 }
@@ -135,7 +154,15 @@ function linearize(doc: DomDocument, table: DomElement): void {
     // Only this table's own structure: nested tables are judged on their own.
     if (el.closest('table') !== table) continue;
     const tag = tagOf(el);
-    if (tag === 'tr' || tag === 'td' || tag === 'th' || tag === 'caption' || tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
+    if (
+      tag === 'tr' ||
+      tag === 'td' ||
+      tag === 'th' ||
+      tag === 'caption' ||
+      tag === 'thead' ||
+      tag === 'tbody' ||
+      tag === 'tfoot'
+    ) {
       retag(doc, el, 'div');
     }
   }
@@ -151,7 +178,9 @@ function ensureHeaderRow(doc: DomDocument, table: DomElement, rows: DomElement[]
   const first = rows[0];
   if (first === undefined) return;
   const head = doc.createElement('thead');
-  const firstSection = childElements(table).find((el) => tagOf(el) !== 'caption' && tagOf(el) !== 'colgroup' && tagOf(el) !== 'col');
+  const firstSection = childElements(table).find(
+    (el) => tagOf(el) !== 'caption' && tagOf(el) !== 'colgroup' && tagOf(el) !== 'col',
+  );
   table.insertBefore(head, firstSection ?? null);
   head.appendChild(first);
 }
@@ -181,7 +210,8 @@ function fillRowSpans(doc: DomDocument, rows: DomElement[], budget: { chars: num
         if (down.columns > 1) copy.setAttribute('colspan', String(down.columns));
         if (down.chars <= budget.chars) {
           budget.chars -= down.chars;
-          for (let child = down.cell.firstChild; child !== null; child = child.nextSibling) copy.appendChild(child.cloneNode(true));
+          for (let child = down.cell.firstChild; child !== null; child = child.nextSibling)
+            copy.appendChild(child.cloneNode(true));
         }
         row.insertBefore(copy, before);
         down.rows -= 1;
@@ -191,7 +221,8 @@ function fillRowSpans(doc: DomDocument, rows: DomElement[], budget: { chars: num
     for (const cell of cellsOf(row)) {
       fill(cell);
       const columns = span(cell);
-      const down = rowSpan(cell) > 1 ? { cell, columns, rows: rowSpan(cell) - 1, chars: cell.innerHTML.length } : undefined;
+      const down =
+        rowSpan(cell) > 1 ? { cell, columns, rows: rowSpan(cell) - 1, chars: cell.innerHTML.length } : undefined;
       for (let k = 0; k < columns; k++) above[column + k] = down;
       column += columns;
     }
@@ -210,8 +241,7 @@ export function normalizeTables(doc: DomDocument, root: DomElement): void {
       for (const group of rowGroups(table)) fillRowSpans(doc, group, budget);
       ensureHeaderRow(doc, table, tableRows(table));
       flattenCellLists(doc, table);
-    }
-    else linearize(doc, table);
+    } else linearize(doc, table);
   });
 }
 
@@ -246,7 +276,10 @@ function isFirstCell(cell: DomElement): boolean {
 }
 
 function cellText(content: string): string {
-  return content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return content
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 export function addTableRules(service: TurndownService): void {
@@ -285,7 +318,9 @@ export function addTableRules(service: TurndownService): void {
   service.addRule('table', {
     filter: 'table',
     replacement: (content, node) => {
-      const caption = service.escape(normalizeCaption((node as unknown as DomElement).querySelector('caption')?.textContent));
+      const caption = service.escape(
+        normalizeCaption((node as unknown as DomElement).querySelector('caption')?.textContent),
+      );
       const rows = content.replace(/\n+/g, '\n').trim();
       if (rows === '') return caption ? `\n\n${caption}\n\n` : '';
       return `\n\n${caption ? `${caption}\n\n` : ''}${rows}\n\n`;

@@ -88,7 +88,8 @@ export function boundWhiteSpaceRuns(root: DomElement): void {
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
       if (child.nodeType !== TEXT_NODE) continue;
       const run: DomNode[] = [child];
-      while (child.nextSibling !== null && child.nextSibling.nodeType === TEXT_NODE) run.push((child = child.nextSibling));
+      while (child.nextSibling !== null && child.nextSibling.nodeType === TEXT_NODE)
+        run.push((child = child.nextSibling));
       const text = run.map((part) => part.textContent ?? '').join('');
       const next = boundedProse(text);
       if (next === text) continue;

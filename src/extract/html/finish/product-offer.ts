@@ -35,7 +35,12 @@ export function parseAmount(value: unknown): number {
   let amount = Number.NaN;
   if (typeof value === 'number') amount = value;
   else if (typeof value === 'string') {
-    const text = value.trim().replace(/^(\d{1,3}(?:,\d{3})+)(\.\d+)?$/, (_, whole: string, fraction = '') => whole.replaceAll(',', '') + fraction);
+    const text = value
+      .trim()
+      .replace(
+        /^(\d{1,3}(?:,\d{3})+)(\.\d+)?$/,
+        (_, whole: string, fraction = '') => whole.replaceAll(',', '') + fraction,
+      );
     if (/^\d+(?:\.\d+)?$/.test(text)) amount = Number(text);
   }
   return Number.isFinite(amount) && amount < THRESHOLDS.MAX_OFFER_AMOUNT ? amount : Number.NaN;
@@ -46,13 +51,22 @@ function text(value: unknown): string | undefined {
 }
 
 function availabilityOf(value: unknown): string | undefined {
-  const name = text(value)?.split('/').pop()?.toLowerCase().replace(/[^a-z]/g, '');
+  const name = text(value)
+    ?.split('/')
+    .pop()
+    ?.toLowerCase()
+    .replace(/[^a-z]/g, '');
   return name === undefined ? undefined : AVAILABILITY[name];
 }
 
 function single(amount: number, currency: unknown, availability: unknown): Offer | null {
   if (!(amount > 0)) return null;
-  return { low: amount, high: amount, currency: text(currency)?.toUpperCase(), availability: availabilityOf(availability) };
+  return {
+    low: amount,
+    high: amount,
+    currency: text(currency)?.toUpperCase(),
+    availability: availabilityOf(availability),
+  };
 }
 
 /**
@@ -67,7 +81,8 @@ function merge(offers: Offer[]): Offer | null {
     if (offer.currency !== first.currency) continue;
     merged.low = Math.min(merged.low, offer.low);
     merged.high = Math.max(merged.high, offer.high);
-    if (merged.availability === undefined || offer.availability === AVAILABILITY.instock) merged.availability = offer.availability ?? merged.availability;
+    if (merged.availability === undefined || offer.availability === AVAILABILITY.instock)
+      merged.availability = offer.availability ?? merged.availability;
   }
   return merged;
 }
@@ -81,12 +96,18 @@ export function jsonLdOffer(value: unknown, depth = 0): Offer | null {
   const low = parseAmount(record.lowPrice);
   if (low > 0) {
     const high = parseAmount(record.highPrice);
-    return { low, high: high >= low ? high : low, currency: text(record.priceCurrency)?.toUpperCase(), availability: availabilityOf(record.availability) };
+    return {
+      low,
+      high: high >= low ? high : low,
+      currency: text(record.priceCurrency)?.toUpperCase(),
+      availability: availabilityOf(record.availability),
+    };
   }
   const direct = single(parseAmount(record.price), record.priceCurrency, record.availability);
   if (direct !== null) return direct;
   const specification = jsonLdOffer(record.priceSpecification, depth + 1);
-  if (specification !== null) return { ...specification, availability: specification.availability ?? availabilityOf(record.availability) };
+  if (specification !== null)
+    return { ...specification, availability: specification.availability ?? availabilityOf(record.availability) };
   return jsonLdOffer(record.offers, depth + 1);
 }
 
@@ -98,7 +119,11 @@ export function itemValue(item: DomElement, property: string): string | undefine
 }
 
 export function microdataOffer(item: DomElement): Offer | null {
-  return single(parseAmount(itemValue(item, 'price')), itemValue(item, 'priceCurrency'), itemValue(item, 'availability'));
+  return single(
+    parseAmount(itemValue(item, 'price')),
+    itemValue(item, 'priceCurrency'),
+    itemValue(item, 'availability'),
+  );
 }
 
 export function openGraphOffer(metas: Map<string, string>): Offer | null {
@@ -111,7 +136,9 @@ function money(amount: number, currency: string | undefined): string {
   if (currency !== undefined && /^[A-Z]{3}$/.test(currency)) {
     try {
       // (ICU puts a no-break space between a code and the number: a plain one reads the same.)
-      return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount).replace(/[\u00a0\u202f]/g, ' ');
+      return new Intl.NumberFormat('en-US', { style: 'currency', currency })
+        .format(amount)
+        .replace(/[\u00a0\u202f]/g, ' ');
     } catch {
       // Not a well-formed code (ICU formats any three letters): the code after the number.
     }
@@ -122,7 +149,10 @@ function money(amount: number, currency: string | undefined): string {
 
 /** "Price: $35.00 (in stock)", "Price: $10.00 to $24.00". */
 export function offerLine(offer: Offer): string {
-  const price = offer.low === offer.high ? money(offer.low, offer.currency) : `${money(offer.low, offer.currency)} to ${money(offer.high, offer.currency)}`;
+  const price =
+    offer.low === offer.high
+      ? money(offer.low, offer.currency)
+      : `${money(offer.low, offer.currency)} to ${money(offer.high, offer.currency)}`;
   return `Price: ${price}${offer.availability === undefined ? '' : ` (${offer.availability})`}`;
 }
 

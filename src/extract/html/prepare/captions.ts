@@ -22,7 +22,9 @@ const FIGCAPTION: ReadonlySet<string> = new Set(['figcaption']);
  * whose caption goes with it.
  */
 function imageIn(container: DomElement | null): DomElement | null {
-  return container === null ? null : (container.querySelector('img') ?? container.querySelector('[data-src], [data-srcset]'));
+  return container === null
+    ? null
+    : (container.querySelector('img') ?? container.querySelector('[data-src], [data-srcset]'));
 }
 
 function isUnder(root: DomElement, element: DomElement): boolean {
@@ -36,7 +38,22 @@ function isMarkedCaption(element: DomElement): boolean {
 }
 
 /** Elements whose text starts a new line: a space goes between them in the title. */
-const BLOCKS: ReadonlySet<string> = new Set(['p', 'div', 'br', 'li', 'figcaption', 'section', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'cite']);
+const BLOCKS: ReadonlySet<string> = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'figcaption',
+  'section',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'cite',
+]);
 
 /** The caption's text on one line, its blocks spaced. */
 function captionText(caption: DomElement): string {
@@ -72,9 +89,13 @@ const CAPTION_NAMED = /caption|credit|copyright/i;
  * (its words, its tags' class and id values: input-bounds.ts) skips the walks that can find
  * nothing.
  */
-export function attachPictureCaptions(root: DomElement, source?: { words: SourceWords; classes: string; ids: string }): void {
+export function attachPictureCaptions(
+  root: DomElement,
+  source?: { words: SourceWords; classes: string; ids: string },
+): void {
   if (source === undefined || source.words.has('<figcaption')) attachFigcaptions(root);
-  if (source === undefined || CAPTION_NAMED.test(source.classes) || CAPTION_NAMED.test(source.ids)) attachMarkedCaptions(root);
+  if (source === undefined || CAPTION_NAMED.test(source.classes) || CAPTION_NAMED.test(source.ids))
+    attachMarkedCaptions(root);
 }
 
 function attachFigcaptions(root: DomElement): void {
@@ -95,15 +116,28 @@ function attachMarkedCaptions(root: DomElement): void {
     const chars = charsUpTo(element, THRESHOLDS.MAX_CAPTION_CHARS);
     if (chars === 0 || chars > THRESHOLDS.MAX_CAPTION_CHARS) continue;
     // Inside a link it is all link text (a card's title), whatever its own markup.
-    if (element.closest('a[href]') !== null || linkDensity(computeTextStats(element).get(element)) > THRESHOLDS.MAX_CAPTION_LINK_DENSITY) continue;
+    if (
+      element.closest('a[href]') !== null ||
+      linkDensity(computeTextStats(element).get(element)) > THRESHOLDS.MAX_CAPTION_LINK_DENSITY
+    )
+      continue;
     if (element.querySelector('img, h1, h2, h3, h4, h5, h6') !== null) continue;
     // In a picture's frame: its parent holds an image and little other text, or it follows
     // a picture with little text.
     const parent = element.parentElement;
     const before = element.previousElementSibling;
     let img: DomElement | null = null;
-    if (parent !== null && charsUpTo(parent, THRESHOLDS.MAX_CAPTION_CHARS + chars) - chars <= THRESHOLDS.MAX_CAPTION_CHARS) img = imageIn(parent);
-    if (img === null && before !== null && charsUpTo(before, THRESHOLDS.MAX_CAPTION_CHARS) <= THRESHOLDS.MAX_CAPTION_CHARS) img = imageIn(before);
+    if (
+      parent !== null &&
+      charsUpTo(parent, THRESHOLDS.MAX_CAPTION_CHARS + chars) - chars <= THRESHOLDS.MAX_CAPTION_CHARS
+    )
+      img = imageIn(parent);
+    if (
+      img === null &&
+      before !== null &&
+      charsUpTo(before, THRESHOLDS.MAX_CAPTION_CHARS) <= THRESHOLDS.MAX_CAPTION_CHARS
+    )
+      img = imageIn(before);
     if (img !== null) attach(element, img);
   }
 }

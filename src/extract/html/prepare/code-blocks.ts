@@ -10,7 +10,15 @@ import { LANGUAGE_MARK } from '../marks.js';
 const CLASS_LANGUAGE = /(?:^|\s)(?:language|lang|highlight(?:-source|-text)?)-([A-Za-z0-9_+#.-]+)/;
 const BRUSH_LANGUAGE = /(?:^|\s|;)brush\s*:\s*([A-Za-z0-9_+#.-]+)/;
 /** Class values that name no language. */
-const NOT_A_LANGUAGE: ReadonlySet<string> = new Set(['none', 'plain', 'plaintext', 'text', 'nohighlight', 'undefined', 'null']);
+const NOT_A_LANGUAGE: ReadonlySet<string> = new Set([
+  'none',
+  'plain',
+  'plaintext',
+  'text',
+  'nohighlight',
+  'undefined',
+  'null',
+]);
 
 function languageOf(element: DomElement | null | undefined): string | undefined {
   if (!element) return undefined;

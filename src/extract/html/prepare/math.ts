@@ -5,18 +5,35 @@
  */
 
 import type { DomDocument, DomElement } from '../dom.js';
-import { INLINE_TAGS, TEXT_NODE, childElements, descendants, isElement, nextInTree, normalizeSpace, tagOf } from '../dom.js';
+import {
+  INLINE_TAGS,
+  TEXT_NODE,
+  childElements,
+  descendants,
+  isElement,
+  nextInTree,
+  normalizeSpace,
+  tagOf,
+} from '../dom.js';
 import { MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK } from '../marks.js';
 import type { SourceWord, SourceWords } from '../read/source-words.js';
 import { THRESHOLDS } from '../thresholds.js';
 
-const TEX_ENCODINGS: ReadonlySet<string> = new Set(['application/x-tex', 'text/x-tex', 'tex', 'latex', 'application/x-latex', 'text/latex']);
+const TEX_ENCODINGS: ReadonlySet<string> = new Set([
+  'application/x-tex',
+  'text/x-tex',
+  'tex',
+  'latex',
+  'application/x-latex',
+  'text/latex',
+]);
 
 /** MediaWiki's wrapper around every formula's TeX: `{\displaystyle E=mc^{2}}`. */
 const STYLE_WRAPPER = /^\{\\(?:displaystyle|textstyle|scriptstyle)\s*([\s\S]*)\}$/;
 
 /** MathJax 2's rendered copies and previews before its script. */
-const MATHJAX_RENDERED = /(?:^|\s)(?:MathJax(?:_Preview|_Display|_SVG(?:_Display)?|_CHTML|_MathML)?|mjx-chtml|MJXc-display)(?:\s|$)/;
+const MATHJAX_RENDERED =
+  /(?:^|\s)(?:MathJax(?:_Preview|_Display|_SVG(?:_Display)?|_CHTML|_MathML)?|mjx-chtml|MJXc-display)(?:\s|$)/;
 
 /** A TeX comment: an unescaped `%` to the end of its line. */
 const TEX_COMMENT = /(?<!\\)((?:\\\\)*)%.*$/gm;
@@ -51,16 +68,52 @@ function balanced(tex: string): boolean {
  * `α`) stay as they are.
  */
 const OPERATORS: ReadonlyMap<string, string> = new Map([
-  ['∑', '\\sum'], ['∏', '\\prod'], ['∐', '\\coprod'], ['∫', '\\int'], ['∬', '\\iint'], ['∮', '\\oint'],
-  ['⋃', '\\bigcup'], ['⋂', '\\bigcap'], ['−', '-'], ['\u2061', ''], ['\u2062', ''], ['\u2063', ','],
+  ['∑', '\\sum'],
+  ['∏', '\\prod'],
+  ['∐', '\\coprod'],
+  ['∫', '\\int'],
+  ['∬', '\\iint'],
+  ['∮', '\\oint'],
+  ['⋃', '\\bigcup'],
+  ['⋂', '\\bigcap'],
+  ['−', '-'],
+  ['\u2061', ''],
+  ['\u2062', ''],
+  ['\u2063', ','],
 ]);
 
 const BIG_OPERATOR = /^\\(?:sum|prod|coprod|int|iint|oint|bigcup|bigcap|lim|max|min|sup|inf)$/;
 
 /** Function names TeX sets upright (with limits for `lim`, `max` ...). */
 const FUNCTION_NAMES: ReadonlySet<string> = new Set([
-  'lim', 'max', 'min', 'sup', 'inf', 'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'sinh', 'cosh', 'tanh', 'arcsin', 'arccos',
-  'arctan', 'log', 'ln', 'lg', 'exp', 'det', 'dim', 'ker', 'gcd', 'deg', 'arg', 'Pr',
+  'lim',
+  'max',
+  'min',
+  'sup',
+  'inf',
+  'sin',
+  'cos',
+  'tan',
+  'cot',
+  'sec',
+  'csc',
+  'sinh',
+  'cosh',
+  'tanh',
+  'arcsin',
+  'arccos',
+  'arctan',
+  'log',
+  'ln',
+  'lg',
+  'exp',
+  'det',
+  'dim',
+  'ker',
+  'gcd',
+  'deg',
+  'arg',
+  'Pr',
 ]);
 
 /**
@@ -68,13 +121,29 @@ const FUNCTION_NAMES: ReadonlySet<string> = new Set([
  * (the formula's end) ...
  */
 const TEX_SPECIALS: ReadonlyMap<string, string> = new Map([
-  ['{', '\\{'], ['}', '\\}'], ['%', '\\%'], ['&', '\\&'], ['#', '\\#'], ['$', '\\$'], ['_', '\\_'],
-  ['^', '\\hat{}'], ['~', '\\sim '], ['\\', '\\backslash '],
+  ['{', '\\{'],
+  ['}', '\\}'],
+  ['%', '\\%'],
+  ['&', '\\&'],
+  ['#', '\\#'],
+  ['$', '\\$'],
+  ['_', '\\_'],
+  ['^', '\\hat{}'],
+  ['~', '\\sim '],
+  ['\\', '\\backslash '],
 ]);
 
 const TEXT_SPECIALS: ReadonlyMap<string, string> = new Map([
-  ['{', '\\{'], ['}', '\\}'], ['%', '\\%'], ['&', '\\&'], ['#', '\\#'], ['$', '\\$'], ['_', '\\_'],
-  ['^', '\\^{}'], ['~', '\\~{}'], ['\\', '\\textbackslash{}'],
+  ['{', '\\{'],
+  ['}', '\\}'],
+  ['%', '\\%'],
+  ['&', '\\&'],
+  ['#', '\\#'],
+  ['$', '\\$'],
+  ['_', '\\_'],
+  ['^', '\\^{}'],
+  ['~', '\\~{}'],
+  ['\\', '\\textbackslash{}'],
 ]);
 
 function escapeWith(text: string, specials: ReadonlyMap<string, string>): string {
@@ -95,15 +164,38 @@ function tokenTex(text: string): string {
 
 /** `mathvariant` values with a TeX font command (a double-struck R is the reals). */
 const VARIANTS: ReadonlyMap<string, string> = new Map([
-  ['double-struck', 'mathbb'], ['bold', 'mathbf'], ['fraktur', 'mathfrak'], ['script', 'mathcal'],
-  ['sans-serif', 'mathsf'], ['monospace', 'mathtt'], ['normal', 'mathrm'],
+  ['double-struck', 'mathbb'],
+  ['bold', 'mathbf'],
+  ['fraktur', 'mathfrak'],
+  ['script', 'mathcal'],
+  ['sans-serif', 'mathsf'],
+  ['monospace', 'mathtt'],
+  ['normal', 'mathrm'],
 ]);
 
 /** Accents over a base (`<mover accent>`) as TeX's commands. */
 const ACCENTS: ReadonlyMap<string, string> = new Map([
-  ['^', 'hat'], ['ˆ', 'hat'], ['\u0302', 'hat'], ['~', 'tilde'], ['˜', 'tilde'], ['\u0303', 'tilde'], ['¯', 'bar'], ['‾', 'bar'],
-  ['\u0304', 'bar'], ['\u0305', 'overline'], ['→', 'vec'], ['⃗', 'vec'], ['˙', 'dot'], ['\u0307', 'dot'], ['¨', 'ddot'],
-  ['\u0308', 'ddot'], ['ˇ', 'check'], ['˘', 'breve'], ['⏞', 'overbrace'], ['⏟', 'underbrace'], ['_', 'underline'],
+  ['^', 'hat'],
+  ['ˆ', 'hat'],
+  ['\u0302', 'hat'],
+  ['~', 'tilde'],
+  ['˜', 'tilde'],
+  ['\u0303', 'tilde'],
+  ['¯', 'bar'],
+  ['‾', 'bar'],
+  ['\u0304', 'bar'],
+  ['\u0305', 'overline'],
+  ['→', 'vec'],
+  ['⃗', 'vec'],
+  ['˙', 'dot'],
+  ['\u0307', 'dot'],
+  ['¨', 'ddot'],
+  ['\u0308', 'ddot'],
+  ['ˇ', 'check'],
+  ['˘', 'breve'],
+  ['⏞', 'overbrace'],
+  ['⏟', 'underbrace'],
+  ['_', 'underline'],
 ]);
 
 function group(tex: string): string {
@@ -117,7 +209,8 @@ function join(parts: string[]): string {
   for (const part of parts) {
     if (part === '') continue;
     // Only the end of the part before is read (the whole output per part was quadratic).
-    if (last !== '' && /(?:\\[A-Za-z]+|[\p{L}\p{N}])$/u.test(last.slice(-64)) && /^[\p{L}\p{N}]/u.test(part)) out += ' ';
+    if (last !== '' && /(?:\\[A-Za-z]+|[\p{L}\p{N}])$/u.test(last.slice(-64)) && /^[\p{L}\p{N}]/u.test(part))
+      out += ' ';
     out += part;
     last = part;
   }
@@ -128,7 +221,8 @@ function join(parts: string[]): string {
 function underOver(base: string, mark: string, markText: string, over: boolean): string {
   if (BIG_OPERATOR.test(base)) return `${base}${over ? '^' : '_'}${group(mark)}`;
   const accent = ACCENTS.get(markText.trim());
-  if (accent !== undefined && (over || accent === 'underline' || accent === 'underbrace')) return `\\${accent}{${base}}`;
+  if (accent !== undefined && (over || accent === 'underline' || accent === 'underbrace'))
+    return `\\${accent}{${base}}`;
   return `\\${over ? 'overset' : 'underset'}{${mark}}{${base}}`;
 }
 
@@ -147,7 +241,13 @@ export function mathmlToTex(element: DomElement, depth = 0): string {
       const tex = tokenTex(element.textContent ?? '');
       const variant = VARIANTS.get(element.getAttribute('mathvariant') ?? '');
       // A single-letter identifier is italic by default: `normal` is what changes it.
-      if (variant === undefined || tex === '' || tag === 'mo' || (variant === 'mathrm' && !(tag === 'mi' && tex.length === 1))) return tex;
+      if (
+        variant === undefined ||
+        tex === '' ||
+        tag === 'mo' ||
+        (variant === 'mathrm' && !(tag === 'mi' && tex.length === 1))
+      )
+        return tex;
       return `\\${variant}{${tex}}`;
     }
     case 'mtext': {
@@ -258,7 +358,10 @@ function replaceMathJaxScripts(doc: DomDocument, root: DomElement): void {
   for (const script of descendants(root, SCRIPT_TAG)) {
     const type = (script.getAttribute('type') ?? '').toLowerCase();
     if (!type.startsWith('math/tex')) continue;
-    for (let before = script.previousElementSibling; before !== null && MATHJAX_RENDERED.test(before.getAttribute('class') ?? ''); ) {
+    for (
+      let before = script.previousElementSibling;
+      before !== null && MATHJAX_RENDERED.test(before.getAttribute('class') ?? '');
+    ) {
       const previous = before.previousElementSibling;
       before.remove();
       before = previous;
@@ -332,10 +435,12 @@ export function normalizeMath(doc: DomDocument, root: DomElement, words: SourceW
         if (tex !== '') {
           replaceWith(doc, child, { tex, display: library.display });
           replaced = true;
-        }
-        else if (maths.length > 1) stack.push([child, false]);
+        } else if (maths.length > 1) stack.push([child, false]);
       } else if (tagOf(child) === 'math') {
-        replaceWith(doc, child, { tex: mathTex(child), display: child.getAttribute('display') === 'block' || child.getAttribute('mode') === 'display' });
+        replaceWith(doc, child, {
+          tex: mathTex(child),
+          display: child.getAttribute('display') === 'block' || child.getAttribute('mode') === 'display',
+        });
         replaced = true;
       } else {
         stack.push([child, wrappers]);

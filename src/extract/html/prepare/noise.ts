@@ -12,9 +12,35 @@ import { charsUpTo, holdsOnlyText, textLengthMemo, visibleChars } from '../text-
 import { THRESHOLDS } from '../thresholds.js';
 
 const NOISE_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
-  'svg', 'math', 'canvas', 'video', 'audio', 'map', 'link', 'meta', 'base', 'title',
-  'input', 'select', 'textarea', 'button', 'option', 'optgroup', 'datalist', 'output', 'progress', 'meter',
+  'script',
+  'style',
+  'template',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'math',
+  'canvas',
+  'video',
+  'audio',
+  'map',
+  'link',
+  'meta',
+  'base',
+  'title',
+  'input',
+  'select',
+  'textarea',
+  'button',
+  'option',
+  'optgroup',
+  'datalist',
+  'output',
+  'progress',
+  'meter',
 ]);
 
 const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
@@ -24,7 +50,8 @@ const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
  * `wt-display-none`, not `md-display-none`), unless a SHOWING_CLASS shows the element
  * again.
  */
-const HIDING_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|hide|(?!(?:xs|sm|md|lg|xl|xxl)-)(?:[a-z]{1,4}-)?display-none|u-hidden)(?=\s|$)/;
+const HIDING_CLASS =
+  /(?:^|\s)(?:hidden|d-none|is-hidden|hide|(?!(?:xs|sm|md|lg|xl|xxl)-)(?:[a-z]{1,4}-)?display-none|u-hidden)(?=\s|$)/;
 const DISPLAY_VALUE =
   '(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|inline-table|table-row|table-cell|table-row-group|table-header-group|table-footer-group|table-column|table-column-group|table-caption|contents|flow-root|list-item)';
 const BREAKPOINT = '(?:xs|sm|md|lg|xl|xxl|mobile|tablet|desktop|widescreen)';
@@ -55,10 +82,17 @@ function labelsContent(button: DomElement): 'unwrap' | 'block' | null {
   if (label.heading) return 'unwrap';
   const disclosure = button.hasAttribute('aria-expanded') || button.hasAttribute('aria-controls');
   let ancestor = button.parentElement;
-  for (let level = 0; ancestor !== null && level < THRESHOLDS.MAX_TOGGLE_HEADING_DEPTH; level++, ancestor = ancestor.parentElement) {
+  for (
+    let level = 0;
+    ancestor !== null && level < THRESHOLDS.MAX_TOGGLE_HEADING_DEPTH;
+    level++, ancestor = ancestor.parentElement
+  ) {
     // In a heading: its section's toggle, or a control beside the heading's words ("Reviews
     // [Write a review]"), which goes.
-    if (headingLevel(ancestor) > 0) return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), THRESHOLDS.MAX_BUTTON_LABEL_NODES) ? 'unwrap' : null;
+    if (headingLevel(ancestor) > 0)
+      return disclosure || holdsOnlyText(ancestor, visibleChars(label.text), THRESHOLDS.MAX_BUTTON_LABEL_NODES)
+        ? 'unwrap'
+        : null;
   }
   return disclosure && label.text.endsWith('?') ? 'block' : null;
 }
@@ -85,7 +119,8 @@ function readLabel(button: DomElement): { text: string; heading: boolean } | nul
 }
 
 /** An icon font's class word: Material Icons / Symbols, Font Awesome, Glyphicons, `icon`. */
-const ICON_CLASS = /(?:^|[\s_-])(?:material-icons(?:-[a-z]+)?|material-symbols(?:-[a-z]+)?|glyphicon|fa|fas|far|fab|icon|icons)(?=$|[\s_-])/i;
+const ICON_CLASS =
+  /(?:^|[\s_-])(?:material-icons(?:-[a-z]+)?|material-symbols(?:-[a-z]+)?|glyphicon|fa|fas|far|fab|icon|icons)(?=$|[\s_-])/i;
 /** The name an icon font draws as a ligature: one lower-case word or snake_case name. */
 const LIGATURE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
@@ -123,7 +158,11 @@ function isSkipLink(link: DomElement): boolean {
   if (label === null || !SKIP_LINK_TEXT.test(label.text)) return false;
   // In a paragraph of prose ("..., skip to the results below") it is a sentence's link.
   const parent = link.parentElement;
-  return parent === null || !PROSE_BLOCKS.has(tagOf(parent)) || holdsOnlyText(parent, visibleChars(label.text), THRESHOLDS.MAX_BUTTON_LABEL_NODES);
+  return (
+    parent === null ||
+    !PROSE_BLOCKS.has(tagOf(parent)) ||
+    holdsOnlyText(parent, visibleChars(label.text), THRESHOLDS.MAX_BUTTON_LABEL_NODES)
+  );
 }
 
 const PROSE_BLOCKS: ReadonlySet<string> = new Set(['p', 'li', 'td', 'dd', 'blockquote', 'figcaption']);
@@ -144,19 +183,33 @@ export function removeNoise(root: DomElement, words?: SourceWords): void {
   while (stack.length > 0) {
     const node = stack.pop()!;
     const depth = depths.pop()! + 1;
-    for (let child = node.firstChild; child !== null; ) {
+    for (let child = node.firstChild; child !== null;) {
       let next = child.nextSibling;
       if (child.nodeType === COMMENT_NODE) child.remove();
       else if (isElement(child)) {
         const tag = tagOf(child);
-        const kept = tag === 'noscript' ? (textLength(child) >= THRESHOLDS.MIN_NOSCRIPT_CHARS ? 'unwrap' : null) : tag === 'button' && !isHidden(child) ? labelsContent(child) : null;
+        const kept =
+          tag === 'noscript'
+            ? textLength(child) >= THRESHOLDS.MIN_NOSCRIPT_CHARS
+              ? 'unwrap'
+              : null
+            : tag === 'button' && !isHidden(child)
+              ? labelsContent(child)
+              : null;
         if (kept === 'block' && child.ownerDocument !== null) {
           next = retag(child.ownerDocument, child, 'div');
         } else if (kept !== null) {
           next = child.firstChild ?? next;
           while (child.firstChild !== null) child.parentNode?.insertBefore(child.firstChild, child);
           child.remove();
-        } else if (NOISE_TAGS.has(tag) || tag === 'noscript' || (tag === 'a' && isSkipLink(child)) || (avatars && isAvatarInitials(child)) || isFontIcon(child) || (isHidden(child) && textLength(child) < THRESHOLDS.MAX_HIDDEN_CHARS)) {
+        } else if (
+          NOISE_TAGS.has(tag) ||
+          tag === 'noscript' ||
+          (tag === 'a' && isSkipLink(child)) ||
+          (avatars && isAvatarInitials(child)) ||
+          isFontIcon(child) ||
+          (isHidden(child) && textLength(child) < THRESHOLDS.MAX_HIDDEN_CHARS)
+        ) {
           child.remove();
         } else if (depth > THRESHOLDS.MAX_TREE_DEPTH) {
           // Too deep: its children move out after it, at this depth, as a browser's parser

@@ -46,9 +46,23 @@ const ABOUT_IT = /lorem ipsum/i;
  * reads as the next one's).
  */
 const TEXT_BLOCKS: ReadonlySet<string> = new Set([
-  'p', 'li', 'td', 'th', 'blockquote', 'figcaption', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'section', 'article',
+  'p',
+  'li',
+  'td',
+  'th',
+  'blockquote',
+  'figcaption',
+  'caption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'div',
+  'section',
+  'article',
 ]);
-
 
 /** A cell is emptied, not removed: else the cells after it move under the wrong header. */
 const CELLS: ReadonlySet<string> = new Set(['td', 'th']);
@@ -82,10 +96,11 @@ export function dropPlaceholderText(doc: DomDocument, body: DomElement, words: S
   // The source must hold the word (a search of it is far cheaper than a walk).
   if (!words.has('lorem')) return;
   const title = doc.querySelector('title')?.textContent ?? '';
-  if (ABOUT_IT.test(title) || Array.from(body.querySelectorAll('h1')).some((h1) => ABOUT_IT.test(h1.textContent ?? ''))) return;
+  if (ABOUT_IT.test(title) || Array.from(body.querySelectorAll('h1')).some((h1) => ABOUT_IT.test(h1.textContent ?? '')))
+    return;
   const judged = new Set<DomElement>();
   const doomed: DomElement[] = [];
-  for (let node = nextInTree(body, body, false); node !== null; ) {
+  for (let node = nextInTree(body, body, false); node !== null;) {
     // Code is the page's, whatever it says: a sample's input, a highlighter's lines.
     if (isElement(node) && VERBATIM_TAGS.has(tagOf(node))) {
       node = nextInTree(node, body, true);

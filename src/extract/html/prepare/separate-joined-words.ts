@@ -23,7 +23,13 @@ function inWord(text: DomNode): boolean {
 /** Whether `next` follows `previous` in the same run of text: adjacent, or only `<wbr>`s between. */
 function sameRun(previous: DomNode, next: DomNode): boolean {
   let sibling = previous.nextSibling;
-  while (sibling !== null && sibling !== next && sibling.nodeType === ELEMENT_NODE && tagOf(sibling as DomElement) === 'wbr') sibling = sibling.nextSibling;
+  while (
+    sibling !== null &&
+    sibling !== next &&
+    sibling.nodeType === ELEMENT_NODE &&
+    tagOf(sibling as DomElement) === 'wbr'
+  )
+    sibling = sibling.nextSibling;
   return sibling === next;
 }
 
@@ -35,13 +41,20 @@ const isUpper = (code: number): boolean => code >= 65 && code <= 90;
 export function separateJoinedWords(root: DomElement): void {
   let previous: DomNode | null = null;
   let previousLast = 0;
-  for (let node: DomNode | null = root.firstChild; node !== null; ) {
+  for (let node: DomNode | null = root.firstChild; node !== null;) {
     if (node.nodeType === TEXT_NODE) {
       const text = node.textContent ?? '';
       if (text !== '') {
         // Adjacent text nodes of one parent are one run of text, not a boundary; nor is
         // the edge of a superscript or subscript.
-        if (previous !== null && isUpper(text.charCodeAt(0)) && isLower(previousLast) && !sameRun(previous, node) && !inWord(node) && !inWord(previous)) {
+        if (
+          previous !== null &&
+          isUpper(text.charCodeAt(0)) &&
+          isLower(previousLast) &&
+          !sameRun(previous, node) &&
+          !inWord(node) &&
+          !inWord(previous)
+        ) {
           node.textContent = ` ${text}`;
         }
         previous = node;

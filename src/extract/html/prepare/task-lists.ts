@@ -57,7 +57,8 @@ export function markTaskItems(doc: DomDocument, root: DomElement, words: SourceW
     const item = itemOf(input);
     if (item === null || seen.has(item)) continue;
     seen.add(item);
-    if (!(input.hasAttribute('disabled') || taskClass(input) || taskClass(item) || taskClass(item.parentElement))) continue;
+    if (!(input.hasAttribute('disabled') || taskClass(input) || taskClass(item) || taskClass(item.parentElement)))
+      continue;
     if (textBefore(input, item)) continue;
     const state = input.hasAttribute('checked') ? 'x' : ' ';
     const marker = doc.createElement('span');

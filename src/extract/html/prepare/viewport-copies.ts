@@ -43,7 +43,9 @@ const DISPLAY =
  * A class that shows the element again on a desktop (`lg:block`, `d-lg-table-cell`,
  * `visible-lg`).
  */
-const DESKTOP_SHOWING_CLASS = new RegExp(`^(?:(?:lg|xl|min-\\[[^\\]\\s]+\\]):!?${DISPLAY}!?|d-(?:lg|xl)-${DISPLAY}|visible-(?:lg|xl)(?:-[a-z-]+)?)$`);
+const DESKTOP_SHOWING_CLASS = new RegExp(
+  `^(?:(?:lg|xl|min-\\[[^\\]\\s]+\\]):!?${DISPLAY}!?|d-(?:lg|xl)-${DISPLAY}|visible-(?:lg|xl)(?:-[a-z-]+)?)$`,
+);
 
 /**
  * Chrome, whose text is no twin: it goes later, and the phone's copy would be the only one
@@ -57,7 +59,7 @@ function isChrome(element: DomElement): boolean {
 }
 
 function eachOutsideChrome(root: DomElement, visit: (node: DomNode) => void): void {
-  for (let node = nextInTree(root, root, false); node !== null; ) {
+  for (let node = nextInTree(root, root, false); node !== null;) {
     const chrome = isElement(node) && isChrome(node);
     if (!chrome) visit(node);
     node = nextInTree(node, root, chrome);
@@ -169,7 +171,11 @@ function headingsOf(root: DomElement): Heading[] {
   return out;
 }
 
-const headingWords = (heading: DomElement): string => (heading.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+const headingWords = (heading: DomElement): string =>
+  (heading.textContent ?? '')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu)
+    ?.join(' ') ?? '';
 
 /**
  * A heading shown on phones only goes when the nearest heading a desktop shows, before or
@@ -192,7 +198,8 @@ function dropTwinHeadings(root: DomElement): void {
     const words = headingWords(heading.element);
     if (words === '') continue;
     const near = [desktop[next - 1], desktop[next]];
-    if (near.some((h) => h !== undefined && h.chrome === heading.chrome && headingWords(h.element) === words)) twins.push(heading.element);
+    if (near.some((h) => h !== undefined && h.chrome === heading.chrome && headingWords(h.element) === words))
+      twins.push(heading.element);
   }
   for (const twin of twins) twin.remove();
 }

@@ -18,7 +18,10 @@ const ITEMTYPE = /\bitemtype\s*=\s*(?:"([^"]{1,1000})"|'([^']{1,1000})'|([^\s"'>
 export function readDeclaredTypes(source: string, metas: Map<string, string>): Set<string> {
   const types = new Set<string>();
   const add = (value: string): void => {
-    const name = value.trim().replace(/^.*[/#:]/, '').toLowerCase();
+    const name = value
+      .trim()
+      .replace(/^.*[/#:]/, '')
+      .toLowerCase();
     if (name !== '' && types.size < MAX_TYPES) types.add(name);
   };
   // Open Graph's own names, kept apart from schema.org's.
@@ -31,7 +34,8 @@ export function readDeclaredTypes(source: string, metas: Map<string, string>): S
     }
   }
   if (/itemtype/i.test(source)) {
-    for (const m of source.matchAll(ITEMTYPE)) for (const type of (m[1] ?? m[2] ?? m[3]!).split(/\s+/)) if (type !== '') add(type);
+    for (const m of source.matchAll(ITEMTYPE))
+      for (const type of (m[1] ?? m[2] ?? m[3]!).split(/\s+/)) if (type !== '') add(type);
   }
   return types;
 }

@@ -45,7 +45,26 @@ interface TagNotes {
 }
 
 /** Elements that never have content. */
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'basefont', 'bgsound', 'frame']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+  'basefont',
+  'bgsound',
+  'frame',
+]);
 
 /** A script whose start tag says JSON (JSON-LD) or math (MathJax's TeX): passes read its text. */
 const READ_SCRIPT = /json|math/i;
@@ -66,8 +85,33 @@ const IMPLIED_ENDS: Record<string, ReadonlySet<string>> = {
 
 /** Start tags that close an open `<p>` (HTML's "close a p element" rule, the common ones). */
 const CLOSES_P = new Set([
-  'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'details',
+  'div',
+  'dl',
+  'fieldset',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'ul',
 ]);
 
 const NAME_END = /[\s/>]/g;
@@ -159,12 +203,21 @@ export function boundHtml(html: string, bounds: HtmlBounds = HTML_BOUNDS): { htm
       // Text up to its end tag: a leaf, whatever its depth.
       const close = indexOfEndTag(html, name, after);
       if (close === -1) break;
-      if (close > after && (name === 'style' || (name === 'script' && !READ_SCRIPT.test(html.slice(nameEnd, tagEnd))))) replace(after, close, '');
+      if (close > after && (name === 'style' || (name === 'script' && !READ_SCRIPT.test(html.slice(nameEnd, tagEnd)))))
+        replace(after, close, '');
       after = close;
     }
     i = html.indexOf('<', after);
   }
-  const shape = { elements: Math.min(elements, bounds.maxElements), depth, flattened, cutAt, capitalNames: notes.capital, classes: notes.classes.join(' '), ids: notes.ids.join(' ') };
+  const shape = {
+    elements: Math.min(elements, bounds.maxElements),
+    depth,
+    flattened,
+    cutAt,
+    capitalNames: notes.capital,
+    classes: notes.classes.join(' '),
+    ids: notes.ids.join(' '),
+  };
   if (pieces.length === 0 && cutAt === -1) return { html, shape };
   pieces.push(html.slice(kept, cutAt === -1 ? html.length : cutAt));
   return { html: pieces.join(''), shape };
@@ -251,8 +304,10 @@ function endOfTag(html: string, from: number, notes?: TagNotes, capitals = false
 /** Where the value of the attribute named `html[start, end)` is noted: `class` and `id`, in any case. */
 function noteFor(html: string, start: number, end: number, notes: TagNotes): string[] | undefined {
   const length = end - start;
-  if (length === 5 && (html.charCodeAt(start) | 0x20) === 0x63 && html.slice(start, end).toLowerCase() === 'class') return notes.classes;
-  if (length === 2 && (html.charCodeAt(start) | 0x20) === 0x69 && (html.charCodeAt(start + 1) | 0x20) === 0x64) return notes.ids;
+  if (length === 5 && (html.charCodeAt(start) | 0x20) === 0x63 && html.slice(start, end).toLowerCase() === 'class')
+    return notes.classes;
+  if (length === 2 && (html.charCodeAt(start) | 0x20) === 0x69 && (html.charCodeAt(start + 1) | 0x20) === 0x64)
+    return notes.ids;
   return undefined;
 }
 
@@ -262,7 +317,11 @@ function indexOfEndTag(html: string, name: string, from: number): number {
     const after = at + 2 + name.length;
     if (after >= html.length) return -1;
     const c = html.charCodeAt(after);
-    if ((c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c || c === 0x2f || c === 0x3e) && html.slice(at + 2, after).toLowerCase() === name) return at;
+    if (
+      (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c || c === 0x2f || c === 0x3e) &&
+      html.slice(at + 2, after).toLowerCase() === name
+    )
+      return at;
   }
   return -1;
 }

@@ -45,8 +45,14 @@ export function readMetadata(doc: DomDocument, metas: Map<string, string> = meta
 export function metaMap(doc: DomDocument): Map<string, string> {
   const metas = new Map<string, string>();
   for (const meta of Array.from(doc.getElementsByTagName('meta'))) {
-    const key = (meta.getAttribute('property') ?? meta.getAttribute('name') ?? meta.getAttribute('itemprop') ??
-      meta.getAttribute('http-equiv'))?.trim().toLowerCase();
+    const key = (
+      meta.getAttribute('property') ??
+      meta.getAttribute('name') ??
+      meta.getAttribute('itemprop') ??
+      meta.getAttribute('http-equiv')
+    )
+      ?.trim()
+      .toLowerCase();
     const content = normalizeSpace(meta.getAttribute('content') ?? meta.getAttribute('datetime'));
     if (key && content && !metas.has(key)) metas.set(key, content);
   }
@@ -56,7 +62,8 @@ export function metaMap(doc: DomDocument): Map<string, string> {
 function pageTitle(doc: DomDocument, metas: Map<string, string>): string | undefined {
   const og = metas.get('og:title') || metas.get('twitter:title');
   if (og) return og;
-  const titleElement = doc.head?.querySelector('title') ??
+  const titleElement =
+    doc.head?.querySelector('title') ??
     Array.from(doc.querySelectorAll('title')).find((el) => el.closest('svg') === null);
   const title = normalizeSpace(titleElement?.textContent);
   const h1 = normalizeSpace(doc.querySelector('h1')?.textContent);
@@ -72,7 +79,9 @@ const TITLE_SEPARATOR_AFTER = /^\s*[|\-\u2013\u2014\u00b7\u2022:\u00bb/\\]\s/;
 const TITLE_SEPARATOR_BEFORE = /\s[|\-\u2013\u2014\u00b7\u2022:\u00bb/\\]\s*$/;
 
 function pageLanguage(doc: DomDocument, metas: Map<string, string>): string | undefined {
-  const raw = doc.documentElement?.getAttribute('lang') || doc.documentElement?.getAttribute('xml:lang') ||
+  const raw =
+    doc.documentElement?.getAttribute('lang') ||
+    doc.documentElement?.getAttribute('xml:lang') ||
     metas.get('content-language');
   const first = raw?.split(',')[0]?.trim().replace(/_/g, '-');
   return first && /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/.test(first) ? first : undefined;

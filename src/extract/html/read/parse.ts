@@ -15,7 +15,16 @@ patchLinkedomClassName();
 
 /** Elements a browser leaves in `<head>`; the first other element (or text) starts the body. */
 const HEAD_ELEMENTS: ReadonlySet<string> = new Set([
-  'base', 'basefont', 'bgsound', 'link', 'meta', 'noscript', 'script', 'style', 'template', 'title',
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'noscript',
+  'script',
+  'style',
+  'template',
+  'title',
 ]);
 
 /** Leading XML declaration, comments and doctype: dropped when the page must be wrapped. */
@@ -111,15 +120,16 @@ function lowerCaseAttributeNames(doc: DomDocument): void {
   if (root === null) return;
   walk(root, (element) => {
     if (element !== root && FOREIGN_ROOTS.has(tagOf(element))) return false;
-    if (element.hasAttributes()) for (const name of element.getAttributeNames()) {
-      if (!CAPITAL.test(name)) continue;
-      // ASCII only, as the parser does (a name's other letters are left as written).
-      const lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
-      const value = element.getAttribute(name) ?? '';
-      element.removeAttribute(name);
-      // Of two names that differ only in case, the lowercase one stays.
-      if (!element.hasAttribute(lower)) element.setAttribute(lower, value);
-    }
+    if (element.hasAttributes())
+      for (const name of element.getAttributeNames()) {
+        if (!CAPITAL.test(name)) continue;
+        // ASCII only, as the parser does (a name's other letters are left as written).
+        const lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+        const value = element.getAttribute(name) ?? '';
+        element.removeAttribute(name);
+        // Of two names that differ only in case, the lowercase one stays.
+        if (!element.hasAttribute(lower)) element.setAttribute(lower, value);
+      }
     return true;
   });
 }

@@ -34,7 +34,8 @@ function jsonLdProduct(data: unknown): Record<string, unknown> | null {
     const graph = record['@graph'];
     if (!Array.isArray(graph)) continue;
     for (const item of graph) {
-      if (item !== null && typeof item === 'object' && isProductType((item as Record<string, unknown>)['@type'])) return item as Record<string, unknown>;
+      if (item !== null && typeof item === 'object' && isProductType((item as Record<string, unknown>)['@type']))
+        return item as Record<string, unknown>;
     }
   }
   return null;
@@ -59,14 +60,20 @@ function nameKey(text: string): string {
 function namesTheProduct(doc: DomDocument, name: string | undefined): boolean {
   const key = nameKey(name ?? '');
   if (key.length < THRESHOLDS.MIN_PRODUCT_NAME_CHARS) return false;
-  const titles = [...Array.from(doc.querySelectorAll('h1')).map((h1) => h1.textContent ?? ''), doc.querySelector('title')?.textContent ?? ''];
+  const titles = [
+    ...Array.from(doc.querySelectorAll('h1')).map((h1) => h1.textContent ?? ''),
+    doc.querySelector('title')?.textContent ?? '',
+  ];
   return titles.some((title) => {
     const heading = nameKey(title);
     if (heading.length < THRESHOLDS.MIN_PRODUCT_NAME_CHARS) return false;
     if (` ${heading} `.includes(` ${key} `)) return true;
     if (!` ${key} `.includes(` ${heading} `)) return false;
     // The name holds the heading: a title cut short, or a specific name inside a longer one.
-    return (`${key} `.startsWith(`${heading} `) && heading.length >= THRESHOLDS.MIN_PRODUCT_TITLE_SHARE * key.length) || heading.length >= THRESHOLDS.MIN_SPECIFIC_PRODUCT_NAME_CHARS;
+    return (
+      (`${key} `.startsWith(`${heading} `) && heading.length >= THRESHOLDS.MIN_PRODUCT_TITLE_SHARE * key.length) ||
+      heading.length >= THRESHOLDS.MIN_SPECIFIC_PRODUCT_NAME_CHARS
+    );
   });
 }
 
@@ -101,9 +108,13 @@ export function readProductPage(doc: DomDocument, words: SourceWords, metas: Map
   }
   if (!openGraph && item === null && product === null) return null;
   const description = product === null ? null : declaredText(product.description);
-  const offer = (product === null ? null : jsonLdOffer(product.offers)) ?? (item === null ? null : microdataOffer(item)) ?? openGraphOffer(metas);
+  const offer =
+    (product === null ? null : jsonLdOffer(product.offers)) ??
+    (item === null ? null : microdataOffer(item)) ??
+    openGraphOffer(metas);
   if (offer === null) return { offer, description };
-  const name = stringOf(product?.name) ?? (item === null ? undefined : itemValue(item, 'name')) ?? metas.get('og:title');
+  const name =
+    stringOf(product?.name) ?? (item === null ? undefined : itemValue(item, 'name')) ?? metas.get('og:title');
   return { offer: namesTheProduct(doc, name) ? offer : null, description };
 }
 
@@ -131,5 +142,9 @@ export function productDescription(root: DomElement, stats: Map<DomElement, Text
       bestChars = chars;
     }
   }
-  return best !== null && bestChars >= THRESHOLDS.MIN_DESCRIPTION_SHARE * total && bestChars < THRESHOLDS.MAX_DESCRIPTION_SHARE * total ? best : null;
+  return best !== null &&
+    bestChars >= THRESHOLDS.MIN_DESCRIPTION_SHARE * total &&
+    bestChars < THRESHOLDS.MAX_DESCRIPTION_SHARE * total
+    ? best
+    : null;
 }

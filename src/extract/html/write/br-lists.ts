@@ -65,7 +65,11 @@ function linesOf(element: DomElement): string[] | null {
   let breaks = 0;
   const full = (): boolean => line.trimStart().length >= PREFIX_CHARS;
   const read = (inline: DomElement): void => {
-    for (let node = nextInTree(inline, inline, false); node !== null && !full(); node = nextInTree(node, inline, false)) {
+    for (
+      let node = nextInTree(inline, inline, false);
+      node !== null && !full();
+      node = nextInTree(node, inline, false)
+    ) {
       if (node.nodeType === TEXT_NODE) line += node.textContent ?? '';
       else if (isElement(node) && tagOf(node) === 'img') media = true;
     }

@@ -7,11 +7,28 @@
 import TurndownService from 'turndown';
 import { addBrListRule } from './br-lists.js';
 import { fenceFor } from '../prepare/code-blocks.js';
-import { CAPTION_MARK, HEADING_LEVEL_MARK, LANGUAGE_MARK, MATH_DISPLAY_MARK, MATH_SPACED_MARK, MATH_TEX_MARK, TASK_MARK } from '../marks.js';
+import {
+  CAPTION_MARK,
+  HEADING_LEVEL_MARK,
+  LANGUAGE_MARK,
+  MATH_DISPLAY_MARK,
+  MATH_SPACED_MARK,
+  MATH_TEX_MARK,
+  TASK_MARK,
+} from '../marks.js';
 import { enclosedBy, insideEmphasis, unmark, withoutMarks } from '../clean/escape-line-starts.js';
 import { caretSuperscript } from '../clean/inline-code.js';
 import type { DomElement, DomNode } from '../dom.js';
-import { CDATA_SECTION_NODE, TEXT_NODE, VERBATIM_TAGS, descendants, headingLevel, normalizeSpace, tagOf, walk } from '../dom.js';
+import {
+  CDATA_SECTION_NODE,
+  TEXT_NODE,
+  VERBATIM_TAGS,
+  descendants,
+  headingLevel,
+  normalizeSpace,
+  tagOf,
+  walk,
+} from '../dom.js';
 import { addTableRules } from '../clean/tables.js';
 import { INVISIBLE } from './tidy.js';
 import { absoluteImage, absoluteLink, isPermalinkSign } from '../urls.js';
@@ -95,7 +112,7 @@ function isAfterTerm(element: DomElement): boolean {
 function definesTerm(dd: DomElement, known: WeakMap<DomElement, boolean>): boolean {
   const chain: DomElement[] = [];
   let answer: boolean | undefined;
-  for (let at: DomElement = dd; answer === undefined; ) {
+  for (let at: DomElement = dd; answer === undefined;) {
     answer = known.get(at);
     if (answer !== undefined) break;
     chain.push(at);
@@ -152,7 +169,8 @@ function listOrdinals(list: DomElement): Map<DomElement, number> {
   }
   // A number CommonMark would not read (negative, ten digits) would split the list:
   // numbered from 1.
-  if ([...numbers.values()].some((n) => n < 0 || n > MAX_LIST_NUMBER)) items.forEach((item, i) => numbers.set(item, i + 1));
+  if ([...numbers.values()].some((n) => n < 0 || n > MAX_LIST_NUMBER))
+    items.forEach((item, i) => numbers.set(item, i + 1));
   return numbers;
 }
 
@@ -188,7 +206,11 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   // formula.
   const dollars = root.querySelector(`[${MATH_TEX_MARK}]`) !== null;
   service.escape = (text: string) => {
-    const escaped = escape(text).replace(INTRAWORD_UNDERSCORE, '_').replace(TAG_OPEN, '\\<').replace(ENTITY_LIKE, '\\&').replace(PAREN_LIST_START, '$1\\)');
+    const escaped = escape(text)
+      .replace(INTRAWORD_UNDERSCORE, '_')
+      .replace(TAG_OPEN, '\\<')
+      .replace(ENTITY_LIKE, '\\&')
+      .replace(PAREN_LIST_START, '$1\\)');
     return dollars ? escaped.replace(/\$/g, '\\$') : escaped;
   };
 
@@ -209,11 +231,13 @@ function buildService(base: string | null, root: DomElement): TurndownService {
   // Emphasis inside emphasis of its kind gets no delimiters of its own (`**a **b** c**`).
   service.addRule('emphasis', {
     filter: ['em', 'i'],
-    replacement: (content, node) => (insideEmphasis(node as unknown as DomElement, '_', root) ? content : delimit(content, '_')),
+    replacement: (content, node) =>
+      insideEmphasis(node as unknown as DomElement, '_', root) ? content : delimit(content, '_'),
   });
   service.addRule('strong', {
     filter: ['strong', 'b'],
-    replacement: (content, node) => (insideEmphasis(node as unknown as DomElement, '**', root) ? content : delimit(content, '**')),
+    replacement: (content, node) =>
+      insideEmphasis(node as unknown as DomElement, '**', root) ? content : delimit(content, '**'),
   });
   // Strikethrough delimited per paragraph, a `~` at its edge escaped (beside another `~`, a
   // fence).
@@ -381,14 +405,84 @@ export function dropEmptyInlines(root: DomElement, base: string | null): void {
 
 /** Turndown's block elements, void elements and elements meaningful when blank (turndown 7). */
 const TURNDOWN_BLOCKS: ReadonlySet<string> = new Set([
-  'address', 'article', 'aside', 'audio', 'blockquote', 'body', 'canvas', 'center', 'dd', 'dir', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
-  'hgroup', 'hr', 'html', 'isindex', 'li', 'main', 'menu', 'nav', 'noframes', 'noscript', 'ol', 'output', 'p', 'pre',
-  'section', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'audio',
+  'blockquote',
+  'body',
+  'canvas',
+  'center',
+  'dd',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'frameset',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'isindex',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'noframes',
+  'noscript',
+  'ol',
+  'output',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ]);
 const TURNDOWN_NOT_BLANK: ReadonlySet<string> = new Set([
-  'area', 'base', 'br', 'col', 'command', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source',
-  'track', 'wbr', 'a', 'table', 'thead', 'tbody', 'tfoot', 'th', 'td', 'iframe', 'script', 'audio', 'video',
+  'area',
+  'base',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'th',
+  'td',
+  'iframe',
+  'script',
+  'audio',
+  'video',
 ]);
 
 /**
@@ -401,7 +495,8 @@ export function emptyBlankBlocks(root: DomElement): void {
   walk(root, (element) => {
     order.push(element);
     for (let child = element.firstChild; child !== null; child = child.nextSibling) {
-      if ((child.nodeType === TEXT_NODE || child.nodeType === CDATA_SECTION_NODE) && /\S/.test(child.textContent ?? '')) notBlank.add(element);
+      if ((child.nodeType === TEXT_NODE || child.nodeType === CDATA_SECTION_NODE) && /\S/.test(child.textContent ?? ''))
+        notBlank.add(element);
     }
   });
   for (let i = order.length - 1; i > 0; i--) {

@@ -64,7 +64,12 @@ function hasOwnText(text: string): boolean {
  * when it has no text of its own.
  */
 function wordsOf(block: string): string {
-  return hasOwnText(block) ? block.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : '';
+  return hasOwnText(block)
+    ? block
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()
+    : '';
 }
 
 function levelOf(block: Block | undefined): number {
@@ -98,7 +103,7 @@ export function dropRepeatedRuns(markdown: string): string {
   const keep = blocks.map(() => true);
   let lastKept = -1;
   let dropped = false;
-  for (let i = 0; i < blocks.length; ) {
+  for (let i = 0; i < blocks.length;) {
     let length = 0;
     let most = 0;
     const places = words[i] === '' ? undefined : earlier.get(words[i]!);
@@ -109,7 +114,8 @@ export function dropRepeatedRuns(markdown: string): string {
       if (headed && under[j] !== under[i]) continue;
       let n = 0;
       let c = 0;
-      while (j + n < i && i + n < blocks.length && words[i + n] !== '' && words[j + n] === words[i + n]) c += words[i + n++]!.length;
+      while (j + n < i && i + n < blocks.length && words[i + n] !== '' && words[j + n] === words[i + n])
+        c += words[i + n++]!.length;
       if (c > most) [length, most] = [n, c];
     }
     // Nor does it end on a heading whose section goes on: its text would read as the
@@ -130,5 +136,10 @@ export function dropRepeatedRuns(markdown: string): string {
     dropped ||= repeated;
     i += step;
   }
-  return dropped ? blocks.filter((_, k) => keep[k]).map((block) => block.text).join('\n\n') : markdown;
+  return dropped
+    ? blocks
+        .filter((_, k) => keep[k])
+        .map((block) => block.text)
+        .join('\n\n')
+    : markdown;
 }

@@ -15,7 +15,9 @@ export const INVISIBLE = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u00ad/g;
 export function fenceAfter(line: string, open: string | null): string | null {
   const marker = FENCE.exec(line)?.[1];
   if (open === null) return marker ?? null;
-  return marker !== undefined && marker[0] === open[0] && marker.length >= open.length && line.trim() === marker ? null : open;
+  return marker !== undefined && marker[0] === open[0] && marker.length >= open.length && line.trim() === marker
+    ? null
+    : open;
 }
 
 export function tidyMarkdown(markdown: string): string {

@@ -8,7 +8,10 @@ import { budgetExtract } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderExtractMarkdown } from './render-extract-markdown.js';
 
-export function extractUrlsTool(deps: { config: Config; services: () => Promise<{ operations: Pick<Operations, 'extract'> }> }) {
+export function extractUrlsTool(deps: {
+  config: Config;
+  services: () => Promise<{ operations: Pick<Operations, 'extract'> }>;
+}) {
   const maxUrls = deps.config.crawl.maxUrls;
   const inputSchema = extractRequestSchema({ maxUrls, maxTimeoutMs: deps.config.fetch.maxTimeoutMs });
   const tool: ToolDefinition<typeof inputSchema, typeof extractResponseSchema> = {
@@ -17,14 +20,20 @@ export function extractUrlsTool(deps: { config: Config; services: () => Promise<
     description: [
       `Fetch 1 to ${maxUrls} web pages and return their main content as clean Markdown (navigation, ads and boilerplate removed), or with format "html" the page's full HTML.`,
       'Use it to read pages you already have URLs for (from web_search results or the user). Supports HTML, plain text, Markdown, CSV (as a table), JSON, and XML including RSS/Atom feeds and sitemaps.',
-      'Each URL succeeds or fails on its own: a failed URL has success=false and an error_type: invalid_url, forbidden_address (private network), unsupported_content_type (PDF, images, archives, office files and other binaries — refused, never charged), too_large (over 10 MB), robots_disallowed (the site\'s robots.txt forbids it), http (error status from the site), blocked (anti-bot challenge), empty_content (no readable text, even after rendering), render_failed (the headless browser crashed or hung; retry), timeout, network, busy (the server could not convert it now: retry later).',
+      "Each URL succeeds or fails on its own: a failed URL has success=false and an error_type: invalid_url, forbidden_address (private network), unsupported_content_type (PDF, images, archives, office files and other binaries — refused, never charged), too_large (over 10 MB), robots_disallowed (the site's robots.txt forbids it), http (error status from the site), blocked (anti-bot challenge), empty_content (no readable text, even after rendering), render_failed (the headless browser crashed or hung; retry), timeout, network, busy (the server could not convert it now: retry later).",
       'Pages that need scripts are rendered in a headless browser when the server has one; each successful result says rendered=true|false.',
       'Long pages: pass max_chars to get a slice; the result then carries total_chars and next_start_char; call again with start_char=next_start_char for the rest.',
       'Cost: 1 credit per successfully extracted URL (5 with stealth); failures and pages served from cache are free.',
     ].join('\n'),
     inputSchema,
     outputSchema: extractResponseSchema,
-    annotations: { title: 'Extract web pages', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
+    annotations: {
+      title: 'Extract web pages',
+      readOnlyHint: true,
+      openWorldHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+    },
     handler: async (args, ctx) =>
       (await deps.services()).operations.extract(ctx.request, args, {
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
@@ -32,7 +41,10 @@ export function extractUrlsTool(deps: { config: Config; services: () => Promise<
     renderText: renderExtractMarkdown,
     budget: budgetExtract,
     logLines: (r) => [
-      { level: 'info', message: `extract_urls: ${r.metadata.successful_crawls} of ${r.metadata.total_urls} URL(s) extracted, ${r.metadata.credits_used} credit(s)` },
+      {
+        level: 'info',
+        message: `extract_urls: ${r.metadata.successful_crawls} of ${r.metadata.total_urls} URL(s) extracted, ${r.metadata.credits_used} credit(s)`,
+      },
       ...r.results
         .filter((x) => !x.success)
         .map((x) => ({ level: 'notice' as const, message: `extract_urls: ${x.url}: ${x.error_type}: ${x.error}` })),

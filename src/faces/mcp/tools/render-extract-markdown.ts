@@ -21,7 +21,10 @@ function renderResult(result: CrawlResult, index: number): string {
   lines.push('<page_content>', result.html ?? result.markdown, '</page_content>');
   if (result.next_start_char !== undefined) {
     const next = JSON.stringify({ urls: [result.url], start_char: result.next_start_char, max_chars: 30_000 });
-    lines.push('', `[Cut at character ${result.next_start_char} of ${result.total_chars}. For the rest call extract_urls with ${next}.]`);
+    lines.push(
+      '',
+      `[Cut at character ${result.next_start_char} of ${result.total_chars}. For the rest call extract_urls with ${next}.]`,
+    );
   }
   return lines.join('\n');
 }

@@ -15,7 +15,9 @@ function renderResult(result: SearchResult): string {
   if (result.content !== undefined) lines.push('', '<page_content>', result.content, '</page_content>');
   if (result.content_next_start_char !== undefined) {
     const next = JSON.stringify({ urls: [result.url], start_char: result.content_next_start_char, max_chars: 30_000 });
-    lines.push(`[Content cut at character ${result.content_next_start_char} of ${result.content_total_chars}. For the rest call extract_urls with ${next}.]`);
+    lines.push(
+      `[Content cut at character ${result.content_next_start_char} of ${result.content_total_chars}. For the rest call extract_urls with ${next}.]`,
+    );
   }
   if (result.content_error !== undefined) lines.push('', `_Content not available: ${result.content_error}_`);
   return lines.join('\n');
@@ -23,8 +25,11 @@ function renderResult(result: SearchResult): string {
 
 export function renderSearchMarkdown(response: SearchResponse): string {
   const m = response.metadata;
-  const head = [`Search: "${response.query}" — ${m.number_of_results} result(s), status ${m.status}${m.from_cache ? ' (from cache)' : ''}, ${m.credits_used} credit(s).`];
-  if (m.content_requested !== undefined) head.push(`Page content delivered for ${m.content_delivered} of ${m.content_requested} result(s).`);
+  const head = [
+    `Search: "${response.query}" — ${m.number_of_results} result(s), status ${m.status}${m.from_cache ? ' (from cache)' : ''}, ${m.credits_used} credit(s).`,
+  ];
+  if (m.content_requested !== undefined)
+    head.push(`Page content delivered for ${m.content_delivered} of ${m.content_requested} result(s).`);
   for (const f of m.failed_engines ?? []) head.push(`Engine ${f.engine} failed: ${f.error} (${f.message})`);
   if (response.results.length === 0) head.push('No results: try other words, fewer filters or other engines.');
   return [head.join('\n'), ...response.results.map(renderResult)].join('\n\n');

@@ -7,7 +7,10 @@ import { budgetSearch } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderSearchMarkdown } from './render-search-markdown.js';
 
-export function webSearchTool(deps: { engines: readonly string[]; services: () => Promise<{ operations: Pick<Operations, 'search'> }> }) {
+export function webSearchTool(deps: {
+  engines: readonly string[];
+  services: () => Promise<{ operations: Pick<Operations, 'search'> }>;
+}) {
   const configured = deps.engines.join(', ');
   const tool: ToolDefinition<typeof searchRequestSchema, typeof searchResponseSchema> = {
     name: 'web_search',
@@ -22,7 +25,13 @@ export function webSearchTool(deps: { engines: readonly string[]; services: () =
     ].join('\n'),
     inputSchema: searchRequestSchema,
     outputSchema: searchResponseSchema,
-    annotations: { title: 'Search the web', readOnlyHint: true, openWorldHint: true, idempotentHint: true, destructiveHint: false },
+    annotations: {
+      title: 'Search the web',
+      readOnlyHint: true,
+      openWorldHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+    },
     handler: async (args, ctx) =>
       (await deps.services()).operations.search(ctx.request, args, {
         onProgress: (p) => ctx.progress(p.done, p.total, `${p.done} of ${p.total}: ${p.url}`),
@@ -30,8 +39,14 @@ export function webSearchTool(deps: { engines: readonly string[]; services: () =
     renderText: renderSearchMarkdown,
     budget: budgetSearch,
     logLines: (r) => [
-      { level: 'info', message: `web_search: ${r.metadata.number_of_results} result(s), status ${r.metadata.status}, ${r.metadata.credits_used} credit(s)` },
-      ...(r.metadata.failed_engines ?? []).map((f) => ({ level: 'warning' as const, message: `web_search: engine ${f.engine} failed: ${f.error}: ${f.message}` })),
+      {
+        level: 'info',
+        message: `web_search: ${r.metadata.number_of_results} result(s), status ${r.metadata.status}, ${r.metadata.credits_used} credit(s)`,
+      },
+      ...(r.metadata.failed_engines ?? []).map((f) => ({
+        level: 'warning' as const,
+        message: `web_search: engine ${f.engine} failed: ${f.error}: ${f.message}`,
+      })),
       ...r.results
         .filter((x) => x.content_error !== undefined)
         .map((x) => ({ level: 'notice' as const, message: `web_search: no content for ${x.url}: ${x.content_error}` })),
