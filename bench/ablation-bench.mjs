@@ -30,8 +30,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { DATASETS, UsageError, commandLine, helpText, readHtml } from './dev-pages.mjs';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { DATASETS, UsageError, commandLine, helpText, readHtml, runOnWorkers } from './dev-pages.mjs';
 import { loadScorer, loadTruths, scorePage, summarise } from './dev-scores.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -109,37 +109,15 @@ function parseArgs(argv) {
   return opts;
 }
 
-function runWorkers(opts, pages, configs) {
-  const shares = Array.from({ length: Math.min(opts.workers, pages.length) }, () => []);
-  pages.forEach((page, i) => shares[i % shares.length].push(page));
-  let done = 0;
+async function runWorkers(opts, pages, configs) {
   const total = pages.length;
-  return Promise.all(
-    shares.map(
-      (share) =>
-        new Promise((resolve, reject) => {
-          const worker = new Worker(fileURLToPath(import.meta.url), {
-            workerData: { data: opts.data, pages: share, configs },
-          });
-          worker.on('message', (message) => {
-            if (message.progress) {
-              done++;
-              if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} pages`);
-            } else resolve(message);
-          });
-          worker.on('error', reject);
-          worker.on('exit', (code) => code !== 0 && reject(new Error(`a worker exited with ${code}`)));
-        }),
-    ),
-  ).then((results) => {
-    if (process.stderr.isTTY) process.stderr.write('\n');
-    return configs.map((_, i) => ({
-      rows: results.flatMap((r) => r.rows[i]),
-      ms: results.reduce((sum, r) => sum + r.ms[i], 0) / total,
-      changed: results.reduce((sum, r) => sum + r.changed[i], 0),
-      failures: addCounts(results.map((r) => r.failures[i])),
-    }));
-  });
+  const results = await runOnWorkers(fileURLToPath(import.meta.url), pages, opts.workers, { data: opts.data, configs });
+  return configs.map((_, i) => ({
+    rows: results.flatMap((r) => r.rows[i]),
+    ms: results.reduce((sum, r) => sum + r.ms[i], 0) / total,
+    changed: results.reduce((sum, r) => sum + r.changed[i], 0),
+    failures: addCounts(results.map((r) => r.failures[i])),
+  }));
 }
 
 /** Counts by name, summed: the pass failures of one configuration over the workers. */

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 
 export const DATASETS = ['scrapinghub-dev', 'wcxb-dev', 'dragnet-dev'];
 
@@ -49,6 +50,36 @@ export function helpText(metaUrl) {
     )
     .map((l) => l.replace(/^\/\/ ?/, ''))
     .join('\n');
+}
+
+/**
+ * Runs the worker part of a bench (`script`, its own file) on `workers` threads, worker w
+ * given every page i with i % threads == w as `workerData.pages` beside `data`; a worker
+ * posts `{ progress: 1 }` after each page and its result last. The results, in the
+ * workers' order.
+ */
+export function runOnWorkers(script, pages, workers, data) {
+  const shares = Array.from({ length: Math.min(workers, pages.length) }, () => []);
+  pages.forEach((page, i) => shares[i % shares.length].push(page));
+  let done = 0;
+  return Promise.all(
+    shares.map(
+      (share) =>
+        new Promise((resolve, reject) => {
+          const worker = new Worker(script, { workerData: { ...data, pages: share } });
+          worker.on('message', (message) => {
+            if (message.progress) {
+              done += message.progress;
+              if (process.stderr.isTTY) process.stderr.write(`\r${done}/${pages.length} pages`);
+            } else resolve(message);
+          });
+          worker.on('error', reject);
+          worker.on('exit', (code) => code !== 0 && reject(new Error(`a worker exited with ${code}`)));
+        }),
+    ),
+  ).finally(() => {
+    if (process.stderr.isTTY) process.stderr.write('\n');
+  });
 }
 
 /** Page descriptors: dataset, id, url, page type and the file holding the HTML. */

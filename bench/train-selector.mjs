@@ -27,8 +27,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { DATASETS, UsageError, commandLine, helpText, readHtml } from './dev-pages.mjs';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { DATASETS, UsageError, commandLine, helpText, readHtml, runOnWorkers } from './dev-pages.mjs';
 import { aggregateF1, idHash, loadScorer, loadTruths, scorePage } from './dev-scores.mjs';
 import { boostedScore, fitBoostedTrees } from './boosted-trees.mjs';
 
@@ -145,29 +145,11 @@ function parseArgs(argv) {
 async function collect(opts) {
   if (!fs.existsSync(PIPELINE_JS)) throw new UsageError('no dist/extract/html/pipeline.js: run `npm run build` first');
   const pages = loadTruths(opts.data);
-  const shares = Array.from({ length: Math.min(opts.workers, pages.length) }, (_, w) =>
-    pages.filter((_, i) => i % opts.workers === w),
-  );
-  let done = 0;
-  const results = await Promise.all(
-    shares.map(
-      (share) =>
-        new Promise((resolve, reject) => {
-          const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { data: opts.data, pages: share } });
-          worker.on('message', (message) => {
-            if (message.progress) {
-              done += message.progress;
-              if (process.stderr.isTTY) process.stderr.write(`\r  ${done}/${pages.length} pages`);
-            } else resolve(message.rows);
-          });
-          worker.on('error', reject);
-          worker.on('exit', (code) => code !== 0 && reject(new Error(`a worker exited with ${code}`)));
-        }),
-    ),
-  );
-  if (process.stderr.isTTY) process.stderr.write('\n');
+  const results = await runOnWorkers(fileURLToPath(import.meta.url), pages, opts.workers, { data: opts.data });
   const order = new Map(pages.map((p, i) => [`${p.dataset}/${p.id}`, i]));
-  return results.flat().sort((a, b) => order.get(`${a.dataset}/${a.id}`) - order.get(`${b.dataset}/${b.id}`));
+  return results
+    .flatMap((r) => r.rows)
+    .sort((a, b) => order.get(`${a.dataset}/${a.id}`) - order.get(`${b.dataset}/${b.id}`));
 }
 
 /** Today's rule: Readability's pick first unless it is one card of a listing or under the rescue's share. */

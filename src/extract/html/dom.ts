@@ -196,6 +196,9 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
 /** Elements whose text is code or a form value, left as written by the text rewrites. */
 export const VERBATIM_TAGS: ReadonlySet<string> = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 
+/** The six heading elements. */
+export const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
 /** The level (1-6) of a heading element, or 0 for any other element. */
 export function headingLevel(element: DomElement): number {
   const tag = tagOf(element);

@@ -8,7 +8,8 @@
  */
 
 import type { DomElement } from '../dom.js';
-import { descendants, tagOf } from '../dom.js';
+import { escapeRegExp } from '../../../core/escape-reg-exp.js';
+import { HEADING_TAGS, descendants, tagOf } from '../dom.js';
 import { HEADING_LEVEL_MARK } from '../marks.js';
 import type { Candidate, PageContext } from '../page-context.js';
 import { visibleChars } from '../text-stats.js';
@@ -104,7 +105,7 @@ const URL_WORDS = {
 
 const COMMENT_WORDS = /comment|reply|respond|disqus/gi;
 const PRICE = /[$€£¥]\s?\d|\d\s?(?:€|EUR|USD)\b/g;
-const SHAPE_TAGS: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'article']);
+const SHAPE_TAGS: ReadonlySet<string> = new Set(['p', ...HEADING_TAGS, 'article']);
 const PARAGRAPH: ReadonlySet<string> = new Set(['p']);
 /** The pick is placed in the cleaned body by its first and last words, read from this much of its text. */
 const PLACE_CHARS = 300;
@@ -157,7 +158,7 @@ function shape(root: DomElement): Shape {
 
 /** `words` as a pattern that matches them with any white space between. */
 function wordsPattern(words: string[]): RegExp {
-  return new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'g');
+  return new RegExp(words.map(escapeRegExp).join('\\s+'), 'g');
 }
 
 /**

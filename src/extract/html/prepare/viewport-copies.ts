@@ -6,7 +6,7 @@
  */
 
 import type { DomElement, DomNode } from '../dom.js';
-import { TEXT_NODE, isElement, nextInTree, tagOf } from '../dom.js';
+import { HEADING_TAGS, TEXT_NODE, isElement, nextInTree, tagOf } from '../dom.js';
 import { CHROME_ROLES, CHROME_TAGS } from '../choose/boilerplate.js';
 import { THRESHOLDS } from '../thresholds.js';
 
@@ -142,8 +142,6 @@ function dropCopiedBlocks(root: DomElement): void {
   }
   for (const element of removed) element.remove();
 }
-
-const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 interface Heading {
   element: DomElement;

@@ -4,6 +4,7 @@
  * a dozen times (docs/extraction.md, "The pipeline").
  */
 
+import { escapeRegExp } from '../../../core/escape-reg-exp.js';
 import { MARK_PREFIX } from '../marks.js';
 
 const WORDS = [
@@ -31,7 +32,7 @@ const CASED: ReadonlySet<string> = new Set<SourceWord>([MARK_PREFIX, 'schema.org
 const BY_LOWER = new Map<string, SourceWord>(WORDS.map((word) => [word.toLowerCase(), word]));
 
 // No word is a prefix of another, so at most one matches at a position.
-const ANY_WORD = new RegExp(WORDS.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'gi');
+const ANY_WORD = new RegExp(WORDS.map(escapeRegExp).join('|'), 'gi');
 
 export interface SourceWords {
   has(word: SourceWord): boolean;

@@ -5,6 +5,7 @@
  */
 
 import type TurndownService from 'turndown';
+import { escapeRegExp } from '../../../core/escape-reg-exp.js';
 import type { DomElement, DomNode } from '../dom.js';
 import { COMMENT_NODE, INLINE_TAGS, TEXT_NODE, isElement, nextInTree, tagOf } from '../dom.js';
 import { withoutMarks } from '../clean/escape-line-starts.js';
@@ -117,8 +118,6 @@ function planOf(element: DomElement): Plan | null {
   }
   return element.closest(ONE_LINE) === null ? { lead, items } : null;
 }
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Noncharacter marks line-starts.ts leaves (U+FDD0, U+FDD1: no escape, an escape). */
 const MARKS = '[\\uFDD0\\uFDD1]*';
