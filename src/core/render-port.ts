@@ -25,6 +25,13 @@ export interface RenderRequest {
   document?: StaticDocument;
   /** Render with the realistic browser profile (and through the stealth proxy, if any). */
   stealth: boolean;
+  /**
+   * A CSS selector the page must show before its DOM is taken (`wait_for_selector`): the
+   * render waits for it inside the deadline and fails `timeout`, naming it, when it never matches.
+   */
+  waitForSelector?: string;
+  /** Also take a PNG of the rendered page (viewport 1280 wide, full page up to a height cap). */
+  screenshot?: boolean;
 }
 
 export interface RenderedPage {
@@ -33,6 +40,8 @@ export interface RenderedPage {
   status: number;
   /** The serialised DOM after scripts ran. */
   html: string;
+  /** The PNG of the page, when `screenshot` was asked for. */
+  screenshot?: Uint8Array;
 }
 
 export interface Renderer {
