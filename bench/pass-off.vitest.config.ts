@@ -3,5 +3,11 @@ import { defineConfig } from 'vitest/config';
 import base from '../vitest.config.js';
 
 export default defineConfig({
-  test: { ...base.test, include: ['test/extract/**/*.test.ts'], setupFiles: ['bench/pass-off-setup.ts'] },
+  // One project of extraction files (the base's projects split the whole suite).
+  test: {
+    ...base.test,
+    projects: undefined,
+    include: ['test/extract/**/*.test.ts'],
+    setupFiles: ['bench/pass-off-setup.ts'],
+  },
 });

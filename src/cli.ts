@@ -6,11 +6,12 @@
  * mistake (one line, no stack trace).
  */
 import type { OptionSpec } from './cli/args.js';
-import { UsageError, closest, parseCommand, wholeNumber } from './cli/args.js';
-import type { Config, ConfigSources } from './core/config.js';
+import { UsageError, closest, parseCommand, splitCommand, wholeNumber } from './cli/args.js';
+import type { Config, ConfigSources, DeepPartial } from './core/config.js';
 import { ConfigError, VERSION, loadConfig, settingsHelp } from './core/config.js';
 import type { Core } from './compose.js';
 import type { Logger } from './core/logger.js';
+import type { CrawlResult } from './core/schemas.js';
 
 const USAGE = `websearch-mcp ${VERSION} — web search and URL extraction for AI agents (MCP + HTTP API)
 
@@ -24,7 +25,9 @@ Usage:
   websearch-mcp <command> --help        a command's own options
   websearch-mcp --version | -v
 
-Settings (flag, environment variable, meaning, default); a flag wins over its variable:
+Settings (flag, environment variable, meaning, default); a flag wins over its variable.
+A flag takes its value as --port 8080 or --port=8080; an on/off flag goes alone (--robots,
+--no-robots) or with true/false (--robots false, --robots=off). Settings may come before the command.
 ${settingsHelp()}
 `;
 
@@ -38,6 +41,8 @@ interface CommandDef {
   replaced?: (options: Record<string, string | boolean | undefined>) => string[];
   /** One-shot commands log warnings and errors only, unless a level is asked for. */
   quiet: boolean;
+  /** The command's own defaults, where no flag or variable gives a value. */
+  defaults?: DeepPartial<Config>;
   run(
     config: Config,
     parsed: { options: Record<string, string | boolean | undefined>; positionals: string[] },
@@ -52,6 +57,8 @@ const COMMANDS: Record<string, CommandDef> = {
     positionals: false,
     unused: ['server', 'auth'],
     quiet: false,
+    // One conversion worker: a desktop client asks for one page or a few at a time.
+    defaults: { convert: { threads: 1 } },
     run: async (config) => {
       await runStdio(config);
       return 0;
@@ -72,15 +79,18 @@ const COMMANDS: Record<string, CommandDef> = {
   extract: {
     usage: `websearch-mcp extract <url...> [options] [settings]
   --format markdown|html   main content as Markdown (default), or the page's HTML
-  --json                   print the API's response object
+  --json                   print the API's response object, once every URL is done
+  --jsonl                  print each result as one JSON line as it completes, then {"metadata": ...}
   --max-chars N            at most N characters of each page (the rest: --start-char)
   --start-char N           continue a cut page from this offset
   --stealth                the stealth rate (see README)
-  Exit 1 when a URL failed (its error goes to stderr).
+  Each page prints as it completes (so in completion order); on a terminal, a progress line
+  on stderr counts URLs done and failed. Exit 1 when a URL failed (its error goes to stderr).
 `,
     options: {
       format: { type: 'string' },
       json: { type: 'boolean' },
+      jsonl: { type: 'boolean' },
       'max-chars': { type: 'string' },
       'start-char': { type: 'string' },
       stealth: { type: 'boolean' },
@@ -94,7 +104,8 @@ const COMMANDS: Record<string, CommandDef> = {
     usage: `websearch-mcp search <query...> [options] [settings]
   --engines a,b            engines for this search (default: every configured one)
   --max-results N          1-20 (default 10)
-  --content                attach the Markdown of the top results
+  --content                attach the Markdown of the top results (--include-content too);
+                           on a terminal, a progress line on stderr as each page arrives
   --content-results N      how many results get content (1-10, default 5)
   --json                   print the API's response object, and on a failed search or a bad
                            option the API's error body (a bad setting stays one line on stderr)
@@ -103,6 +114,7 @@ const COMMANDS: Record<string, CommandDef> = {
       engines: { type: 'string' },
       'max-results': { type: 'string' },
       content: { type: 'boolean' },
+      'include-content': { type: 'boolean' },
       'content-results': { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -131,10 +143,17 @@ async function runStdio(config: Config): Promise<void> {
   ]);
   const engines = resolveEngineSettings(config).configured;
   let core: Promise<Core> | undefined;
-  const services = () => (core ??= import('./compose.js').then((m) => m.buildCore(config, logger)));
+  // A desktop helper idles all day: its pool is sized for footprint, not throughput.
+  const services = () =>
+    (core ??= import('./compose.js').then((m) => m.buildCore(config, logger, { poolSizing: 'footprint' })));
   const handle = createMcpServer({ config, logger, engines, services });
   const { closed } = await serveStdio(handle);
   logger.info('MCP server on stdio');
+  // Someone typed `websearch-mcp` in a terminal: say what this is rather than wait in silence.
+  if (process.stdin.isTTY)
+    process.stderr.write(
+      'websearch-mcp: this is the MCP server on stdio, waiting for a client (Claude Desktop, Claude Code, Cursor, VS Code) to speak JSON-RPC on stdin; Ctrl-C stops it. See "websearch-mcp --help" for serve, search, extract and keys.\n',
+    );
   await closed;
   await handle.close().catch(() => undefined);
   if (core) await (await core).close();
@@ -169,7 +188,7 @@ async function runServe(config: Config): Promise<void> {
   }
   const mode = config.mcp.stateless ? 'stateless' : 'with sessions';
   process.stderr.write(
-    `websearch-mcp listening on ${server.url}: GET|POST /api/search, POST /api/crawl, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n`,
+    `websearch-mcp listening on ${server.url}: GET|POST /api/search, POST /api/crawl, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n${serveBanner(config)}\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -187,6 +206,33 @@ async function runServe(config: Config): Promise<void> {
   await core.close();
 }
 
+/** The second line of `serve`'s banner: where state lives, and whether pages can be rendered. */
+function serveBanner(config: Config): string {
+  const { store, render } = config;
+  const where =
+    store.kind === 'redis'
+      ? `redis ${redactedUrl(store.redisUrl as string)} (prefix ${store.redisPrefix})`
+      : `sqlite ${store.path}`;
+  const rendering =
+    render.mode === 'never'
+      ? 'off (WEBSEARCH_RENDER=never)'
+      : render.chromiumPath === undefined
+        ? 'off (no Chromium found: apt-get install chromium, or set CHROMIUM_PATH)'
+        : `on (${render.mode}, ${render.chromiumPath})`;
+  return `store: ${where}; rendering: ${rendering}`;
+}
+
+/** A URL without its password, for a banner. */
+function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'redis';
+  }
+}
+
 type Parsed = { options: Record<string, string | boolean | undefined>; positionals: string[] };
 
 async function runExtract(config: Config, { options, positionals }: Parsed): Promise<number> {
@@ -197,10 +243,13 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
   const maxChars = wholeNumber(options['max-chars'] as string | undefined, '--max-chars', 1);
   const startChar = wholeNumber(options['start-char'] as string | undefined, '--start-char') ?? 0;
   const json = options.json === true;
-  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }] = await Promise.all([
+  const jsonl = options.jsonl === true;
+  if (json && jsonl) throw new UsageError('--json and --jsonl are two output forms: choose one');
+  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }, { ProgressLine }] = await Promise.all([
     import('./compose.js'),
     import('./core/caller.js'),
     import('./core/request-context.js'),
+    import('./cli/progress.js'),
   ]);
   const body = {
     urls: positionals,
@@ -212,48 +261,70 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
   const logger = await makeLogger(config);
   // One-shot: converting on this thread starts faster than a worker pool (BENCHMARKS.md).
   const core = await buildCore(config, logger, { converter: 'in-thread' });
+  const progress = new ProgressLine(process.stderr, new Set(positionals).size);
+  let printed = 0;
+  // Each page as it completes: Markdown in a terminal, one JSON line with --jsonl.
+  const onProgress = ({ result, total }: { result: CrawlResult; total: number }) => {
+    progress.step(!result.success, total);
+    if (json) return;
+    progress.print(() => {
+      if (jsonl) process.stdout.write(`${JSON.stringify(result)}\n`);
+      else printPage(result, printed++ > 0);
+    });
+  };
   try {
+    progress.start();
     // Through Operations, as every face: validated there, under the request's deadline.
-    const response = await core.operations.extract(incomingRequest({ caller: LOCAL_CALLER, logger }), body);
-    if (json) {
-      process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
-    } else {
-      response.results.forEach((result, i) => {
-        if (!result.success) {
-          process.stderr.write(`${result.url}: ${result.error_type}: ${result.error}\n`);
-          return;
-        }
-        // A page starts with what it is and where it came from; its Markdown follows as the API returns it.
-        const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
-        if (result.page_type) header.push(`Page type: ${result.page_type}`);
-        process.stdout.write(`${i > 0 ? '\n---\n\n' : ''}${header.join('\n')}\n\n${result.html ?? result.markdown}\n`);
-        if (result.next_start_char !== undefined) {
-          process.stderr.write(
-            `${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`,
-          );
-        }
-      });
-    }
+    const response = await core.operations.extract(incomingRequest({ caller: LOCAL_CALLER, logger }), body, {
+      onProgress,
+    });
+    progress.finish();
+    if (json) process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+    if (jsonl) process.stdout.write(`${JSON.stringify({ metadata: response.metadata })}\n`);
     return response.metadata.failed_crawls > 0 ? 1 : 0;
   } finally {
+    progress.finish();
     await core.close();
+  }
+}
+
+/** One page of `extract`'s human output: what it is and where it came from, then its Markdown as the API returns it. */
+function printPage(result: CrawlResult, after: boolean): void {
+  if (!result.success) {
+    process.stderr.write(`${result.url}: ${result.error_type}: ${result.error}\n`);
+    return;
+  }
+  const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
+  if (result.page_type) header.push(`Page type: ${result.page_type}`);
+  process.stdout.write(`${after ? '\n---\n\n' : ''}${header.join('\n')}\n\n${result.html ?? result.markdown}\n`);
+  if (result.next_start_char !== undefined) {
+    process.stderr.write(
+      `${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`,
+    );
   }
 }
 
 async function runSearch(config: Config, { options, positionals }: Parsed): Promise<number> {
   if (positionals.length === 0) throw new UsageError('search needs a query');
   const json = options.json === true;
-  const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }, { renderSearchMarkdown }, { isAppError }] =
-    await Promise.all([
-      import('./compose.js'),
-      import('./core/caller.js'),
-      import('./core/request-context.js'),
-      import('./faces/mcp/tools/render-search-markdown.js'),
-      import('./core/errors.js'),
-    ]);
+  const [
+    { buildCore },
+    { LOCAL_CALLER },
+    { incomingRequest },
+    { renderSearchMarkdown },
+    { isAppError },
+    { ProgressLine },
+  ] = await Promise.all([
+    import('./compose.js'),
+    import('./core/caller.js'),
+    import('./core/request-context.js'),
+    import('./faces/mcp/tools/render-search-markdown.js'),
+    import('./core/errors.js'),
+    import('./cli/progress.js'),
+  ]);
   try {
     const body: Record<string, unknown> = { q: positionals.join(' ') };
-    if (options.content === true) body.include_content = true;
+    if (options.content === true || options['include-content'] === true) body.include_content = true;
     if (options['content-results'] !== undefined)
       body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
     if (options['max-results'] !== undefined)
@@ -265,12 +336,18 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
         .filter(Boolean);
     const logger = await makeLogger(config);
     const core = await buildCore(config, logger, { converter: 'in-thread' });
+    // With content, the pages' progress on a terminal (the results print together at the end).
+    const progress = new ProgressLine(process.stderr, 0, { what: 'pages', countsFailures: false });
     try {
       // Through Operations, as every face: validated there, under the request's deadline.
-      const response = await core.operations.search(incomingRequest({ caller: LOCAL_CALLER, logger }), body);
+      const response = await core.operations.search(incomingRequest({ caller: LOCAL_CALLER, logger }), body, {
+        onProgress: ({ total }) => progress.step(false, total),
+      });
+      progress.finish();
       process.stdout.write(json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response)}\n`);
       return 0;
     } finally {
+      progress.finish();
       await core.close();
     }
   } catch (err) {
@@ -304,38 +381,35 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const named = first !== undefined && !first.startsWith('-');
-  const name = named ? (first as string) : '';
+  let name = '';
   try {
+    // Setting flags may come before the command: `websearch-mcp --log-level warn serve`.
+    const { command, args } = splitCommand(argv);
+    name = command;
     if (name === 'keys') {
       const { runKeys } = await import('./cli/keys.js');
-      return await runKeys(argv.slice(1), (settings, unused) => loadConfig({ argv: settings, unused }));
+      return await runKeys(args, (settings, unused) => loadConfig({ argv: settings, unused }));
     }
-    const command = COMMANDS[name];
-    if (!command) {
+    const def = COMMANDS[name];
+    if (!def) {
       const guess = closest(name, [...Object.keys(COMMANDS).filter(Boolean), 'keys']);
       throw new UsageError(
         `unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: serve, search, extract, keys`,
       );
     }
-    const parsed = parseCommand(
-      name || 'websearch-mcp',
-      named ? argv.slice(1) : argv,
-      command.options,
-      command.positionals,
-    );
+    const parsed = parseCommand(name, args, def.options, def.positionals);
     if (parsed.help) {
-      process.stdout.write(`Usage: ${command.usage}\nEvery setting can be given too: see "websearch-mcp --help".\n`);
+      process.stdout.write(`Usage: ${def.usage}\nEvery setting can be given too: see "websearch-mcp --help".\n`);
       return 0;
     }
-    const unused = [...command.unused, ...(command.replaced?.(parsed.options) ?? [])];
+    const unused = [...def.unused, ...(def.replaced?.(parsed.options) ?? [])];
     const sources: ConfigSources = {
       argv: parsed.settings,
       unused,
-      ...(command.quiet ? { defaults: { log: { level: 'warn' } } } : {}),
+      defaults: { ...def.defaults, ...(def.quiet ? { log: { level: 'warn' as const } } : {}) },
     };
     const config = loadConfig(sources);
-    return await command.run(config, parsed);
+    return await def.run(config, parsed);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(configError(err));

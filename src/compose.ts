@@ -21,12 +21,12 @@ import { Operations } from './services/operations.js';
 import type { ExtractedPage } from './services/page-extractor.js';
 import { PageExtractor } from './services/page-extractor.js';
 import { SearchService } from './services/search-service.js';
-import { ChromiumRenderer } from './render/chromium-renderer.js';
-import { RedisStore } from './store/redis-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ConvertInput, ConvertOutput } from './extract/index.js';
 import { ConvertPool } from './workers/convert-pool.js';
 import { InThreadConverter } from './workers/in-thread-converter.js';
+
+const MiB = 1024 * 1024;
 
 export interface Core {
   config: Config;
@@ -52,12 +52,16 @@ export interface CoreOptions {
    * memory bound; `in-thread`: on the calling thread (unit tests, one-shot CLI runs).
    */
   converter?: 'pool' | 'in-thread';
+  /** How the pool is sized (convert-pool.ts): `footprint` for the stdio server, `throughput` (default) for `serve`. */
+  poolSizing?: 'throughput' | 'footprint';
 }
 
 /** Opens the configured store: the SQLite file (default) or a Redis server shared by instances. */
 export async function openStore(config: Config): Promise<Store> {
   try {
     if (config.store.kind === 'redis') {
+      // Loaded only for a Redis store: its client costs ~20 MB of memory a SQLite user never needs.
+      const { RedisStore } = await import('./store/redis-store.js');
       return await RedisStore.connect({ url: config.store.redisUrl as string, prefix: config.store.redisPrefix });
     }
     return SqliteStore.open(config.store.path);
@@ -88,7 +92,10 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
   });
   const observer = metrics ? { observer: metrics } : {};
   const renderer = buildRenderer(config, logger);
-  const converter = options.converter === 'in-thread' ? new InThreadConverter() : new ConvertPool(config.convert);
+  const converter =
+    options.converter === 'in-thread'
+      ? new InThreadConverter()
+      : new ConvertPool({ ...config.convert, ...(options.poolSizing ? { sizing: options.poolSizing } : {}) });
   const pages = new PageExtractor({
     config,
     client,
@@ -137,13 +144,42 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
 function buildRenderer(config: Config, logger: Logger): Renderer | undefined {
   const { mode, chromiumPath, pages } = config.render;
   if (mode === 'never' || chromiumPath === undefined) return undefined;
-  return new ChromiumRenderer({
-    executablePath: chromiumPath,
-    pages,
-    policy: addressPolicyFor(config.fetch.allowPrivateAddresses),
-    connectTimeoutMs: config.fetch.connectTimeoutMs,
-    userAgent: config.fetch.userAgent,
-    logger: logger.child({ component: 'render' }),
-    ...(config.fetch.stealthProxy ? { stealthProxy: config.fetch.stealthProxy } : {}),
+  return lazyRenderer(async () => {
+    const { ChromiumRenderer } = await import('./render/chromium-renderer.js');
+    return new ChromiumRenderer({
+      executablePath: chromiumPath,
+      pages,
+      policy: addressPolicyFor(config.fetch.allowPrivateAddresses),
+      connectTimeoutMs: config.fetch.connectTimeoutMs,
+      userAgent: config.fetch.userAgent,
+      memory: {
+        heapBytes: config.render.heapMb * MiB,
+        pageBytes: config.render.pageMemoryMb * MiB,
+        totalBytes: config.render.memoryMb * MiB,
+      },
+      screenshot: { maxHeight: config.render.screenshotMaxHeight, maxBytes: config.render.screenshotMaxBytes },
+      logger: logger.child({ component: 'render' }),
+      ...(config.fetch.stealthProxy ? { stealthProxy: config.fetch.stealthProxy } : {}),
+    });
   });
+}
+
+/**
+ * A renderer that loads the browser driver (playwright-core, ~90 MB of memory once
+ * imported) on the first page that needs it: most pages never do, and the stdio server a
+ * desktop client keeps all day should not carry it (BENCHMARKS.md, "Memory of each face").
+ */
+function lazyRenderer(load: () => Promise<Renderer>): Renderer {
+  let loaded: Promise<Renderer> | undefined;
+  let ready: Renderer | undefined;
+  return {
+    async render(request, ctx) {
+      loaded ??= load().then((r) => (ready = r));
+      return (await loaded).render(request, ctx);
+    },
+    browserMajor: () => ready?.browserMajor?.(),
+    async close() {
+      if (loaded) await (await loaded.catch(() => undefined))?.close();
+    },
+  };
 }

@@ -3,14 +3,15 @@
  * server, and stops it gracefully: no new connections, in-flight work finishes within a
  * grace period, then MCP sessions and streams are closed.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Core } from './compose.js';
 import { ConfigError } from './core/config.js';
 import { createAuthenticator, metricsGate } from './faces/http/auth.js';
 import { createHttpApp } from './faces/http/app.js';
-import { answerClientError } from './faces/http/client-error.js';
+import { answerClientError, answerUnroutableRequest } from './faces/http/client-error.js';
+import { shareConnections } from './faces/http/connection-share.js';
 import { isLoopbackHost } from './faces/http/host-guard.js';
 import { createMcpServer } from './faces/mcp/create-mcp-server.js';
 import { createLegacySseHandler } from './faces/mcp/legacy-sse.js';
@@ -75,24 +76,34 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
   });
   metrics?.setSessionGauge(() => ({ streamable: mcp.sessionCount(), sse: sse.sessionCount() }));
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.server;
-  const server = serve({
-    fetch: app.fetch,
+  // hono's node adapter, with the one error body for request targets it cannot make a URL of.
+  const listener = getRequestListener(app.fetch, {
     hostname: config.server.host,
-    port: config.server.port,
-    // The request timeout covers receiving a request (headers and body), not answering it:
-    // event streams and long tool calls are not cut by it. Node checks these timeouts
-    // every connectionsCheckingInterval (30 s by default, which made a silent client last
-    // 90 s): a quarter of the shortest timeout, between 50 ms and 1 s, keeps them on time.
-    serverOptions: {
+    errorHandler: answerUnroutableRequest(logger),
+  });
+  const server = createServer(
+    {
+      // The request timeout covers receiving a request (headers and body), not answering it:
+      // event streams and long tool calls are not cut by it. Node checks these timeouts
+      // every connectionsCheckingInterval (30 s by default, which made a silent client last
+      // 90 s): a quarter of the shortest timeout, between 50 ms and 1 s, keeps them on time.
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
       keepAliveTimeout: keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
     },
-  });
-  // Past the cap node closes a new connection at once, before reading it.
+    listener,
+  );
+  // Past the cap node closes a new connection at once, before reading it; below it, each
+  // client address gets its share, and idle connections make room first.
   server.maxConnections = config.server.maxConnections;
+  shareConnections(server, {
+    maxConnections: config.server.maxConnections,
+    perAddress: config.server.maxConnectionsPerAddress,
+    logger,
+  });
   server.on('clientError', answerClientError(logger));
+  server.listen(config.server.port, config.server.host);
 
   // GET /mcp and GET /sse are event streams that stay open for a session's life; every
   // other request is work that a graceful stop waits for.

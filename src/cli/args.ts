@@ -1,11 +1,16 @@
 /**
- * Command-line parsing with `node:util` parseArgs, strict: a command's own options and
- * every setting flag (`--port`, `--no-robots`, ...) are known, anything else is an error
- * naming the option and the closest valid one. A command's own option wins over a
- * setting of the same name (`search --engines` picks this search's engines).
+ * Command-line parsing, strict: a command's own options and every setting flag are known,
+ * anything else is an error naming the option and the closest valid one. A command's own
+ * option wins over a setting of the same name (`search --engines` picks this search's
+ * engines). Every setting is a flag with its value, written `--port 8080` or `--port=8080`:
+ * a value may start with a dash (`--port -1` is then refused by the setting, not by the
+ * parser); an on/off flag goes alone (`--robots`, `--no-robots`) or with `true`/`false`
+ * (`--robots false`; `--robots=off` takes every form the variable does); the one on/off
+ * setting that takes a list too takes it the same ways (`--allow-private-addresses
+ * 127.0.0.1:8080`). Setting flags may come before the command (`--log-level warn serve`).
  */
-import { parseArgs } from 'node:util';
-import { settingFlags } from '../core/config.js';
+import { parseAllowedOrigins } from '../core/allowed-origins.js';
+import { settingFlags, type SettingFlag } from '../core/config.js';
 
 /** A mistake in how the command was called: one line, exit 2. */
 export class UsageError extends Error {
@@ -50,53 +55,174 @@ export function closest(name: string, candidates: readonly string[]): string | u
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }
 
+/** How an option reads its value: `value` always takes one; `switch` may; `list` may, a list too. */
+type Kind = 'value' | 'switch' | 'list';
+
+interface Known {
+  kind: Kind;
+  /** The setting it sets, or undefined for a command's own option. */
+  setting?: SettingFlag;
+}
+
+/** The words a switch's value may be: every form with `=`, only true/false as the next argument. */
+const SWITCH_WORDS: Record<string, boolean> = {
+  true: true,
+  false: false,
+  yes: true,
+  no: false,
+  on: true,
+  off: false,
+  '1': true,
+  '0': false,
+};
+
+const kindOf = (s: SettingFlag): Kind => (s.list ? 'list' : s.boolean ? 'switch' : 'value');
+
+/** Whether the argument after a switch is its value rather than a URL or a query word. */
+function isSwitchValue(kind: Kind, next: string | undefined): boolean {
+  if (next === undefined) return false;
+  if (next === 'true' || next === 'false') return true;
+  if (kind !== 'list' || next.includes('://') || next.startsWith('-')) return false;
+  try {
+    parseAllowedOrigins(next);
+    // A bare word ("wiki") is a query word as likely as a host: a list entry has a port, a dot or a range.
+    return /[.:/\]]/.test(next);
+  } catch {
+    return false;
+  }
+}
+
+/** `--no-x`: the option `x` when it is on/off. */
+function negated(name: string, known: Map<string, Known>): Known | undefined {
+  if (!name.startsWith('no-')) return undefined;
+  const k = known.get(name.slice(3));
+  return k && k.kind !== 'value' ? k : undefined;
+}
+
+/** A looks-like-a-number argument (`-5`) is a value or a positional, never an option. */
+const isOption = (arg: string) => arg.startsWith('-') && arg !== '-' && !/^-\d/.test(arg);
+
+function settingTable(own: Record<string, OptionSpec>): Map<string, Known> {
+  const known = new Map<string, Known>();
+  for (const s of settingFlags()) {
+    const name = s.flag.slice(2);
+    if (!(name in own)) known.set(name, { kind: kindOf(s), setting: s });
+  }
+  for (const [name, spec] of Object.entries(own))
+    known.set(name, { kind: spec.type === 'string' ? 'value' : 'switch' });
+  return known;
+}
+
+/**
+ * Splits `argv` at its command: setting flags before the command are kept for it
+ * (`--log-level warn serve --port 0` is `serve --log-level warn --port 0`). The command is
+ * the first argument that is neither a flag nor a flag's value; '' when there is none.
+ */
+export function splitCommand(argv: readonly string[]): { command: string; args: string[] } {
+  const known = settingTable({});
+  const before: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--' || !isOption(arg)) {
+      if (arg === '--') return { command: '', args: [...argv] };
+      return { command: arg, args: [...before, ...argv.slice(i + 1)] };
+    }
+    before.push(arg);
+    const name = arg.replace(/^-+/, '');
+    if (name.includes('=')) continue;
+    const k = known.get(name);
+    const next = argv[i + 1];
+    if (k?.kind === 'value' && next !== undefined) before.push(argv[++i] as string);
+    else if (k && k.kind !== 'value' && isSwitchValue(k.kind, next)) before.push(argv[++i] as string);
+  }
+  return { command: '', args: before };
+}
+
+/**
+ * Parses one command's arguments. `command` names it in messages (`'serve'`, `'keys topup'`;
+ * '' for the bare stdio server, whose messages the caller prefixes with the program's name).
+ */
 export function parseCommand<O extends Record<string, OptionSpec>>(
   command: string,
   args: string[],
   own: O,
   allowPositionals = true,
 ): ParsedCommand<O> {
-  const settings = settingFlags().filter((s) => !(s.flag.slice(2) in own));
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
+  const known = settingTable(own);
+  const shorts = new Map(Object.entries(own).flatMap(([name, spec]) => (spec.short ? [[spec.short, name]] : [])));
+  const where = command ? `${command}: ` : '';
+  const values = new Map<string, string | boolean>();
+  const positionals: string[] = [];
+  let help = false;
+  const unknown = (option: string): UsageError => {
+    const guess = closest(option.split('=')[0] as string, ['--help', ...[...known.keys()].map((o) => `--${o}`)]);
+    return new UsageError(`${where}unknown option ${option}${guess ? ` (did you mean ${guess}?)` : ''}`);
   };
-  for (const [name, spec] of Object.entries(own)) options[name] = spec;
-  for (const s of settings) options[s.flag.slice(2)] = { type: s.boolean ? 'boolean' : 'string' };
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals, allowNegative: true });
-  } catch (err) {
-    const e = err as Error & { code?: string };
-    const unknown = /'(-{1,2}[^'\s]+)'/.exec(e.message)?.[1];
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
-      const names = Object.keys(options).map((o) => `--${o}`);
-      const guess = closest(unknown.split('=')[0] as string, names);
-      throw new UsageError(`${command}: unknown option ${unknown}${guess ? ` (did you mean ${guess}?)` : ''}`);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
     }
-    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
-      throw new UsageError(
-        `${command} takes no arguments besides options (got ${/'([^']*)'/.exec(e.message)?.[1] ?? 'one'})`,
-      );
-    throw new UsageError(`${command}: ${e.message.split('\n')[0]?.replace(/\.$/, '')}`);
+    if (!isOption(arg)) {
+      positionals.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      const name = arg.slice(1);
+      if (name === 'h') help = true;
+      else if (shorts.has(name)) values.set(shorts.get(name) as string, true);
+      else throw unknown(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq > 0 ? eq : undefined);
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    if (name === 'help') {
+      help = true;
+      continue;
+    }
+    const k = known.get(name);
+    const off = k ? undefined : negated(name, known);
+    if (off) {
+      if (inline !== undefined) throw new UsageError(`${where}--${name} takes no value (got "${inline}")`);
+      values.set(name.slice(3), false);
+      continue;
+    }
+    if (!k) throw unknown(arg);
+    if (k.kind === 'value') {
+      const next = args[i + 1];
+      if (inline !== undefined) values.set(name, inline);
+      // A value may start with one dash (`--port -1`), not with two: `--engines --json` forgot the value.
+      else if (next !== undefined && !next.startsWith('--')) values.set(name, args[++i] as string);
+      else throw new UsageError(`${where}--${name} needs a value`);
+      continue;
+    }
+    if (inline !== undefined) {
+      const word = SWITCH_WORDS[inline.trim().toLowerCase()];
+      if (word !== undefined) values.set(name, word);
+      else if (k.kind === 'list') values.set(name, inline);
+      else throw new UsageError(`${where}--${name} is on or off: true or false (got "${inline}")`);
+    } else if (isSwitchValue(k.kind, args[i + 1])) {
+      const next = args[++i] as string;
+      values.set(name, SWITCH_WORDS[next] ?? next);
+    } else values.set(name, true);
   }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (!allowPositionals && positionals.length > 0 && !help)
+    throw new UsageError(`${command || 'the stdio server'} takes no arguments besides options (got ${positionals[0]})`);
   const settingArgs: string[] = [];
-  for (const s of settings) {
-    const value = values[s.flag.slice(2)];
-    if (value === undefined) continue;
-    if (s.boolean) settingArgs.push(value ? s.flag : `--no-${s.flag.slice(2)}`);
-    else settingArgs.push(s.flag, String(value));
+  const ownValues: Record<string, string | boolean> = {};
+  for (const [name, value] of values) {
+    const setting = known.get(name)?.setting;
+    if (setting === undefined) ownValues[name] = value;
+    // One `--flag=value` each: loadConfig reads the value as the setting's variable would be read.
+    else settingArgs.push(`${setting.flag}=${String(value)}`);
   }
-  const ownValues = Object.fromEntries(
-    Object.keys(own)
-      .filter((k) => values[k] !== undefined)
-      .map((k) => [k, values[k]]),
-  );
   return {
     options: ownValues as ParsedCommand<O>['options'],
-    positionals: parsed.positionals,
+    positionals,
     settings: settingArgs,
-    help: values.help === true,
+    help,
   };
 }
 

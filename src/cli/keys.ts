@@ -4,7 +4,7 @@
  * every running instance. A key's secret is printed once, by `create`, and never again.
  */
 import type { Config } from '../core/config.js';
-import { UsageError, closest, parseCommand, wholeNumber } from './args.js';
+import { UsageError, closest, parseCommand, splitCommand, wholeNumber } from './args.js';
 import { isAppError } from '../core/errors.js';
 import type { ApiKeyRecord } from '../core/key-store.js';
 import type { UsageRecord } from '../core/ledger-store.js';
@@ -57,6 +57,27 @@ function only(positionals: string[], count: number, what: string): string[] {
   return positionals;
 }
 
+/** A key as `--json` prints it: snake_case like the API's JSON, without its hash. */
+const keyJson = (k: ApiKeyRecord) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  balance: k.balance,
+  created_at: k.createdAt,
+  ...(k.revokedAt !== undefined ? { revoked_at: k.revokedAt } : {}),
+});
+
+/** A usage record as `--json` prints it: snake_case like the API's JSON. */
+const usageJson = (r: UsageRecord) => ({
+  key_id: r.keyId,
+  operation: r.operation,
+  credits: r.credits,
+  request_id: r.requestId,
+  at: r.at,
+  ...(r.urls !== undefined ? { urls: r.urls } : {}),
+  ...(r.query !== undefined ? { query: r.query } : {}),
+});
+
 const balanceText = (k: ApiKeyRecord) => (k.balance === null ? 'unlimited' : String(k.balance));
 
 function table(rows: string[][]): string {
@@ -97,8 +118,9 @@ export async function runKeys(
   makeConfig: (settings: string[], unused: readonly string[]) => Config,
   out: (text: string) => void = (t) => process.stdout.write(t),
 ): Promise<number> {
-  const [sub, ...rest] = args;
-  const parsed = parseCommand(`keys ${sub ?? ''}`.trim(), rest, {
+  // Setting flags may come before the subcommand too (`keys --store-path x.db list`).
+  const { command: sub, args: rest } = splitCommand(args);
+  const parsed = parseCommand(`keys ${sub}`.trim(), rest, {
     name: { type: 'string' },
     credits: { type: 'string' },
     json: { type: 'boolean' },
@@ -107,9 +129,14 @@ export async function runKeys(
   });
   const values = parsed.options as KeysOptions;
   const { positionals } = parsed;
-  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || parsed.help) {
+  if (sub === 'help' || parsed.help) {
     out(KEYS_USAGE);
     return 0;
+  }
+  // A bare `keys` did nothing it was asked: the usage, as a mistake (exit 2).
+  if (sub === '') {
+    process.stderr.write(`websearch-mcp keys: which one? create, list, revoke, topup or usage\n${KEYS_USAGE}`);
+    return 2;
   }
   if (!(KEYS_COMMANDS as readonly string[]).includes(sub)) throw unknownKeysCommand(sub);
   const config = makeConfig(parsed.settings, UNUSED);
@@ -141,14 +168,7 @@ export async function runKeys(
       case 'list': {
         only(positionals, 0, 'keys list takes no arguments');
         const all = await keys.list();
-        if (values.json)
-          out(
-            `${JSON.stringify(
-              all.map(({ hash: _hash, ...k }) => k),
-              null,
-              2,
-            )}\n`,
-          );
+        if (values.json) out(`${JSON.stringify(all.map(keyJson), null, 2)}\n`);
         else if (all.length === 0)
           out('No keys. Create one with: websearch-mcp keys create --name NAME [--credits N]\n');
         else {
@@ -177,7 +197,10 @@ export async function runKeys(
         if (id === undefined || positionals.length > 2)
           throw new UsageError('keys topup takes one key id and --credits N');
         const amount = credits(values.credits ?? positionalCredits, 1);
-        const key = await keys.topUp(id, amount);
+        const key = await keys.topUp(id, amount).catch((err: unknown) => {
+          // Past the largest exact balance (core/pricing.ts): a wrong --credits, so a usage error.
+          throw isAppError(err) && err.details?.some((d) => d.path === 'credits') ? new UsageError(err.message) : err;
+        });
         out(`${key.id} "${key.name}": balance ${balanceText(key)} (+${amount}).\n`);
         return 0;
       }
@@ -187,7 +210,11 @@ export async function runKeys(
           ...(values.key ? { key: values.key } : {}),
           ...(values.since ? { since: parseSince(values.since) } : {}),
         });
-        out(values.json ? `${JSON.stringify(records, null, 2)}\n` : `${summarise(records, await keys.list())}\n`);
+        out(
+          values.json
+            ? `${JSON.stringify(records.map(usageJson), null, 2)}\n`
+            : `${summarise(records, await keys.list())}\n`,
+        );
         return 0;
       }
       default:

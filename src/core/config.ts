@@ -6,7 +6,7 @@
  * This is the only module that reads `process.env`.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism, homedir } from 'node:os';
+import { availableParallelism, homedir, hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedOrigins, type AllowedOrigin } from './allowed-origins.js';
@@ -24,8 +24,10 @@ const bool = z.preprocess((v) => {
   return v;
 }, z.boolean());
 
-/** Schemas of on/off settings: their CLI flags take no value (`--robots`, `--no-robots`). */
+/** Schemas of on/off settings: their CLI flags may go without a value (`--robots`, `--no-robots`, `--robots false`). */
 const BOOLEAN_SCHEMAS = new WeakSet<z.ZodType>();
+/** On/off settings that take a list too (`--allow-private-addresses 127.0.0.1:8080`). */
+const LIST_SCHEMAS = new WeakSet<z.ZodType>();
 function flag(defaultValue: boolean) {
   const schema = bool.default(defaultValue);
   BOOLEAN_SCHEMAS.add(schema);
@@ -56,10 +58,15 @@ function privateAddresses() {
       }
     });
   BOOLEAN_SCHEMAS.add(schema);
+  LIST_SCHEMAS.add(schema);
   return schema;
 }
 
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+// One message for every way a number can be wrong: "expected number, received NaN" tells a user nothing.
+const int = (min: number, max: number) => {
+  const error = `a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
 const optionalString = z.string().trim().min(1).optional();
 // `{lang}` may stand in the host of a base URL (Wikipedia), so it is checked as a URL
 // with the placeholder filled in.
@@ -153,7 +160,7 @@ const SETTINGS = [
     env: 'WEBSEARCH_FETCH_MAX_BYTES',
     flag: '--fetch-max-bytes',
     schema: int(1024, 1024 * MiB).default(10 * MiB),
-    help: 'largest decoded page body (10 MiB per spec 8.1)',
+    help: 'largest decoded page body (10 MiB)',
   },
   {
     path: 'fetch.maxRedirects',
@@ -203,6 +210,41 @@ const SETTINGS = [
     flag: '--render-pages',
     schema: int(1, 64).default(4),
     help: 'pages rendered at once (more wait their turn)',
+  },
+  {
+    path: 'render.heapMb',
+    env: 'WEBSEARCH_RENDER_HEAP_MB',
+    flag: '--render-heap-mb',
+    schema: int(16, 16_384).default(256),
+    help: "JavaScript heap of one page's scripts in the browser (MB); a page that needs more fails with too_large",
+  },
+  {
+    path: 'render.pageMemoryMb',
+    env: 'WEBSEARCH_RENDER_PAGE_MEMORY_MB',
+    flag: '--render-page-memory-mb',
+    schema: int(64, 262_144).default(512),
+    help: 'memory of one rendered page (MB, its renderer process); past it the page is stopped and fails with too_large',
+  },
+  {
+    path: 'render.memoryMb',
+    env: 'WEBSEARCH_RENDER_MEMORY_MB',
+    flag: '--render-memory-mb',
+    schema: int(128, 1_048_576).default(3_072),
+    help: "memory of the browser's whole process tree (MB); past it the browser is stopped (its pages fail with too_large) and restarted",
+  },
+  {
+    path: 'render.screenshotMaxHeight',
+    env: 'WEBSEARCH_SCREENSHOT_MAX_HEIGHT',
+    flag: '--screenshot-max-height',
+    schema: int(100, 32_000).default(8_000),
+    help: 'height of a full-page screenshot (px, 1280 wide); a longer page is cut there',
+  },
+  {
+    path: 'render.screenshotMaxBytes',
+    env: 'WEBSEARCH_SCREENSHOT_MAX_BYTES',
+    flag: '--screenshot-max-bytes',
+    schema: int(10 * 1024, 64 * MiB).default(5 * MiB),
+    help: 'largest screenshot PNG; a larger one fails with too_large',
   },
   {
     path: 'fetch.productToken',
@@ -304,7 +346,11 @@ const SETTINGS = [
     path: 'search.braveRatePerSecond',
     env: 'BRAVE_RATE_PER_SECOND',
     flag: '--brave-rate-per-second',
-    schema: z.coerce.number().positive().max(1000).default(1),
+    schema: z.coerce
+      .number({ error: 'a number above 0, at most 1000' })
+      .positive({ error: 'a number above 0, at most 1000' })
+      .max(1000, { error: 'a number above 0, at most 1000' })
+      .default(1),
     help: "Brave requests per second (the plan's rate; free plan: 1)",
   },
   {
@@ -410,7 +456,7 @@ const SETTINGS = [
     env: 'WEBSEARCH_CRAWL_MAX_URLS',
     flag: '--crawl-max-urls',
     schema: int(1, 10).default(10),
-    help: 'URLs per extraction request (spec 8.1: 10)',
+    help: 'URLs per extraction request',
   },
   {
     path: 'convert.threads',
@@ -501,8 +547,14 @@ const SETTINGS = [
     path: 'auth.metricsToken',
     env: 'WEBSEARCH_METRICS_TOKEN',
     flag: '--metrics-token',
-    schema: optionalString,
-    help: 'bearer token for GET /metrics (with keys, an API key works too)',
+    // A bearer token as RFC 6750 2.1 spells it (b64token), long enough not to be guessed.
+    schema: z
+      .string()
+      .trim()
+      .min(16, 'at least 16 characters (e.g. openssl rand -hex 32)')
+      .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'letters, digits and - . _ ~ + / (a bearer token, RFC 6750)')
+      .optional(),
+    help: "the operator's bearer token for GET /metrics (API keys do not open it; unset: /metrics only in open mode)",
   },
   {
     path: 'server.headersTimeoutMs',
@@ -531,6 +583,24 @@ const SETTINGS = [
     flag: '--max-connections',
     schema: int(1, 1_000_000).default(2_000),
     help: 'open connections, event streams included; one more is closed at once',
+  },
+  {
+    path: 'server.maxConnectionsPerAddress',
+    env: 'WEBSEARCH_MAX_CONNECTIONS_PER_ADDRESS',
+    flag: '--max-connections-per-address',
+    schema: int(0, 1_000_000).default(0),
+    help: 'open connections one client address (an IPv6 /64) may hold; 0 = a tenth of WEBSEARCH_MAX_CONNECTIONS',
+  },
+  {
+    path: 'server.instanceId',
+    env: 'WEBSEARCH_INSTANCE_ID',
+    flag: '--instance-id',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[\x21-\x7e]{1,200}$/, 'printable ASCII without spaces, at most 200 characters')
+      .optional(),
+    help: "this server's name on the credit holds it takes, so that a restart releases the holds it left (default: host name and port)",
   },
   {
     path: 'mcp.maxSessions',
@@ -588,7 +658,7 @@ type ParsedSettings = { [S in SectionOf<SettingPath>]: Section<S> };
  * so the type follows the table and these few steps instead of restating them.
  */
 function complete(settings: ParsedSettings, env: Env, exists: (path: string) => boolean) {
-  const { fetch, store, auth } = settings;
+  const { fetch, store, auth, server } = settings;
   const render = { ...settings.render };
   const chromiumPath = render.chromiumPath ?? CHROMIUM_CANDIDATES.find((path) => exists(path));
   // No browser found: no key, so a chromiumPath that is there always names a file.
@@ -601,6 +671,15 @@ function complete(settings: ParsedSettings, env: Env, exists: (path: string) => 
       userAgent: fetch.userAgent ?? `Mozilla/5.0 (compatible; ${fetch.productToken}/${VERSION}; +${PROJECT_URL})`,
     },
     render,
+    server: {
+      ...server,
+      maxConnectionsPerAddress: server.maxConnectionsPerAddress || Math.max(1, Math.floor(server.maxConnections / 10)),
+      // The holds live in the store, so the store says nothing more: the host, bind address
+      // and port tell apart the instances that share it; with port 0 (any free port) only
+      // the process does (docs/decisions.md, "Credits and keys").
+      instanceId:
+        server.instanceId ?? `${hostname()}/${server.host}:${server.port === 0 ? `0/pid-${process.pid}` : server.port}`,
+    },
     store: { ...store, path: store.path ?? defaultStorePath(env) },
     auth: { ...auth, allowedHosts: splitList(auth.allowedHosts) },
   };
@@ -625,6 +704,14 @@ const CROSS_CHECKS: readonly CrossCheck[] = [
     problem: ({ render }, fileExists) =>
       render.chromiumPath !== undefined && !fileExists(render.chromiumPath)
         ? `CHROMIUM_PATH: no file at ${render.chromiumPath} (install Debian's chromium, or unset it to render nothing)`
+        : undefined,
+  },
+  {
+    reads: ['render.heapMb', 'render.pageMemoryMb', 'render.memoryMb'],
+    // A page's heap lives in its renderer, and the renderers in the browser's tree.
+    problem: ({ render }) =>
+      render.heapMb >= render.pageMemoryMb || render.pageMemoryMb > render.memoryMb
+        ? `WEBSEARCH_RENDER_HEAP_MB (${render.heapMb}) < WEBSEARCH_RENDER_PAGE_MEMORY_MB (${render.pageMemoryMb}) <= WEBSEARCH_RENDER_MEMORY_MB (${render.memoryMb}) must hold`
         : undefined,
   },
   {
@@ -681,11 +768,19 @@ export interface ConfigSources {
 export interface SettingFlag {
   flag: string;
   env: string;
+  /** An on/off setting: `--x`, `--no-x`, `--x false`, `--x=off`. */
   boolean: boolean;
+  /** An on/off setting that takes a list as well (`--allow-private-addresses 10.0.0.0/8`). */
+  list: boolean;
 }
 
 export function settingFlags(): SettingFlag[] {
-  return SETTINGS.map((s) => ({ flag: s.flag, env: s.env, boolean: isBooleanSetting(s) }));
+  return SETTINGS.map((s) => ({
+    flag: s.flag,
+    env: s.env,
+    boolean: isBooleanSetting(s),
+    list: LIST_SCHEMAS.has(s.schema),
+  }));
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
@@ -835,11 +930,16 @@ function splitList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** One line per setting, for `--help`: flag, variable, meaning and default. */
+/** One line per setting, for `--help`: flag (with its `--no-` form), variable, meaning and default. */
 export function settingsHelp(): string {
   return SETTINGS.map((s) => {
     const fallback = s.schema.safeParse(undefined);
-    const shown = fallback.success && fallback.data !== undefined ? ` (default: ${String(fallback.data)})` : '';
-    return `  ${s.flag.padEnd(30)} ${s.env.padEnd(36)} ${s.help}${shown}`;
+    // A help text that explains its default itself ("this machine's cores") is not followed by the number.
+    const shown =
+      fallback.success && fallback.data !== undefined && !s.help.includes('(default:')
+        ? ` (default: ${String(fallback.data)})`
+        : '';
+    const flag = isBooleanSetting(s) ? `--[no-]${s.flag.slice(2)}` : s.flag;
+    return `  ${flag.padEnd(30)} ${s.env.padEnd(36)} ${s.help}${shown}`;
   }).join('\n');
 }

@@ -19,6 +19,7 @@ export const URL_ERROR_CODES = [
   'too_many_redirects',
   'empty_content',
   'render_failed',
+  'render_unavailable',
   'busy',
 ] as const;
 export type UrlErrorCode = (typeof URL_ERROR_CODES)[number];
@@ -43,6 +44,7 @@ export const REQUEST_ERROR_CODES = [
   'cancelled',
   'internal_error',
   'server_busy',
+  'store_unavailable',
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
@@ -125,6 +127,8 @@ export const HTTP_STATUS: Record<RequestErrorCode, number> = {
   cancelled: 499,
   internal_error: 500,
   server_busy: 503,
+  // The store (Redis, the SQLite file) cannot be reached or is locked: retryable, not a bug.
+  store_unavailable: 503,
 };
 
 export function httpStatusOf(code: ErrorCode): number {
@@ -147,6 +151,7 @@ export type ExtractionErrorType =
   | 'blocked'
   | 'empty_content'
   | 'render_failed'
+  | 'render_unavailable'
   | 'busy';
 
 const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
@@ -164,6 +169,8 @@ const EXTRACTION_ERROR_TYPE: Record<UrlErrorCode, ExtractionErrorType> = {
   empty_content: 'empty_content',
   // The browser crashed or hung while rendering this URL (it is restarted for the next).
   render_failed: 'render_failed',
+  // wait_for_selector or screenshot asked of a server without a browser (or WEBSEARCH_RENDER=never).
+  render_unavailable: 'render_unavailable',
   // No room to convert the page now (queue full, or its worker stopped): retry later.
   busy: 'busy',
 };
@@ -198,6 +205,8 @@ const CONTENT_ERROR: Record<UrlErrorCode, ContentErrorValue> = {
   too_many_redirects: 'http_error',
   empty_content: 'empty_content',
   render_failed: 'network_error',
+  // Search never asks for a render by name; listed for the table's completeness.
+  render_unavailable: 'network_error',
   busy: 'busy',
 };
 

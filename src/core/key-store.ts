@@ -12,7 +12,7 @@ export interface ApiKeyRecord {
   hash: string;
   /** The first characters of the secret (e.g. `wsk_3fa9`), so an operator can tell keys apart. */
   prefix: string;
-  /** Remaining credits; null means unlimited. May be negative by the cost of the request that crossed zero. */
+  /** Remaining credits; null means unlimited. Never negative (admission holds a request's largest cost), never past MAX_BALANCE (core/pricing.ts). */
   balance: number | null;
   /** ISO 8601 UTC. */
   createdAt: string;
@@ -34,6 +34,9 @@ export interface KeyStore {
   keyCount(): Promise<number>;
   /** Marks the key revoked; false when no such key (revoking twice is true and keeps the first time). */
   revokeKey(id: string, at: string): Promise<boolean>;
-  /** Adds credits (a limited key only); returns the new record, undefined for an unknown key. */
+  /**
+   * Adds credits (a limited key only); returns the new record, undefined for an unknown key.
+   * Throws `balanceTooLarge` (core/pricing.ts) rather than pass MAX_BALANCE, changing nothing.
+   */
   topUp(id: string, credits: number): Promise<ApiKeyRecord | undefined>;
 }

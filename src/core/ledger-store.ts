@@ -14,11 +14,24 @@ export interface UsageRecord {
   requestId: string;
   /** ISO 8601 UTC. */
   at: string;
+  /** What the request was about: the URLs of an extraction (as submitted), the query of a search. */
+  urls?: string[];
+  query?: string;
+}
+
+/** Usage records of one key, newest first, and where the next (older) page starts. */
+export interface UsagePage {
+  /** `seq`: the record's place in its key's order (increasing); a later page starts below it. */
+  records: (UsageRecord & { seq: number })[];
+  /** Pass as `before` for the next page; absent on the last page. */
+  next?: number;
 }
 
 export type ReserveResult =
   | { ok: true; balance: number | null }
-  | { ok: false; reason: 'unknown_key' | 'revoked' | 'insufficient_credits'; balance?: number | null };
+  | { ok: false; reason: 'unknown_key' | 'revoked' }
+  /** `available`: the balance less the credits its live holds keep. */
+  | { ok: false; reason: 'insufficient_credits'; balance: number; available: number };
 
 export interface ChargeInput {
   keyId: string;
@@ -27,17 +40,32 @@ export interface ChargeInput {
   credits: number;
   requestId: string;
   at: string;
+  /** Kept with the usage record (UsageRecord). */
+  urls?: string[];
+  query?: string;
 }
 
 export interface LedgerStore {
   /**
    * Admission, atomically: refuses an unknown or revoked key, and a limited key whose
-   * balance minus its live holds is not above zero; otherwise records a hold of
-   * `maxCredits` under `requestId` that expires by itself after `holdMs` (a crashed
-   * instance loses no credits for good). Concurrent requests on one key so cannot take
-   * the balance below zero by more than one request's cost.
+   * balance minus its live holds does not cover `maxCredits`; otherwise records a hold of
+   * `maxCredits` under `requestId`, owned by `owner` (the instance), that expires by itself
+   * after `holdMs` (a crashed instance loses no credits for good). Since every request
+   * holds its largest cost, concurrent requests never take a balance below zero.
    */
-  reserve(keyId: string, requestId: string, maxCredits: number, holdMs: number, now: number): Promise<ReserveResult>;
+  reserve(
+    keyId: string,
+    requestId: string,
+    maxCredits: number,
+    holdMs: number,
+    now: number,
+    owner?: string,
+  ): Promise<ReserveResult>;
+  /**
+   * Drops every hold `owner` took, on every key: a restarted instance releasing what its
+   * previous life left behind (none of those requests can still be running). Returns how many.
+   */
+  releaseOwned(owner: string): Promise<number>;
   /**
    * Settles a request in one atomic step: drops its hold, debits `credits` from a limited
    * key's balance and appends the usage record. Returns the balance after the debit.
@@ -47,4 +75,16 @@ export interface LedgerStore {
   release(keyId: string, requestId: string): Promise<void>;
   /** Usage records, oldest first, optionally of one key and from a time on (ISO 8601). */
   usage(query?: { keyId?: string; since?: string }): Promise<UsageRecord[]>;
+  /** One key's usage records, newest first: `limit` of them, older than `before` (a `seq`) when given. */
+  usagePage(keyId: string, page: { limit: number; before?: number }): Promise<UsagePage>;
+  /** Credits a key's live holds (requests in progress) keep from its balance at `now`. */
+  heldCredits(keyId: string, now: number): Promise<number>;
+}
+
+/** The subject fields of a charge or record, without absent ones (records compare and serialise alike in every store). */
+export function usageSubject(input: Pick<UsageRecord, 'urls' | 'query'>): Pick<UsageRecord, 'urls' | 'query'> {
+  return {
+    ...(input.urls !== undefined ? { urls: input.urls } : {}),
+    ...(input.query !== undefined ? { query: input.query } : {}),
+  };
 }

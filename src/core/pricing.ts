@@ -4,7 +4,20 @@
  * delivered, charged after it. Both are priced here from the same rates, so a hold always
  * covers its charge; the services only report what they did. Pure functions.
  */
+import { AppError } from './errors.js';
 import type { CrawlRequest, SearchRequest } from './schemas.js';
+
+/**
+ * The largest balance a key may hold: past 2^53 - 1 a JSON number (and a JavaScript one)
+ * no longer counts single credits, so a top-up that would pass it is refused.
+ */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
+/** The refusal of a top-up past MAX_BALANCE, the same from every store. */
+export function balanceTooLarge(keyId: string, balance: number, credits: number): AppError {
+  const message = `a top-up of ${credits} would take key ${keyId} (balance ${balance}) past ${MAX_BALANCE} credits, the most a balance can hold exactly`;
+  return new AppError('invalid_request', `${message}.`, { details: [{ path: 'credits', message }] });
+}
 
 const CRAWL_CREDITS_PER_URL = 1;
 const CRAWL_CREDITS_PER_URL_STEALTH = 5;

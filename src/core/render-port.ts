@@ -40,6 +40,12 @@ export interface RenderedPage {
   status: number;
   /** The serialised DOM after scripts ran. */
   html: string;
+  /**
+   * Set when the main frame's last navigation (a script's, a meta refresh's) failed and the
+   * browser shows its own error page: the network error ("net::ERR_TUNNEL_CONNECTION_FAILED");
+   * `finalUrl` is then the URL that failed to load, and `status` that of the page before it.
+   */
+  navigationError?: string;
   /** The PNG of the page, when `screenshot` was asked for. */
   screenshot?: Uint8Array;
 }
@@ -49,7 +55,8 @@ export interface Renderer {
    * Renders one page before the request's deadline, which covers queueing, launch and the
    * whole render. Fails with an AppError: `timeout` (deadline), `cancelled`,
    * `render_failed` (the browser crashed or hung; it is restarted on the next call),
-   * `network` (the browser could not load the page).
+   * `network` (the browser could not load the page), `too_large` (a memory bound of the
+   * browser stopped the page, or the screenshot passed its size cap).
    */
   render(request: RenderRequest, ctx: RequestDeadline): Promise<RenderedPage>;
   /** The major version of the browser once one ran (the stealth profile of static fetches follows it). */

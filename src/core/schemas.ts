@@ -5,11 +5,35 @@
  */
 import { z } from 'zod';
 import { PAGE_TYPES } from './page-types.js';
+import { cssSelectorProblem } from './css-selector.js';
 
 /** Longest URL string accepted in a request (browsers and CDNs cap near 8 KiB too). */
 export const MAX_URL_LENGTH = 8192;
 
+/** Query-focused passages: at most this many a page, this many unless asked. */
+export const MAX_PASSAGES = 10;
+export const DEFAULT_PASSAGES = 3;
+
 export const extractFormatSchema = z.enum(['markdown', 'html']);
+
+/** Page controls (docs/decisions.md, "Page controls"): at most this many selectors a list, this long each. */
+export const MAX_SELECTORS = 20;
+export const MAX_SELECTOR_LENGTH = 500;
+
+/** A CSS selector the extraction (linkedom's css-select) can match; 400 naming its path otherwise. */
+const cssSelector = z
+  .string()
+  .trim()
+  .min(1, 'a CSS selector is empty')
+  .max(MAX_SELECTOR_LENGTH, `a CSS selector is at most ${MAX_SELECTOR_LENGTH} characters`)
+  .superRefine((selector, ctx) => {
+    const problem = cssSelectorProblem(selector);
+    if (problem !== null)
+      ctx.addIssue({ code: 'custom', message: `not a CSS selector this server can match: ${problem}` });
+  });
+
+const selectorList = (what: string) =>
+  z.array(cssSelector).max(MAX_SELECTORS, `at most ${MAX_SELECTORS} selectors`).optional().describe(what);
 
 export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: number }) {
   return z
@@ -52,8 +76,68 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
         .max(limits.maxTimeoutMs)
         .optional()
         .describe(`Deadline per URL in milliseconds (at most ${limits.maxTimeoutMs}).`),
+      include_links: z
+        .boolean()
+        .optional()
+        .describe(
+          "List the page's links in `links` ({ url, text, in_content }): absolute, de-duplicated, at most 1000 (links_truncated says when cut). Default false.",
+        ),
+      include_selectors: selectorList(
+        `CSS selectors (at most ${MAX_SELECTORS}) whose elements, in page order, are the content instead of the extractor's choice (content_source "selectors"); empty_content when none matches. HTML pages, format "markdown" only.`,
+      ),
+      exclude_selectors: selectorList(
+        `CSS selectors (at most ${MAX_SELECTORS}) whose elements are removed before extraction. HTML pages, format "markdown" only.`,
+      ),
+      wait_for_selector: cssSelector
+        .optional()
+        .describe(
+          'Render the page in the headless browser and wait (within the deadline) until this CSS selector matches; timeout when it never does. Needs a browser on the server (render_unavailable otherwise).',
+        ),
+      max_age: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          'Seconds: a cached copy older than this is fetched again (0: always fetch). Each result says from_cache and cached_at.',
+        ),
+      screenshot: z
+        .boolean()
+        .optional()
+        .describe(
+          'Also return a PNG of the rendered page (1280 wide, full page up to a height cap) as base64 in `screenshot`. Needs a browser (render_unavailable otherwise). Default false.',
+        ),
+      query: z
+        .string()
+        .trim()
+        .min(1, 'the query is empty')
+        .max(MAX_QUERY_LENGTH, `the query is at most ${MAX_QUERY_LENGTH} characters`)
+        .optional()
+        .describe(
+          'A question or topic: each page then returns only `passages`, its few passages that answer it (offsets into the full Markdown), and `markdown` stays empty unless max_chars is given. Format "markdown" only.',
+        ),
+      max_passages: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_PASSAGES)
+        .optional()
+        .describe(`Passages per page with query (1-${MAX_PASSAGES}, default ${DEFAULT_PASSAGES}).`),
     })
-    .strict();
+    .strict()
+    .superRefine((request, ctx) => {
+      // Passages are picked from the Markdown, for a query (docs/decisions.md, "Query-focused passages").
+      if (request.max_passages !== undefined && request.query === undefined)
+        ctx.addIssue({ code: 'custom', path: ['max_passages'], message: 'max_passages needs a query' });
+      if (request.query !== undefined && request.format === 'html')
+        ctx.addIssue({ code: 'custom', path: ['query'], message: 'query applies to format "markdown" only' });
+      // Format html returns the page as served or rendered, whole: there is no content to select.
+      if (request.format !== 'html') return;
+      for (const key of ['include_selectors', 'exclude_selectors'] as const) {
+        if (request[key] !== undefined && request[key].length > 0)
+          ctx.addIssue({ code: 'custom', path: [key], message: `${key} applies to format "markdown" only` });
+      }
+    });
 }
 export type CrawlRequest = z.infer<ReturnType<typeof extractRequestSchema>>;
 
@@ -69,17 +153,40 @@ export const extractionErrorTypeSchema = z.enum([
   'blocked',
   'empty_content',
   'render_failed',
+  'render_unavailable',
   'busy',
 ]);
 
 /** What kind of page the HTML extractor takes a page for (page-types.ts). */
 export const pageTypeSchema = z.enum(PAGE_TYPES);
 
+/** One passage of a page for a query (extract/passages/passage.ts; docs/decisions.md, "Query-focused passages"). */
+export const passageSchema = z.object({
+  text: z.string().describe('The passage: exactly the Markdown from start_char to end_char.'),
+  heading_path: z.array(z.string()).describe('The headings it sits under, outermost first.'),
+  start_char: z.number().int().describe('Offset in the full Markdown: extract_urls start_char reads on from here.'),
+  end_char: z.number().int(),
+  score: z.number().describe('Relevance to the query (BM25 with heading, phrase and proximity terms); per page.'),
+  lead_in: z
+    .string()
+    .optional()
+    .describe("The table's header row or the list's lead-in line, when the passage starts inside it past them."),
+});
+export type PassageResult = z.infer<typeof passageSchema>;
+
 export const extractResultSchema = z.object({
   url: z.string().describe('The submitted URL.'),
   success: z.boolean(),
-  markdown: z.string().describe('Extracted Markdown; empty string on failure or with format "html".'),
+  markdown: z
+    .string()
+    .describe(
+      'Extracted Markdown; empty string on failure, with format "html", or with query unless max_chars is given.',
+    ),
   html: z.string().optional().describe('Full page HTML (format "html" only).'),
+  passages: z
+    .array(passageSchema)
+    .optional()
+    .describe('With query, on success: the best passages for it, in page order ([] when none matches).'),
   rendered: z
     .boolean()
     .optional()
@@ -102,8 +209,28 @@ export const extractResultSchema = z.object({
     .number()
     .int()
     .optional()
-    .describe('Length of the whole content when max_chars or start_char was given.'),
+    .describe('Length of the whole content when max_chars, start_char or query was given.'),
   next_start_char: z.number().int().optional().describe('Offset of the rest of the content, when it was cut.'),
+  from_cache: z
+    .boolean()
+    .optional()
+    .describe('On success: whether the page came from the cache (free) or was fetched now.'),
+  cached_at: z
+    .string()
+    .optional()
+    .describe('On success: when the copy returned was fetched (ISO 8601 UTC); now for a fresh fetch.'),
+  links: z
+    .array(z.object({ url: z.string(), text: z.string(), in_content: z.boolean() }))
+    .optional()
+    .describe(
+      "include_links: the page's links; in_content: inside the extracted content. [] for content that is not HTML.",
+    ),
+  links_truncated: z.boolean().optional().describe('include_links: the page has more links than `links` holds.'),
+  content_source: z
+    .enum(['selectors'])
+    .optional()
+    .describe('"selectors": the content is what include_selectors matched, not the extractor\'s choice.'),
+  screenshot: z.string().optional().describe('screenshot: the rendered page as a base64 PNG.'),
 });
 export type CrawlResult = z.infer<typeof extractResultSchema>;
 
@@ -147,6 +274,18 @@ export function issuesToDetails(error: z.ZodError): { path: string; message: str
 export const SEARCH_ENGINE_IDS = ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const;
 export const MAX_QUERY_LENGTH = 400;
 
+/**
+ * The published pattern of a host name (OpenAPI `pattern`): labels of letters, digits and
+ * hyphens, not starting with one, any non-ASCII character passing. It uses no lookaround
+ * and no `\p{..}`, so that other languages' validators (Python's `re`, Go's RE2, Java) compile
+ * it; the Unicode check below holds the non-ASCII characters to letters and digits.
+ */
+export const HOST_NAME_PATTERN =
+  // eslint-disable-next-line no-control-regex -- the ASCII that is not a letter or digit, control characters included
+  /^[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f][^\x00-\x2c\x2e\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]*(\.[^\x00-\x2c\x2e\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+)*\.?$/;
+const HOST_NAME_LETTERS = /^[\p{L}\p{N}.-]*$/u;
+const HOST_NAME_MESSAGE = 'a host name such as "example.com" (no scheme, path or port)';
+
 /** A host name as given in include/exclude_domains: letters, digits, dots, hyphens (IDN allowed). */
 const hostName = z
   .string()
@@ -154,7 +293,9 @@ const hostName = z
   .toLowerCase()
   .min(1)
   .max(253)
-  .regex(/^(?!-)[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.?$/u, 'a host name such as "example.com" (no scheme, path or port)')
+  // One issue per bad host: the Unicode check runs only on what the pattern let through.
+  .regex(HOST_NAME_PATTERN, { error: HOST_NAME_MESSAGE, abort: true })
+  .refine((h) => HOST_NAME_LETTERS.test(h), HOST_NAME_MESSAGE)
   .transform((h) => h.replace(/\.$/, ''));
 
 export const searchRequestSchema = z
@@ -178,7 +319,12 @@ export const searchRequestSchema = z
       .describe('How many of the top results get content (1-10, default 5). Used with include_content.'),
     max_results: z.number().int().min(1).max(20).default(10).describe('Number of results (1-20, default 10).'),
     engines: z
-      .array(z.enum(SEARCH_ENGINE_IDS))
+      .array(
+        z.enum(SEARCH_ENGINE_IDS, {
+          // Names the value given, not only the ones allowed.
+          error: (issue) => `unknown engine ${JSON.stringify(issue.input)}; engines: ${SEARCH_ENGINE_IDS.join(', ')}`,
+        }),
+      )
       .min(1)
       .optional()
       .describe('Engines to query (default: every configured engine). duckduckgo, wikipedia and mojeek need no key.'),
@@ -204,8 +350,32 @@ export const searchRequestSchema = z
       .optional()
       .describe('Only results on these hosts (or their subdomains).'),
     exclude_domains: z.array(hostName).max(20).optional().describe('No results on these hosts (or their subdomains).'),
+    content_mode: z
+      .enum(['full', 'passages'])
+      .default('full')
+      .describe(
+        'With include_content: "full" (default) attaches each page\'s Markdown as content; "passages" attaches only `passages`, the few passages of each page that answer q (preferred: far fewer tokens).',
+      ),
+    max_passages: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PASSAGES)
+      .optional()
+      .describe(`Passages per page with content_mode "passages" (1-${MAX_PASSAGES}, default ${DEFAULT_PASSAGES}).`),
   })
-  .strict();
+  .strict()
+  .superRefine((request, ctx) => {
+    // docs/decisions.md, "Query-focused passages": a setting that would do nothing is refused.
+    if (request.content_mode === 'passages' && !request.include_content)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content_mode'],
+        message: 'content_mode "passages" needs include_content: true',
+      });
+    if (request.max_passages !== undefined && request.content_mode !== 'passages')
+      ctx.addIssue({ code: 'custom', path: ['max_passages'], message: 'max_passages needs content_mode "passages"' });
+  });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
 export const contentErrorSchema = z.enum([
@@ -227,9 +397,16 @@ export const searchResultSchema = z.object({
   snippet: z.string(),
   position: z.number().int().min(1),
   engine: z.string().describe('The engine that ranked this result best.'),
-  engines: z.array(z.string()).optional().describe('Every engine that returned this result, best first.'),
+  engines: z.array(z.string()).describe('Every engine that returned this result, best first.'),
   published_at: z.string().optional(),
-  content: z.string().optional().describe('Page content as Markdown (include_content, fetch succeeded).'),
+  content: z
+    .string()
+    .optional()
+    .describe('Page content as Markdown (include_content, fetch succeeded; left out with content_mode "passages").'),
+  passages: z
+    .array(passageSchema)
+    .optional()
+    .describe('content_mode "passages", fetch succeeded: the passages of the page that best answer q, in page order.'),
   content_error: contentErrorSchema
     .optional()
     .describe('Why the page content could not be fetched (include_content, fetch failed).'),

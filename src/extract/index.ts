@@ -20,7 +20,7 @@ import { convertJson } from './json.js';
 import type { HtmlExtraction } from './html/html-to-markdown.js';
 import { sniffBinary, utf16Endianness } from './sniff.js';
 import { convertMarkdown, convertText, markdownTitle } from './text.js';
-import type { ContentKind, ConvertInput, ConvertOutput } from './types.js';
+import type { ContentKind, ConvertInput, ConvertOutput, PageControls } from './types.js';
 import { convertXml } from './xml.js';
 
 export { rejectedExtension } from './extension-gate.js';
@@ -32,12 +32,12 @@ export { hasReadableText } from './readable-text.js';
 export { looksScriptDependent, nearEmpty } from './script-dependent.js';
 export { decodeText } from './charset.js';
 export type { DecodedText } from './charset.js';
-export type { ContentKind, ConvertInput, ConvertOutput, PassFailure } from './types.js';
+export type { ContentKind, ConvertInput, ConvertOutput, PageControls, PageLink, PassFailure } from './types.js';
 
 const SUPPORTED = 'only HTML, text, Markdown, CSV, JSON and XML can be extracted';
 
 interface HtmlModule {
-  htmlToMarkdown(html: string, url: string): HtmlExtraction;
+  htmlToMarkdown(html: string, url: string, controls?: PageControls): HtmlExtraction;
 }
 let htmlModule: Promise<HtmlModule> | undefined;
 
@@ -74,17 +74,21 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
     throw new AppError('blocked', 'The site answered with an anti-bot challenge page instead of the content');
   }
 
+  // Links of content that is not HTML: none (docs/decisions.md, "Page controls").
+  const noLinks = input.controls?.includeLinks === true ? { links: [], links_truncated: false } : {};
   if (format === 'html') {
     // Non-HTML kinds: `html` holds the document as served (decoded), so the caller always
     // gets the raw text back for format html; metadata comes from HTML heads only.
     const meta = kind === 'html' ? readHtmlMeta(text) : {};
-    return { markdown: '', html: text, ...meta, content_type: essence };
+    // The links' in_content follows the Markdown extraction's content, as with format markdown.
+    const links = kind === 'html' && input.controls?.includeLinks === true ? await htmlLinks(text, url) : noLinks;
+    return { markdown: '', html: text, ...meta, content_type: essence, ...links };
   }
 
   switch (kind) {
     case 'html': {
       const { htmlToMarkdown } = await loadHtmlModule();
-      const extraction = htmlToMarkdown(text, url);
+      const extraction = htmlToMarkdown(text, url, input.controls);
       const head = readHtmlMeta(text);
       return withoutUndefined({
         markdown: extraction.markdown,
@@ -94,22 +98,36 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
         published_at: extraction.published_at ?? head.published_at,
         page_type: extraction.pageType,
         content_type: essence,
+        links: extraction.links,
+        links_truncated: extraction.linksTruncated,
+        content_source: extraction.fromSelectors ? 'selectors' : undefined,
         pass_failures: extraction.failures,
       });
     }
     case 'markdown': {
       const markdown = convertMarkdown(text);
-      return withoutUndefined({ markdown, title: markdownTitle(markdown), content_type: essence });
+      return withoutUndefined({ markdown, title: markdownTitle(markdown), content_type: essence, ...noLinks });
     }
     case 'text':
-      return { markdown: convertText(text), content_type: essence };
+      return { markdown: convertText(text), content_type: essence, ...noLinks };
     case 'csv':
-      return { markdown: convertCsv(text, isTabSeparated(essence) ? { delimiter: '\t' } : {}), content_type: essence };
+      return {
+        markdown: convertCsv(text, isTabSeparated(essence) ? { delimiter: '\t' } : {}),
+        content_type: essence,
+        ...noLinks,
+      };
     case 'json':
-      return { markdown: convertJson(text), content_type: essence };
+      return { markdown: convertJson(text), content_type: essence, ...noLinks };
     case 'xml':
-      return { ...convertXml(text, url), content_type: essence };
+      return { ...convertXml(text, url), content_type: essence, ...noLinks };
   }
+}
+
+/** The links of an HTML page served as format html: those of its Markdown extraction. */
+async function htmlLinks(text: string, url: string): Promise<Pick<ConvertOutput, 'links' | 'links_truncated'>> {
+  const { htmlToMarkdown } = await loadHtmlModule();
+  const { links = [], linksTruncated = false } = htmlToMarkdown(text, url, { includeLinks: true });
+  return { links, links_truncated: linksTruncated };
 }
 
 function unsupported(detected: string, declared?: string): AppError {

@@ -18,6 +18,27 @@ export interface ConvertInput {
   format: 'markdown' | 'html';
   /** Response headers (lower-cased names), e.g. `cf-mitigated: challenge`. */
   headers?: Record<string, string>;
+  /** What the caller asked of the page beyond its main content (HTML only; absent: nothing). */
+  controls?: PageControls;
+}
+
+/** The caller's page controls (`include_links`, `include_selectors`, `exclude_selectors`). */
+export interface PageControls {
+  /** List the page's links (`links`, `links_truncated`). */
+  includeLinks?: boolean;
+  /** CSS selectors whose elements, in page order, are the content (no stage is chosen). */
+  includeSelectors?: readonly string[];
+  /** CSS selectors whose elements are removed before anything else reads the page. */
+  excludeSelectors?: readonly string[];
+}
+
+/** One link of the page: absolute, tracking parameters dropped. */
+export interface PageLink {
+  url: string;
+  /** Its anchor text (else its label, title or image alt), white space collapsed; may be ''. */
+  text: string;
+  /** It lies inside the content the Markdown holds. */
+  in_content: boolean;
 }
 
 export interface ConvertOutput {
@@ -33,6 +54,12 @@ export interface ConvertOutput {
   page_type?: PageType;
   /** Essence of the content type that was converted, e.g. `text/html`. */
   content_type: string;
+  /** The page's links (controls.includeLinks; [] for content that is not HTML). */
+  links?: PageLink[];
+  /** More links than the list holds were found (controls.includeLinks). */
+  links_truncated?: boolean;
+  /** `selectors`: the content is what controls.includeSelectors matched (HTML only). */
+  content_source?: 'selectors';
   /**
    * Internal, never in an answer: the HTML pipeline's passes that failed on the page
    * (absent when none did). The page extractor counts them (the metrics) and drops them.

@@ -44,6 +44,24 @@ export const UNREACHABLE_TTL_MS = 60_000;
 /** A robots.txt that timed out is asked again sooner still: a slow moment is no verdict. */
 export const TIMEOUT_TTL_MS = 10_000;
 
+/**
+ * How long an outcome is remembered. A refusal of our own (the address policy said no
+ * before any connection) is no answer of the site: it is never kept, so that an operator
+ * who allows the address sees the site's own robots.txt at once, in every process sharing
+ * the store.
+ */
+function ttlOf(rules: Rules): number {
+  if (rules.kind !== 'unreachable') return Infinity;
+  switch (rules.error?.code) {
+    case 'forbidden_address':
+      return 0;
+    case 'timeout':
+      return TIMEOUT_TTL_MS;
+    default:
+      return UNREACHABLE_TTL_MS;
+  }
+}
+
 // robots-parser is CommonJS (`module.exports = fn`) but its typings say `export default`:
 // under NodeNext the default import IS the function at runtime, while TypeScript types it
 // as the module object. Re-type it once here.
@@ -155,7 +173,9 @@ export class RobotsChecker {
   async #load(origin: string): Promise<Rules> {
     const robotsUrl = `${origin}/robots.txt`;
     const now = this.#now();
-    const stored = this.#config.cacheTtlMs > 0 ? await this.#shared?.get(origin).catch(() => undefined) : undefined;
+    const found = this.#config.cacheTtlMs > 0 ? await this.#shared?.get(origin).catch(() => undefined) : undefined;
+    // A refusal kept by an earlier version is no verdict either (see ttlOf).
+    const stored = found?.kind === 'unreachable' && found.error?.code === 'forbidden_address' ? undefined : found;
     this.#onLookup?.(stored !== undefined && stored.expiresAt > now);
     if (stored !== undefined && stored.expiresAt > now) {
       const rules = fromStored(robotsUrl, stored);
@@ -164,10 +184,7 @@ export class RobotsChecker {
       return rules;
     }
     const { rules, text } = await this.#fetchRules(robotsUrl);
-    const ttl = Math.min(
-      this.#config.cacheTtlMs,
-      rules.kind !== 'unreachable' ? Infinity : rules.error?.code === 'timeout' ? TIMEOUT_TTL_MS : UNREACHABLE_TTL_MS,
-    );
+    const ttl = Math.min(this.#config.cacheTtlMs, ttlOf(rules));
     this.#cache.set(origin, rules, ttl);
     if (ttl > 0) await this.#shared?.set(origin, toStored(rules, text, now + ttl), ttl).catch(() => undefined);
     return rules;

@@ -2,8 +2,9 @@
  * The one Chromium process: launched on first use (a server that never renders never
  * starts it), shared by every render, forgotten as soon as it disconnects (crash, kill)
  * and relaunched by the next call. Every request it makes goes through the guard proxy:
- * `--proxy-server` plus `--proxy-bypass-list=<-loopback>`, since Chromium would otherwise
- * reach loopback directly.
+ * `--proxy-server` plus `--proxy-bypass-list=<-loopback>` (Playwright's `proxy` option),
+ * since Chromium would otherwise reach loopback directly; the proxy's per-launch
+ * credentials are answered by Playwright to the proxy's 407 challenge.
  */
 import { chromium, type Browser } from 'playwright-core';
 import type { Logger } from '../core/logger.js';
@@ -71,6 +72,10 @@ export interface BrowserHostOptions {
   executablePath: string;
   /** The guard proxy every request of the browser must use. */
   proxyUrl: string;
+  /** Its per-launch credentials. */
+  proxyCredentials: { username: string; password: string };
+  /** V8 flags of the renderers (the heap cap). */
+  jsFlags?: string;
   logger: Logger;
 }
 
@@ -119,18 +124,14 @@ export class BrowserHost {
   }
 
   async #launch(): Promise<Browser> {
-    const { executablePath, proxyUrl, logger } = this.#options;
+    const { executablePath, proxyUrl, proxyCredentials, jsFlags, logger } = this.#options;
     const started = performance.now();
     try {
       const browser = await chromium.launch({
         executablePath,
         headless: true,
-        args: [
-          ...LAUNCH_ARGS,
-          `--lang=${browserProfile().locale}`,
-          `--proxy-server=${proxyUrl}`,
-          '--proxy-bypass-list=<-loopback>',
-        ],
+        args: [...LAUNCH_ARGS, `--lang=${browserProfile().locale}`, ...(jsFlags ? [`--js-flags=${jsFlags}`] : [])],
+        proxy: { server: proxyUrl, bypass: '<-loopback>', ...proxyCredentials },
         timeout: LAUNCH_TIMEOUT_MS,
         // The server's own shutdown closes the browser; Playwright still kills it on exit.
         handleSIGINT: false,

@@ -4,14 +4,16 @@
  * their own deadline), and each render in a fresh context that is closed afterwards, so no
  * cookie or storage of one URL leaks into another. Inside a context:
  *  - every request goes through the guard proxy (guard-proxy.ts): the address policy;
- *  - a route lets only http(s) out, drops images, media and fonts (text needs none), and
- *    serves the main document from the static fetch (cap, robots.txt and policy already
- *    applied; not fetched twice);
+ *  - a route (page-route.ts) lets only http(s) out, drops images, media and fonts (text
+ *    needs none; a screenshot loads images and fonts), and serves the main document from
+ *    the static fetch (cap, robots.txt and policy already applied; not fetched twice);
  *  - no downloads, no service workers.
  * The per-URL deadline covers the queue, the launch and the render: load, then a short
- * network-idle settle bounded by what is left.
+ * network-idle settle bounded by what is left, the wait for a selector, the read and the
+ * screenshot. The renderers' memory is bounded (memory-watchdog.ts): a V8 heap cap at
+ * launch, and a watchdog over the browser's processes while renders run.
  */
-import { errors, type Browser, type Response, type Route } from 'playwright-core';
+import { errors, type Browser } from 'playwright-core';
 import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, BLOCKING_STATUSES } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -23,30 +25,26 @@ import type { Resolver } from '../net/connector.js';
 import { HostLimiter } from '../net/host-limiter.js';
 import { BrowserHost } from './browser-host.js';
 import { startGuardProxy, type GuardProxy } from './guard-proxy.js';
+import { trackMainFrame, type MainFrameTracker } from './main-frame.js';
+import { MemoryWatchdog, type MemoryBounds, type RenderWatch } from './memory-watchdog.js';
 import { trackNetwork, type NetworkTracker } from './network-quiet.js';
 import { discard, PagePool, recordOrigins, type PooledPage } from './page-pool.js';
+import { documentHtml, waitForSelector } from './page-script.js';
+import { routeRequest } from './page-route.js';
+import { processTree } from './process-tree.js';
+import { takeScreenshot, VIEWPORT, type ScreenshotLimits } from './screenshot.js';
 
-/** Resource types a text extraction never needs. */
-const SKIPPED_TYPES = new Set(['image', 'media', 'font']);
 /** After `load`, how long the page may keep fetching (XHR-mounted content) before it is read. */
 const SETTLE_MS = 2_000;
 /** Silence on the network after which the page counts as settled. */
 const QUIET_MS = 100;
-/** How often a page still without readable text is looked at again. */
-const TEXT_POLL_MS = 50;
+/** Kept of the deadline when waiting for a selector: the read, and a `timeout` that names the selector. */
+const SELECTOR_MARGIN_MS = 250;
 /** A challenge page that passes reloads within a few seconds; more hops than this is a loop. */
 const CHALLENGE_WAIT_MS = 5_000;
 const CHALLENGE_HOPS = 3;
 /** A healthy browser opens a context and a page in tens of ms; one that takes this long hangs. */
 const HUNG_SETUP_MS = 5_000;
-/** Response headers that described the encoded transfer, not the decoded body served here. */
-const TRANSFER_HEADERS = new Set([
-  'content-encoding',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
 
 export interface ChromiumRendererOptions {
   executablePath: string;
@@ -60,14 +58,35 @@ export interface ChromiumRendererOptions {
   stealthProxy?: string;
   /** The project's honest User-Agent, for renders without stealth. */
   userAgent: string;
+  /** The memory bounds of the browser (none: unbounded, the benchmark's baseline). */
+  memory?: MemoryBounds;
+  screenshot: ScreenshotLimits;
   logger: Logger;
+}
+
+/** A render's state beside the request. */
+interface RenderRun {
+  scope: DeadlineScope;
+  host: BrowserHost;
+  stealthProxy: GuardProxy | undefined;
+  recycling: Promise<void>[];
+  watch: RenderWatch | undefined;
+  /** The selector being waited for, while it is (a deadline then names it). */
+  waiting: { selector?: string };
+}
+
+interface Started {
+  plain: GuardProxy;
+  stealth?: GuardProxy;
+  host: BrowserHost;
+  watchdog?: MemoryWatchdog;
 }
 
 export class ChromiumRenderer implements Renderer {
   readonly #options: ChromiumRendererOptions;
   readonly #slots: HostLimiter;
   readonly #pool = new PagePool();
-  #proxies: Promise<{ plain: GuardProxy; stealth?: GuardProxy; host: BrowserHost }> | undefined;
+  #proxies: Promise<Started> | undefined;
   /** The browser host once the proxies are up (its version feeds the stealth profile). */
   #started: { host: BrowserHost } | undefined;
   #closed = false;
@@ -86,23 +105,29 @@ export class ChromiumRenderer implements Renderer {
     if (this.#closed) throw new AppError('cancelled', 'the renderer is closed');
     const scope = new DeadlineScope(ctx);
     let release: (() => void) | undefined;
+    let watch: RenderWatch | undefined;
     // The page's wipe after the answer: the slot stays taken until it is done.
     const recycling: Promise<void>[] = [];
+    const waiting: RenderRun['waiting'] = {};
     try {
       release = await this.#slots.acquire('pages', scope.signal);
-      const { host, stealth } = await this.#start();
+      const { host, stealth, watchdog } = await this.#start();
+      watch = watchdog?.watch();
       return await this.#render(request, {
         scope,
         host,
         stealthProxy: request.stealth ? stealth : undefined,
         recycling,
+        watch,
+        waiting,
       });
     } catch (error) {
       throw scope.failure && !(error instanceof AppError && error.code === 'render_failed')
-        ? renderTimeout(scope.failure, scope.ms)
+        ? renderTimeout(scope.failure, scope.ms, waiting.selector)
         : toRenderError(error);
     } finally {
       scope.dispose();
+      watch?.release();
       if (release) void Promise.all(recycling).finally(release);
     }
   }
@@ -110,29 +135,42 @@ export class ChromiumRenderer implements Renderer {
   async close(): Promise<void> {
     this.#closed = true;
     const started = await this.#proxies?.catch(() => undefined);
+    started?.watchdog?.stop();
     await this.#pool.close();
     await started?.host.close();
     await Promise.all([started?.plain.close(), started?.stealth?.close()]);
   }
 
-  /** The guard proxies and the browser host, once (the browser itself launches on first use). */
-  #start(): Promise<{ plain: GuardProxy; stealth?: GuardProxy; host: BrowserHost }> {
+  /** The guard proxies, the browser host and its watchdog, once (the browser itself launches on first use). */
+  #start(): Promise<Started> {
     this.#proxies ??= (async () => {
-      const { policy, resolver, connectTimeoutMs, logger, stealthProxy } = this.#options;
+      const { policy, resolver, connectTimeoutMs, logger, stealthProxy, memory } = this.#options;
       const base = { policy, connectTimeoutMs, logger, ...(resolver ? { resolver } : {}) };
       const plain = await startGuardProxy(base);
       const stealth = stealthProxy ? await startGuardProxy({ ...base, upstream: stealthProxy }) : undefined;
-      const host = new BrowserHost({ executablePath: this.#options.executablePath, proxyUrl: plain.url, logger });
+      const host = new BrowserHost({
+        executablePath: this.#options.executablePath,
+        proxyUrl: plain.url,
+        proxyCredentials: plain.credentials,
+        ...(memory ? { jsFlags: `--max-old-space-size=${Math.round(memory.heapBytes / 2 ** 20)}` } : {}),
+        logger,
+      });
+      // The browser's main process is the one started with this guard proxy, without a --type.
+      const main = `--proxy-server=${plain.url}`;
+      const watchdog = memory
+        ? new MemoryWatchdog({
+            bounds: memory,
+            tree: () => processTree((cmdline) => cmdline.includes(main) && !cmdline.includes('--type=')),
+            logger,
+          })
+        : undefined;
       this.#started = { host };
-      return { plain, host, ...(stealth ? { stealth } : {}) };
+      return { plain, host, ...(stealth ? { stealth } : {}), ...(watchdog ? { watchdog } : {}) };
     })();
     return this.#proxies;
   }
 
-  async #render(
-    request: RenderRequest,
-    run: { scope: DeadlineScope; host: BrowserHost; stealthProxy: GuardProxy | undefined; recycling: Promise<void>[] },
-  ): Promise<RenderedPage> {
+  async #render(request: RenderRequest, run: RenderRun): Promise<RenderedPage> {
     const { scope, host } = run;
     const left = (): number => Math.max(1, Math.round(timeLeft(scope)));
     let browser: Browser;
@@ -152,51 +190,76 @@ export class ChromiumRenderer implements Renderer {
     const abandon = (): void => void (pooled ? discard(pooled) : undefined);
     scope.signal.addEventListener('abort', abandon, { once: true });
     let network: NetworkTracker | undefined;
+    let frame: MainFrameTracker | undefined;
     try {
       pooled =
         this.#pool.take(browser, request.stealth) ??
         (await this.#openPage(browser, host, scope, request.stealth, run.stealthProxy));
       pooled.uses++;
       pooled.visit.document = request.document;
+      pooled.visit.screenshot = request.screenshot === true;
       const page = pooled.page;
       network = trackNetwork(page);
-      let status = request.document?.status ?? 200;
-      const onResponse = (response: Response): void => {
-        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
-          status = response.status();
-      };
-      page.on('response', onResponse);
-      try {
-        await page.goto(request.document?.finalUrl ?? request.url, { waitUntil: 'load', timeout: left() });
-        // Content that scripts fetch after `load` (XHR-mounted apps): wait for a quiet
-        // network, but never past the deadline and never long.
-        const settle = (): Promise<void> => (network as NetworkTracker).quiet(QUIET_MS, Math.min(SETTLE_MS, left()));
+      frame = trackMainFrame(page, request.document?.status ?? 200);
+      const main = frame;
+      await page.goto(request.document?.finalUrl ?? request.url, { waitUntil: 'load', timeout: left() });
+      // Content that scripts fetch after `load` (XHR-mounted apps): wait for a quiet
+      // network, but never past the deadline and never long.
+      const settle = (): Promise<void> => (network as NetworkTracker).quiet(QUIET_MS, Math.min(SETTLE_MS, left()));
+      await settle();
+      // A bot wall's challenge proves the browser by script, then reloads or navigates to
+      // the content: follow it a few times (the stealth retry, where the browser fetched).
+      for (let hop = 0; hop < CHALLENGE_HOPS && !request.document && BLOCKING_STATUSES.has(main.status()); hop++) {
+        const moved = await page
+          .waitForEvent('framenavigated', {
+            predicate: (navigated) => navigated === page.mainFrame(),
+            timeout: Math.min(CHALLENGE_WAIT_MS, left()),
+          })
+          .catch(() => undefined);
+        if (!moved) break;
+        await page.waitForLoadState('load', { timeout: left() });
         await settle();
-        // A bot wall's challenge proves the browser by script, then reloads or navigates to
-        // the content: follow it a few times (the stealth retry, where the browser fetched).
-        for (let hop = 0; hop < CHALLENGE_HOPS && !request.document && BLOCKING_STATUSES.has(status); hop++) {
-          const moved = await page
-            .waitForEvent('framenavigated', {
-              predicate: (frame) => frame === page.mainFrame(),
-              timeout: Math.min(CHALLENGE_WAIT_MS, left()),
-            })
-            .catch(() => undefined);
-          if (!moved) break;
-          await page.waitForLoadState('load', { timeout: left() });
-          await settle();
-        }
-        // A script may write the text on a timer, or a CPU-starved renderer may not yet have
-        // run it when the network went quiet: a page still without readable text gets a
-        // little longer (never past the deadline) before it is read.
-        const html = await documentHtml(pooled, () => Math.min(SETTLE_MS, left()));
-        clean = true;
-        return { finalUrl: page.url(), status, html };
-      } finally {
-        page.off('response', onResponse);
       }
+      // A page that moved to an error (an HTTP error, or a navigation that failed into the
+      // browser's error page) is reported as it is: waiting for its selector or taking its
+      // picture would only hide that.
+      const usable = main.status() >= 200 && main.status() < 300 && !main.final().navigationError;
+      if (usable && request.waitForSelector !== undefined) {
+        run.waiting.selector = request.waitForSelector;
+        await waitForSelector(pooled, request.waitForSelector, () => Math.max(0, left() - SELECTOR_MARGIN_MS));
+        delete run.waiting.selector;
+      }
+      // A script may write the text on a timer, or a CPU-starved renderer may not yet have
+      // run it when the network went quiet: a page still without readable text gets a
+      // little longer (never past the deadline) before it is read.
+      const html = await documentHtml(pooled, () => Math.min(SETTLE_MS, left()));
+      const screenshot =
+        usable && request.screenshot ? await takeScreenshot(pooled, this.#options.screenshot) : undefined;
+      clean = true;
+      const { url: finalUrl, navigationError } = main.final();
+      return {
+        finalUrl,
+        status: main.status(),
+        html,
+        ...(navigationError ? { navigationError } : {}),
+        ...(screenshot ? { screenshot } : {}),
+      };
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (scope.failure) throw scope.failure;
+      // A memory bound stopped the page (or the whole browser): the page is too large for this server.
+      const bound = run.watch?.verdict(frame?.crashed() === true);
+      if (bound) {
+        if (!browser.isConnected()) host.drop(browser);
+        throw new AppError('too_large', `The page was stopped: ${bound.message}.`, { statusCode: 0, cause: error });
+      }
+      if (frame?.crashed() && browser.isConnected()) {
+        throw new AppError('render_failed', "The page's renderer crashed while rendering it.", {
+          statusCode: 0,
+          retryable: true,
+          cause: error,
+        });
+      }
       if (!browser.isConnected()) {
         host.drop(browser);
         throw new AppError(
@@ -209,6 +272,7 @@ export class ChromiumRenderer implements Renderer {
     } finally {
       scope.signal.removeEventListener('abort', abandon);
       network?.dispose();
+      frame?.dispose();
       // A clean page is wiped and kept warm (the slot is held until then); any other is closed.
       if (pooled) run.recycling.push(clean && !scope.failure ? this.#pool.give(pooled) : discard(pooled));
     }
@@ -238,7 +302,7 @@ export class ChromiumRenderer implements Renderer {
         page,
         stealth,
         uses: 0,
-        visit: { document: undefined },
+        visit: { document: undefined, screenshot: false },
         origins: new Set(),
         cdp,
         frameId: frameTree.frame.id,
@@ -288,106 +352,15 @@ export class ChromiumRenderer implements Renderer {
       // The locale comes from the launch (--lang): a context locale would cut Accept-Language
       // down to "en-US", which no real Chrome sends.
       timezoneId: profile.timezoneId,
+      // The layout width of every page, and so of its screenshot.
+      viewport: VIEWPORT,
       extraHTTPHeaders: { 'accept-language': ACCEPT_LANGUAGE },
       // The chained proxy still bypasses nothing: loopback goes through it too.
-      ...(stealthProxy ? { proxy: { server: stealthProxy.url, bypass: '<-loopback>' } } : {}),
+      ...(stealthProxy
+        ? { proxy: { server: stealthProxy.url, bypass: '<-loopback>', ...stealthProxy.credentials } }
+        : {}),
     };
   }
-}
-
-/** One request of the page: only http(s), no images/media/fonts, the main document from memory. */
-async function routeRequest(route: Route, pooled: PooledPage): Promise<void> {
-  const request = route.request();
-  const url = request.url();
-  const document = pooled.visit.document;
-  try {
-    if (!/^https?:/i.test(url) || SKIPPED_TYPES.has(request.resourceType()))
-      return await route.abort('blockedbyclient');
-    if (
-      document &&
-      request.isNavigationRequest() &&
-      request.frame() === pooled.page.mainFrame() &&
-      sameDocument(url, document.finalUrl)
-    ) {
-      // Served once: a reload or a later navigation to the same URL goes to the network.
-      pooled.visit.document = undefined;
-      return await route.fulfill({
-        status: document.status,
-        headers: servedHeaders(document.headers),
-        body: Buffer.from(document.body),
-      });
-    }
-    await route.continue();
-  } catch {
-    // The page or context closed meanwhile (deadline, crash): nothing left to route.
-  }
-}
-
-/**
- * The page's doctype and markup, as `page.content()` gives them, once its body has a letter
- * or digit a reader would see, or after `waitMs` (checked every TEXT_POLL_MS).
- */
-const documentHtmlWhenReadable = (waitMs: number): string => `new Promise((resolve) => {
-  const readable = () => /[\\p{L}\\p{N}]/u.test((document.body && document.body.innerText) || "");
-  const read = () => resolve((document.doctype ? new XMLSerializer().serializeToString(document.doctype) : "") + (document.documentElement ? document.documentElement.outerHTML : ""));
-  const until = Date.now() + ${waitMs};
-  const check = () => (readable() || Date.now() >= until ? read() : setTimeout(check, ${TEXT_POLL_MS}));
-  check();
-})`;
-/** Navigations (a script's redirect) that may replace the document while it is being read. */
-const READ_ATTEMPTS = 3;
-
-/**
- * Waits for readable text and reads the document in one call, in a fresh isolated world (the
- * page's own scripts cannot redefine what it calls). Playwright's `waitForFunction` and
- * `content()` first load its injected script (hundreds of KB) into every new document, which
- * cost more renderer time than the wait and the read themselves.
- */
-async function documentHtml(pooled: PooledPage, waitMs: () => number): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    const { executionContextId } = await pooled.cdp.send('Page.createIsolatedWorld', {
-      frameId: pooled.frameId,
-      worldName: 'websearch-read',
-    });
-    const evaluation = await pooled.cdp
-      .send('Runtime.evaluate', {
-        expression: documentHtmlWhenReadable(waitMs()),
-        contextId: executionContextId,
-        returnByValue: true,
-        awaitPromise: true,
-      })
-      .catch((error: unknown) => error as Error);
-    // The document went away under the read (a navigation): the next one is read instead.
-    if (evaluation instanceof Error) {
-      if (
-        attempt < READ_ATTEMPTS &&
-        /context was destroyed|Cannot find context|Inspected target navigated/i.test(evaluation.message)
-      )
-        continue;
-      throw evaluation;
-    }
-    const { result, exceptionDetails } = evaluation;
-    if (exceptionDetails || typeof result.value !== 'string')
-      throw new Error(`the document could not be read: ${exceptionDetails?.text ?? typeof result.value}`);
-    return result.value;
-  }
-}
-
-function sameDocument(a: string, b: string): boolean {
-  const strip = (u: string): string => {
-    try {
-      const url = new URL(u);
-      url.hash = '';
-      return url.href;
-    } catch {
-      return u;
-    }
-  };
-  return strip(a) === strip(b);
-}
-
-function servedHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !TRANSFER_HEADERS.has(name)));
 }
 
 /** Settles with `promise`, or rejects with the signal's reason once it aborts. */
@@ -400,11 +373,13 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function renderTimeout(failure: AppError, timeoutMs: number): AppError {
+function renderTimeout(failure: AppError, timeoutMs: number, selector: string | undefined): AppError {
   if (failure.code !== 'timeout') return failure;
   return new AppError(
     'timeout',
-    `The page did not finish rendering in the ${timeoutMs} ms left of the URL's deadline.`,
+    selector === undefined
+      ? `The page did not finish rendering in the ${timeoutMs} ms left of the URL's deadline.`
+      : `The selector ${JSON.stringify(selector)} matched nothing on the page within the ${timeoutMs} ms left of the URL's deadline.`,
     { statusCode: 0, retryable: true },
   );
 }

@@ -8,7 +8,11 @@
  * address) under the same address policy. A refused target gets a 403 and never a
  * connection. With a stealth proxy, every target (http ones too) is reached through a
  * CONNECT tunnel chained to it, after the same policy check on the target as resolved here.
+ * The proxy listens on loopback, where any local process could reach it: it serves only
+ * the browser it was started for, which proves itself with a random secret per launch
+ * (Basic proxy authorization, RFC 9110 11.7; a 407 otherwise, before any dialling).
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -30,9 +34,11 @@ export interface GuardProxyOptions {
 }
 
 export interface GuardProxy {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port> (without the credentials) */
   url: string;
   port: number;
+  /** The per-launch credentials every request must carry (Proxy-Authorization: Basic). */
+  credentials: { username: string; password: string };
   /** Targets refused by the address policy since start (tests, logs). */
   refusals(): number;
   close(): Promise<void>;
@@ -49,7 +55,22 @@ const HOP_HEADERS = new Set([
   'upgrade',
 ]);
 
+/** The realm of the 407 challenge (RFC 9110 11.7.1). */
+const REALM = 'websearch-mcp browser guard';
+const CHALLENGE = `Basic realm="${REALM}", charset="UTF-8"`;
+/** The answer to a request without the launch's credentials: nothing is dialled. */
+const AUTH_REQUIRED = `HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: ${CHALLENGE}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`;
+
 export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
+  const credentials = { username: 'browser', password: randomBytes(24).toString('base64url') };
+  const expected = Buffer.from(
+    `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`,
+  );
+  /** Whether a request carries this launch's credentials (compared in constant time). */
+  const authorized = (req: http.IncomingMessage): boolean => {
+    const given = Buffer.from(req.headers['proxy-authorization'] ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   const resolver = options.resolver ?? systemResolver;
   const upstream = options.upstream ? new URL(options.upstream) : undefined;
   const open = new Set<Duplex>();
@@ -82,6 +103,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
   };
 
   const server = http.createServer((req, res) => {
+    if (!authorized(req)) {
+      res.writeHead(407, { 'proxy-authenticate': CHALLENGE, 'content-length': '0', connection: 'close' }).end();
+      return;
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -151,6 +176,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
 
   // https and wss: a byte tunnel to host:port.
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+    if (!authorized(req)) return challenge(client);
     const authority = parseAuthority(req.url ?? '');
     const dialling = authority
       ? dial(authority.host, authority.port, 'https:')
@@ -160,6 +186,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
 
   // ws:// sent in absolute form with Upgrade: the request is replayed on the tunnel.
   server.on('upgrade', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+    if (!authorized(req)) return challenge(client);
     let url: URL | undefined;
     try {
       url = new URL(req.url ?? '');
@@ -190,6 +217,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    credentials,
     refusals: () => refused,
     close: async () => {
       for (const socket of open) socket.destroy();
@@ -197,6 +225,12 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A 407 on a raw socket (CONNECT, upgrade), then closed: nothing is dialled for it. */
+function challenge(client: Duplex): void {
+  client.on('error', () => client.destroy());
+  client.end(AUTH_REQUIRED);
 }
 
 /** host:port of a CONNECT request ("example.com:443", "[::1]:8080"), or undefined. */

@@ -23,8 +23,8 @@ export interface PooledPage {
   page: Page;
   stealth: boolean;
   uses: number;
-  /** What the route handler serves for the current render. */
-  visit: { document: StaticDocument | undefined };
+  /** What the route handler serves for the current render, and whether it lets images and fonts through. */
+  visit: { document: StaticDocument | undefined; screenshot: boolean };
   /** Origins the page sent requests to since its last wipe. */
   origins: Set<string>;
   /** The page's own DevTools session: the read of the document and the wipe. */
@@ -48,6 +48,7 @@ export class PagePool {
   /** Wipes a page that rendered cleanly and keeps it; closes it if it is worn or the wipe fails. */
   async give(pooled: PooledPage): Promise<void> {
     pooled.visit.document = undefined;
+    pooled.visit.screenshot = false;
     if (pooled.uses >= MAX_USES || !pooled.browser.isConnected()) return discard(pooled);
     try {
       await withTimeout(wipe(pooled), RESET_TIMEOUT_MS);

@@ -3,18 +3,24 @@
  * extracted on its own through every gate, concurrently (the client caps requests per
  * host); duplicates fetched and charged once; results in submission order.
  */
-import { extractionErrorTypeOf } from '../core/errors.js';
+import { isTimeout } from '../core/deadline-scope.js';
+import { AppError, extractionErrorTypeOf } from '../core/errors.js';
 import { extractCredits } from '../core/pricing.js';
 import type { RequestContext } from '../core/request-context.js';
 import type { CrawlRequest, CrawlResponse, CrawlResult } from '../core/schemas.js';
+import { DEFAULT_PASSAGES } from '../core/schemas.js';
+import { selectPassages } from '../extract/passages/index.js';
 import { pageContent } from './paging.js';
-import type { PageExtractor, PageOutcome } from './page-extractor.js';
+import type { PageControls } from '../extract/types.js';
+import type { ExtractOptions, PageExtractor, PageOutcome } from './page-extractor.js';
 import { pageKey, parseTargetUrl } from './page-extractor.js';
 
 export interface ExtractProgress {
   done: number;
   total: number;
   url: string;
+  /** The URL's result, as the response will hold it (the CLI prints each page as it completes). */
+  result: CrawlResult;
 }
 
 export interface ExtractCallOptions {
@@ -47,13 +53,17 @@ export class ExtractService {
     const outcomes = new Map<string, PageOutcome>();
     await Promise.all(
       distinct.map(async ([key, raw]) => {
-        const outcome = await this.#pages.extract(ctx, raw, { format: request.format, stealth: request.stealth });
+        const outcome = await this.#pages.extract(ctx, raw, extractOptions(request));
         outcomes.set(key, outcome);
         done += 1;
-        options.onProgress?.({ done, total: distinct.length, url: raw });
+        if (options.onProgress)
+          options.onProgress({ done, total: distinct.length, url: raw, result: toResult(raw, outcome, request) });
       }),
     );
 
+    // Cancelled by the caller: no answer, as for a search (a deadline leaves per-URL `timeout`s instead).
+    if (ctx.signal.aborted && !isTimeout(ctx.signal.reason))
+      throw new AppError('cancelled', 'The extraction was cancelled by the caller.');
     const results = request.urls.map((raw, i) =>
       toResult(raw, outcomes.get(keys[i] as string) as PageOutcome, request),
     );
@@ -78,6 +88,22 @@ export class ExtractService {
   }
 }
 
+/** The page extractor's options from the request: the page controls only when asked for. */
+function extractOptions(request: CrawlRequest): ExtractOptions {
+  const controls: PageControls = {};
+  if (request.include_links === true) controls.includeLinks = true;
+  if (request.include_selectors?.length) controls.includeSelectors = request.include_selectors;
+  if (request.exclude_selectors?.length) controls.excludeSelectors = request.exclude_selectors;
+  return {
+    format: request.format,
+    stealth: request.stealth,
+    ...(Object.keys(controls).length > 0 ? { controls } : {}),
+    ...(request.wait_for_selector !== undefined ? { waitForSelector: request.wait_for_selector } : {}),
+    ...(request.screenshot === true ? { screenshot: true } : {}),
+    ...(request.max_age !== undefined ? { maxAge: request.max_age } : {}),
+  };
+}
+
 function toResult(url: string, outcome: PageOutcome, request: CrawlRequest): CrawlResult {
   if (!outcome.ok) {
     return {
@@ -91,11 +117,23 @@ function toResult(url: string, outcome: PageOutcome, request: CrawlRequest): Cra
   }
   const { output } = outcome;
   const whole = request.format === 'html' ? (output.html ?? '') : output.markdown;
-  const page = pageContent(whole, request.start_char, request.max_chars);
+  // With a query the page answers with its passages, and with its Markdown only as far as
+  // max_chars asks (docs/decisions.md, "Query-focused passages").
+  const page =
+    request.query !== undefined && request.max_chars === undefined
+      ? { text: '', totalChars: whole.length, nextStartChar: undefined }
+      : pageContent(whole, request.start_char, request.max_chars);
   const result: CrawlResult = {
     url,
     success: true,
     markdown: request.format === 'html' ? '' : page.text,
+    ...(request.query !== undefined
+      ? {
+          passages: selectPassages(output.markdown, request.query, request.max_passages ?? DEFAULT_PASSAGES, {
+            ...(output.language ? { language: output.language } : {}),
+          }),
+        }
+      : {}),
     ...(request.format === 'html' ? { html: page.text } : {}),
     status_code: outcome.statusCode,
     rendered: outcome.rendered,
@@ -109,5 +147,13 @@ function toResult(url: string, outcome: PageOutcome, request: CrawlRequest): Cra
   result.final_url = outcome.finalUrl;
   if (page.totalChars !== undefined) result.total_chars = page.totalChars;
   if (page.nextStartChar !== undefined) result.next_start_char = page.nextStartChar;
+  result.from_cache = outcome.fromCache;
+  if (outcome.cachedAt !== undefined) result.cached_at = outcome.cachedAt;
+  if (output.links !== undefined) {
+    result.links = output.links;
+    result.links_truncated = output.links_truncated ?? false;
+  }
+  if (output.content_source !== undefined) result.content_source = output.content_source;
+  if (outcome.screenshot !== undefined) result.screenshot = outcome.screenshot;
   return result;
 }

@@ -1,22 +1,36 @@
 /**
  * Metering of the two operations for a caller with an API key (docs/interface.md 8;
  * docs/decisions.md, "Credits and keys"): the per-key rate limit, then admission (a hold
- * of the request's largest possible cost, so concurrent requests cannot overdraw a key by
- * more than one request), the work, and one atomic debit of exactly `credits_used` with
+ * of the request's largest possible cost, admitted only when the balance less the live
+ * holds covers it, so no balance goes below zero), the work, and one atomic debit of exactly `credits_used` with
  * its usage record. A caller without a key (stdio, the CLI, loopback while no key exists)
  * is not metered.
  */
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import type { ApiKeyRecord } from '../core/key-store.js';
-import type { LedgerStore, Operation } from '../core/ledger-store.js';
+import type { LedgerStore, Operation, UsageRecord } from '../core/ledger-store.js';
 import type { RateWindowStore } from '../core/rate-window-store.js';
 import type { RequestContext } from '../core/request-context.js';
+import { now as deadlineNow } from '../core/deadline-scope.js';
 
 /** Hooks for the metrics the faces export (optional: the CLI has none). */
 export interface MeteringObserver {
   creditsCharged(operation: Operation, credits: number): void;
   requestRefused(code: string): void;
+}
+
+/** What a caller learns of its charge: the debit and the key's balance after it (null: unlimited). */
+export interface Charged {
+  credits: number;
+  balance: number | null;
+}
+
+/** Per request: what it was about (kept with its usage record), and who hears of its charge. */
+export interface MeteringRunOptions {
+  subject?: Pick<UsageRecord, 'urls' | 'query'>;
+  /** Called once the debit is recorded, before the answer is returned (the HTTP face's `X-Credits-Remaining`). */
+  onCharged?: (charged: Charged) => void;
 }
 
 export interface MeteringDeps {
@@ -30,14 +44,17 @@ export interface MeteringDeps {
 }
 
 /**
- * How long a hold lives when its request never settles (a crashed instance): longer than
- * any request can run (the longest configurable per-URL deadline is 5 minutes).
+ * How long a hold outlives its request's deadline when the request never settles (its
+ * instance was killed): the work stops at the deadline, so this only covers the charge
+ * that follows it, with room for a slow store.
  */
-const HOLD_MS = 10 * 60_000;
+export const HOLD_MARGIN_MS = 60_000;
 
 export class Metering {
   readonly #deps: MeteringDeps;
   readonly #now: () => number;
+  /** Releasing the holds this instance left in an earlier life, once, before its first admission. */
+  #ownHoldsReleased: Promise<void> | undefined;
 
   constructor(deps: MeteringDeps) {
     this.#deps = deps;
@@ -52,11 +69,12 @@ export class Metering {
    * sees (`X-Request-Id`, MCP `_meta.request_id`). A failed request is never charged.
    */
   async run<T>(
-    ctx: Pick<RequestContext, 'id' | 'caller' | 'log'>,
+    ctx: Pick<RequestContext, 'id' | 'caller' | 'log' | 'deadline'>,
     operation: Operation,
     maxCredits: number,
     work: () => Promise<T>,
     creditsOf: (result: T) => number,
+    options: MeteringRunOptions = {},
   ): Promise<T> {
     const key = ctx.caller.key;
     if (key === undefined) return work();
@@ -68,12 +86,15 @@ export class Metering {
       throw err;
     }
     const requestId = ctx.id;
-    const admitted = await ledger.reserve(key.id, requestId, maxCredits, HOLD_MS, this.#now());
+    await this.#releaseOwnHolds(ctx);
+    const holdMs = Math.ceil(Math.max(0, ctx.deadline - deadlineNow())) + HOLD_MARGIN_MS;
+    const owner = this.#deps.config.server.instanceId;
+    const admitted = await ledger.reserve(key.id, requestId, maxCredits, holdMs, this.#now(), owner);
     if (!admitted.ok) {
       const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
       observer?.requestRefused(code);
-      throw code === 'insufficient_credits'
-        ? insufficientCredits(admitted.balance ?? 0)
+      throw admitted.reason === 'insufficient_credits'
+        ? insufficientCredits(maxCredits, admitted.balance, admitted.available)
         : new AppError(
             'unauthorized',
             admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.',
@@ -93,15 +114,52 @@ export class Metering {
     const credits = creditsOf(result);
     // The answer is returned only once its debit is recorded, so credits_used always
     // equals what was debited; a failed debit fails the request (uncharged).
+    let charged: Charged;
     try {
-      await ledger.charge({ keyId: key.id, operation, credits, requestId, at: new Date(this.#now()).toISOString() });
+      const at = new Date(this.#now()).toISOString();
+      const { balance } = await ledger.charge({ keyId: key.id, operation, credits, requestId, at, ...options.subject });
+      charged = { credits, balance };
     } catch (err) {
       // Uncharged, so the hold must not keep the credits away until it expires.
       await ledger.release(key.id, requestId).catch(() => undefined);
       throw err;
     }
     if (credits > 0) observer?.creditsCharged(operation, credits);
+    options.onCharged?.(charged);
     return result;
+  }
+
+  /**
+   * A key holder's own account (GET /api/usage): the balance as read when the request
+   * was authenticated, the credits its requests in progress hold, and a page of its usage
+   * records, newest first. Reads only: not rate-limited, not charged.
+   */
+  async account(key: ApiKeyRecord, page: { limit: number; before?: number }) {
+    const { ledger } = this.#deps;
+    const [held, records] = await Promise.all([
+      ledger.heldCredits(key.id, this.#now()),
+      ledger.usagePage(key.id, page),
+    ]);
+    return { balance: key.balance, held, ...records };
+  }
+
+  /**
+   * A killed instance's holds name it (WEBSEARCH_INSTANCE_ID): none of their requests can
+   * still run once it is back, so it drops them rather than let them lock the keys until
+   * they expire. Tried again on the next request if the store failed.
+   */
+  #releaseOwnHolds(ctx: Pick<RequestContext, 'log'>): Promise<void> {
+    const owner = this.#deps.config.server.instanceId;
+    this.#ownHoldsReleased ??= this.#deps.ledger.releaseOwned(owner).then(
+      (released) => {
+        if (released > 0) ctx.log.info({ released, owner }, 'released the credit holds of an earlier run');
+      },
+      (err: unknown) => {
+        this.#ownHoldsReleased = undefined;
+        throw err;
+      },
+    );
+    return this.#ownHoldsReleased;
   }
 
   async #checkRate(key: ApiKeyRecord): Promise<void> {
@@ -124,20 +182,21 @@ export class Metering {
 }
 
 /**
- * The 402. A positive balance can still be refused while requests in flight hold it (each
- * holds its largest possible cost, so that concurrent requests overdraw by at most one):
- * that refusal says so, and that a retry may pass.
+ * The 402: how many credits the request needs (its largest possible cost) and how many
+ * the key has free. When requests in progress hold the difference, a retry may pass.
  */
-function insufficientCredits(balance: number): AppError {
-  if (balance > 0) {
+function insufficientCredits(needed: number, balance: number, available: number): AppError {
+  const free = Math.max(0, available);
+  const need = `This request needs up to ${needed} credits (its largest possible cost)`;
+  if (balance >= needed) {
     return new AppError(
       'insufficient_credits',
-      `The key's remaining ${balance} credits are held by its requests in progress (each holds its largest possible cost until it is charged); retry when they finish, or top the key up.`,
+      `${need}; the key has ${free} available: ${balance - free} of its ${balance} are held by its requests in progress until they are charged. Retry when they finish, or top the key up.`,
       { retryable: true },
     );
   }
   return new AppError(
     'insufficient_credits',
-    `The key's credits are spent (balance ${balance}); top it up to continue.`,
+    `${need}; the key has ${free} available (balance ${balance}). Top it up, or ask for less (fewer URLs, no stealth, no content).`,
   );
 }

@@ -14,8 +14,10 @@ import { withRequestContext, type IncomingRequest, type RequestContext } from '.
 import type { CrawlRequest, CrawlResponse, SearchRequest, SearchResponse } from '../core/schemas.js';
 import { extractRequestSchema, searchRequestSchema } from '../core/schemas.js';
 import { validate } from '../core/validate.js';
+import type { UsageResponse } from '../core/usage-schema.js';
+import { usageQuerySchema } from '../core/usage-schema.js';
 import type { ExtractCallOptions, ExtractService } from './extract-service.js';
-import type { Metering } from './metering.js';
+import type { Metering, MeteringRunOptions } from './metering.js';
 import type { SearchOptions, SearchService } from './search-service.js';
 
 export interface OperationsDeps {
@@ -24,6 +26,9 @@ export interface OperationsDeps {
   extract: Pick<ExtractService, 'extract'>;
   search: Pick<SearchService, 'search'>;
 }
+
+/** What a face may ask of a metered call beyond the operation's own options. */
+export type MeteredCallOptions = Pick<MeteringRunOptions, 'onCharged'>;
 
 export class Operations {
   readonly #deps: OperationsDeps;
@@ -38,19 +43,69 @@ export class Operations {
   }
 
   /** `POST /api/crawl`, `extract_urls`, `websearch-mcp extract`, the library's `extract`: `input` as the client sent it. */
-  extract(incoming: IncomingRequest, input: unknown, options: ExtractCallOptions = {}): Promise<CrawlResponse> {
+  extract(
+    incoming: IncomingRequest,
+    input: unknown,
+    options: ExtractCallOptions & MeteredCallOptions = {},
+  ): Promise<CrawlResponse> {
     const request = validate(this.#extractSchema, input);
-    return this.#run(incoming, 'crawl', this.#extractTimeoutMs(request), maxExtractCredits(request), (ctx) =>
-      this.#deps.extract.extract(ctx, request, options),
+    const { onCharged, ...extractOptions } = options;
+    return this.#run(
+      incoming,
+      'crawl',
+      this.#extractTimeoutMs(request),
+      maxExtractCredits(request),
+      (ctx) => this.#deps.extract.extract(ctx, request, extractOptions),
+      { subject: { urls: request.urls }, ...(onCharged ? { onCharged } : {}) },
     );
   }
 
   /** `GET|POST /api/search`, `web_search`, `websearch-mcp search`, the library's `search`: `input` as the client sent it. */
-  search(incoming: IncomingRequest, input: unknown, options: SearchOptions = {}): Promise<SearchResponse> {
+  search(
+    incoming: IncomingRequest,
+    input: unknown,
+    options: SearchOptions & MeteredCallOptions = {},
+  ): Promise<SearchResponse> {
     const request = validate(searchRequestSchema, input);
-    return this.#run(incoming, 'search', this.#searchTimeoutMs(request), maxSearchCredits(request), (ctx) =>
-      this.#deps.search.search(ctx, request, options),
+    const { onCharged, ...searchOptions } = options;
+    return this.#run(
+      incoming,
+      'search',
+      this.#searchTimeoutMs(request),
+      maxSearchCredits(request),
+      (ctx) => this.#deps.search.search(ctx, request, searchOptions),
+      { subject: { query: request.q }, ...(onCharged ? { onCharged } : {}) },
     );
+  }
+
+  /**
+   * `GET /api/usage`: the calling key's balance, held credits and usage records, a page
+   * at a time (`input`: the query string's values). Open mode has no key and no records:
+   * `metered: false` (docs/decisions.md, "A key holder's own usage").
+   */
+  async usage(incoming: IncomingRequest, input: unknown): Promise<UsageResponse> {
+    const query = validate(usageQuerySchema, input);
+    const key = incoming.caller.key;
+    if (key === undefined) return { metered: false, balance: null, held_credits: 0, records: [] };
+    const account = await this.#deps.metering.account(key, {
+      limit: query.limit,
+      ...(query.cursor !== undefined ? { before: Number(query.cursor) } : {}),
+    });
+    return {
+      metered: true,
+      key: { id: key.id, name: key.name, prefix: key.prefix },
+      balance: account.balance,
+      held_credits: account.held,
+      records: account.records.map((r) => ({
+        request_id: r.requestId,
+        operation: r.operation,
+        credits: r.credits,
+        at: r.at,
+        ...(r.urls !== undefined ? { urls: r.urls } : {}),
+        ...(r.query !== undefined ? { query: r.query } : {}),
+      })),
+      ...(account.next !== undefined ? { next_cursor: String(account.next) } : {}),
+    };
   }
 
   /** The validated request under its context, metered; one debug line when it is done (every face's, stamped with its id). */
@@ -60,6 +115,7 @@ export class Operations {
     timeoutMs: number,
     maxCredits: number,
     work: (ctx: RequestContext) => Promise<T>,
+    metered: MeteringRunOptions,
   ): Promise<T> {
     return withRequestContext(incoming, timeoutMs, async (ctx) => {
       const result = await this.#deps.metering.run(
@@ -68,6 +124,7 @@ export class Operations {
         maxCredits,
         () => work(ctx),
         (r) => r.metadata.credits_used,
+        metered,
       );
       ctx.log.debug({ operation, credits_used: result.metadata.credits_used }, 'operation done');
       return result;

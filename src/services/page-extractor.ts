@@ -7,11 +7,13 @@
  * Each gate fails this URL alone, with a stable error code. Used by the extract service and
  * by search for result page content.
  */
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { Config } from '../core/config.js';
 import { AppError, contentErrorOf, extractionErrorTypeOf, toAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ConverterPort } from '../core/converter-port.js';
-import type { Renderer, StaticDocument } from '../core/render-port.js';
+import type { RenderedPage, Renderer, StaticDocument } from '../core/render-port.js';
 import { timeLeft, type RequestContext, type RequestDeadline } from '../core/request-context.js';
 import {
   classifyContentType,
@@ -23,9 +25,12 @@ import {
   rejectedExtension,
   sniffBinary,
 } from '../extract/index.js';
-import type { ConvertInput, ConvertOutput } from '../extract/types.js';
+import type { ConvertInput, ConvertOutput, PageControls } from '../extract/types.js';
+import { addressPolicyFor, stripBrackets, type AddressPolicy } from '../net/address-policy.js';
 import { browserProfile } from '../net/browser-profile.js';
+import { portOf, resolveGuarded, systemResolver } from '../net/connector.js';
 import type { FetchedResponse, HttpClient, ResponseHead } from '../net/fetch-types.js';
+import { precheckLiteralHost } from '../net/request-url.js';
 import type { CacheStore } from '../core/cache-port.js';
 import type { ServiceObserver } from './metrics.js';
 
@@ -45,6 +50,13 @@ export interface ExtractedPage {
   output: ConvertOutput;
   /** Whether `output` comes from the page rendered in the headless browser. */
   rendered: boolean;
+  /**
+   * When the page was fetched (ISO 8601 UTC). Absent in entries cached before it was kept:
+   * their age is unknown, so any `max_age` fetches them again.
+   */
+  cachedAt?: string;
+  /** The rendered page as a base64 PNG (`screenshot`; never cached). */
+  screenshot?: string;
 }
 
 export type PageOutcome =
@@ -54,6 +66,14 @@ export interface ExtractOptions {
   format: ExtractFormat;
   /** The browser profile on the static fetch, and a rendered retry of a blocked page. */
   stealth?: boolean;
+  /** Links and selectors (HTML only): part of the cache key. */
+  controls?: PageControls;
+  /** Render, and wait for this CSS selector to match (needs the browser): part of the cache key. */
+  waitForSelector?: string;
+  /** Render, and take a PNG of the page (needs the browser): never served from or written to the cache. */
+  screenshot?: boolean;
+  /** Seconds: a cached copy older than this is fetched again; 0 always fetches. */
+  maxAge?: number;
 }
 
 export interface PageExtractorDeps {
@@ -93,6 +113,40 @@ export function pageKey(url: URL): string {
   return copy.href;
 }
 
+/**
+ * The key a page's output is cached under: its format and URL, and a digest of the options
+ * that change the output (links, selectors, the selector waited for), so that one never
+ * answers for another; a request without them keeps the key it always had.
+ */
+export function pageCacheKey(format: ExtractFormat, url: URL, options: ExtractOptions): string {
+  const { controls = {}, waitForSelector } = options;
+  const shaping = {
+    links: controls.includeLinks === true,
+    include: controls.includeSelectors ?? [],
+    exclude: controls.excludeSelectors ?? [],
+    wait: waitForSelector ?? null,
+  };
+  if (!shaping.links && shaping.include.length === 0 && shaping.exclude.length === 0 && shaping.wait === null)
+    return `page:${format}:${pageKey(url)}`;
+  const digest = createHash('sha256').update(JSON.stringify(shaping)).digest('hex').slice(0, 16);
+  return `page:${format}:${digest}:${pageKey(url)}`;
+}
+
+/** A cached copy young enough for `maxAge` seconds (no limit when undefined; an unknown age is too old for any). */
+function youngEnough(page: ExtractedPage, maxAge: number | undefined, now: number): boolean {
+  if (maxAge === undefined) return true;
+  if (page.cachedAt === undefined) return false;
+  return now - Date.parse(page.cachedAt) < maxAge * 1000;
+}
+
+/** The options that need the headless browser, named for the error that says it is missing. */
+function browserOptions(options: ExtractOptions): string[] {
+  return [
+    ...(options.waitForSelector !== undefined ? ['wait_for_selector'] : []),
+    ...(options.screenshot === true ? ['screenshot'] : []),
+  ];
+}
+
 /** Where the operator turns robots.txt checks off, named in every robots_disallowed message. */
 const ROBOTS_HINT = "the operator's WEBSEARCH_ROBOTS setting governs robots.txt checks";
 
@@ -119,16 +173,20 @@ export class PageExtractor {
   async #extract(ctx: RequestContext, rawUrl: string, options: ExtractOptions): Promise<PageOutcome> {
     const parsed = parseTargetUrl(rawUrl);
     if (parsed instanceof AppError) return { ok: false, statusCode: 0, error: parsed };
-    const cacheKey = `page:${options.format}:${pageKey(parsed)}`;
-    if (this.#deps.config.cache.ttlMs > 0) {
-      const cached = await this.#deps.cache.get(cacheKey).catch(() => undefined);
+    const cacheKey = pageCacheKey(options.format, parsed, options);
+    // A screenshot is of the page now, and too big a value for the cache.
+    const cacheable = this.#deps.config.cache.ttlMs > 0 && options.screenshot !== true;
+    if (cacheable && options.maxAge !== 0) {
+      const found = await this.#deps.cache.get(cacheKey).catch(() => undefined);
+      const cached = found !== undefined && youngEnough(found, options.maxAge, Date.now()) ? found : undefined;
       this.#deps.observer?.cacheLookup('page', cached !== undefined);
       // Pages cached before rendering existed carry no flag: they were static.
       if (cached) return { ok: true, fromCache: true, ...cached, rendered: cached.rendered ?? false };
     }
     try {
       const page = await this.#fetchAndConvert(ctx, parsed, options);
-      if (this.#deps.config.cache.ttlMs > 0) {
+      page.cachedAt = new Date().toISOString();
+      if (cacheable) {
         await this.#deps.cache.set(cacheKey, page, this.#deps.config.cache.ttlMs).catch((err: unknown) => {
           ctx.log.warn({ err, url: parsed.href }, 'page cache write failed');
         });
@@ -150,6 +208,9 @@ export class PageExtractor {
         { statusCode: 0 },
       );
     }
+    const needsBrowser = browserOptions(options);
+    if (needsBrowser.length > 0 && (!this.#deps.renderer || this.#deps.config.render.mode === 'never'))
+      throw renderUnavailable(needsBrowser, this.#deps.config.render.mode === 'never');
     // The request's one deadline covers the robots.txt check and the page.
     const budgetMs = Math.max(0, Math.round(timeLeft(ctx)));
     const verdict = await this.#deps.robots.check(url.href, ctx).catch((err: unknown) => {
@@ -215,7 +276,7 @@ export class PageExtractor {
       }
       throw err;
     }
-    if (this.#shouldRender(response, output, options.format)) {
+    if (this.#shouldRender(response, output, options)) {
       const document = {
         finalUrl: response.finalUrl,
         status: response.status,
@@ -224,18 +285,19 @@ export class PageExtractor {
       };
       return this.#renderAndConvert(ctx, url.href, document, options);
     }
-    if (!hasReadableText(output)) throw emptyContent(response.status, false);
+    if (!hasReadableText(output)) throw emptyContent(response.status, false, options);
     return { statusCode: response.status, finalUrl: response.finalUrl, output, rendered: false };
   }
 
   /**
-   * The rendering decision, from the static response alone: format html renders whenever a
-   * browser exists; Markdown renders always, or (auto) when the page looks script-built.
+   * The rendering decision, from the static response alone: format html, wait_for_selector
+   * and screenshot render whenever a browser exists; Markdown renders always, or (auto)
+   * when the page looks script-built.
    */
-  #shouldRender(response: FetchedResponse, output: ConvertOutput, format: ExtractFormat): boolean {
+  #shouldRender(response: FetchedResponse, output: ConvertOutput, options: ExtractOptions): boolean {
     const mode = this.#deps.config.render.mode;
     if (!this.#deps.renderer || mode === 'never' || classifyContentType(output.content_type) !== 'html') return false;
-    if (format === 'html' || mode === 'always') return true;
+    if (options.format === 'html' || mode === 'always' || browserOptions(options).length > 0) return true;
     if (!nearEmpty(output.markdown)) return false;
     const { text } = decodeText(response.body, response.headers['content-type'] ?? null, 'html');
     return looksScriptDependent(text, output.markdown);
@@ -249,19 +311,49 @@ export class PageExtractor {
   ): Promise<ExtractedPage> {
     const renderer = this.#deps.renderer as Renderer;
     const page = await renderer.render(
-      { url, stealth: options.stealth === true, ...(document ? { document } : {}) },
+      {
+        url,
+        stealth: options.stealth === true,
+        ...(document ? { document } : {}),
+        ...(options.waitForSelector !== undefined ? { waitForSelector: options.waitForSelector } : {}),
+        ...(options.screenshot === true ? { screenshot: true } : {}),
+      },
       ctx,
     );
-    // A browser that fetched the page itself (stealth retry) applies the status gate here.
-    if (!document)
-      checkHead(
-        { url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] },
-        Number.MAX_SAFE_INTEGER,
-      );
+    await this.#checkRendered(url, document, page);
     const bytes = new TextEncoder().encode(page.html);
     const output = await this.#convert(ctx, bytes, 'text/html; charset=utf-8', page.finalUrl, options, {}, page.status);
-    if (!hasReadableText(output)) throw emptyContent(page.status, true);
-    return { statusCode: page.status, finalUrl: page.finalUrl, output, rendered: true };
+    if (!hasReadableText(output)) throw emptyContent(page.status, true, options);
+    return {
+      statusCode: page.status,
+      finalUrl: page.finalUrl,
+      output,
+      rendered: true,
+      ...(page.screenshot !== undefined ? { screenshot: Buffer.from(page.screenshot).toString('base64') } : {}),
+    };
+  }
+
+  /**
+   * A rendered page passes the gates of a fetch: a script or a meta refresh may have moved the
+   * main frame after the static fetch (or the browser fetched the page itself: the stealth
+   * retry). Its final URL passes the address policy (a guard-proxy refusal would otherwise
+   * read as the guard's 403 text), a navigation that failed is a network error, and the final
+   * status passes the status gate. None of these is charged (a failed URL never is).
+   */
+  async #checkRendered(url: string, document: StaticDocument | undefined, page: RenderedPage): Promise<void> {
+    const policy = addressPolicyFor(this.#deps.config.fetch.allowPrivateAddresses);
+    await checkMovedAddress(page.finalUrl, document?.finalUrl ?? url, policy);
+    if (page.navigationError !== undefined) {
+      throw new AppError(
+        'network',
+        `The page moved to ${page.finalUrl}, which the browser could not load (${page.navigationError}).`,
+        { statusCode: 0, retryable: !/ERR_TUNNEL_CONNECTION_FAILED|ERR_BLOCKED_BY_CLIENT/.test(page.navigationError) },
+      );
+    }
+    checkHead(
+      { url, finalUrl: page.finalUrl, status: page.status, statusText: '', headers: {}, redirects: [] },
+      Number.MAX_SAFE_INTEGER,
+    );
   }
 
   /** Converts in the converter (a worker pool in servers) under what is left of the request's deadline. */
@@ -274,7 +366,9 @@ export class PageExtractor {
     headers: Record<string, string>,
     status: number,
   ): Promise<ConvertOutput> {
-    const input = { bytes, contentType, url, format: options.format, headers };
+    const controls = options.controls;
+    const input: ConvertInput = { bytes, contentType, url, format: options.format, headers };
+    if (controls !== undefined && Object.keys(controls).length > 0) input.controls = controls;
     const output = await this.#deps.converter.convert(input, ctx).catch((err: unknown) => {
       const error = toAppError(err);
       // Conversion errors concern the page we got, so they carry its status code.
@@ -304,13 +398,61 @@ function isBotWall(err: unknown): boolean {
   return err instanceof AppError && contentErrorOf(err.code, err.statusCode) === 'blocked';
 }
 
-function emptyContent(status: number, rendered: boolean): AppError {
+function emptyContent(status: number, rendered: boolean, options: ExtractOptions): AppError {
+  const include = options.controls?.includeSelectors ?? [];
+  if (include.length > 0) {
+    const named = include.map((s) => JSON.stringify(s)).join(', ');
+    return new AppError(
+      'empty_content',
+      `No element matching include_selectors ${named} holds readable text on the page${rendered ? ' (rendered)' : ''}; nothing was charged.`,
+      { statusCode: status },
+    );
+  }
   const why = rendered
     ? 'even after its scripts ran in the headless browser'
     : 'empty, or written by scripts this server did not run';
   return new AppError('empty_content', `The page has no readable text (${why}); nothing was charged.`, {
     statusCode: status,
   });
+}
+
+/** wait_for_selector or screenshot without a browser: what to change for them to work. */
+function renderUnavailable(options: string[], renderingOff: boolean): AppError {
+  const how = renderingOff
+    ? 'rendering is off on this server (WEBSEARCH_RENDER=never; set it to auto)'
+    : 'this server has no headless browser (install Chromium, or point CHROMIUM_PATH at one, and restart)';
+  return new AppError('render_unavailable', `${options.join(' and ')} needs the headless browser, but ${how}.`, {
+    statusCode: 0,
+  });
+}
+
+/**
+ * The address policy on the URL a rendered page ended on, when its origin is not the one the
+ * fetcher checked: a literal or loopback-named host, then every address its name resolves to.
+ */
+async function checkMovedAddress(
+  finalUrl: string,
+  checkedUrl: string,
+  policy: AddressPolicy | undefined,
+): Promise<void> {
+  let final: URL;
+  try {
+    final = new URL(finalUrl);
+  } catch {
+    return;
+  }
+  if (!policy || !/^https?:$/.test(final.protocol) || final.origin === new URL(checkedUrl).origin) return;
+  const moved = (error: AppError): AppError =>
+    new AppError('forbidden_address', `The page moved to ${final.href}: ${error.message}`, { statusCode: 0 });
+  try {
+    precheckLiteralHost(final, policy);
+    const host = stripBrackets(final.hostname);
+    if (isIP(host) === 0) await resolveGuarded(systemResolver, policy, host, portOf(final.port, final.protocol));
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'forbidden_address') throw moved(error);
+    // A name that no longer resolves: the browser reached it through the guard, which
+    // resolved it under the same policy; the status gate decides.
+  }
 }
 
 /** The gates that need only the status line and headers of the final hop. */

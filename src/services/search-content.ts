@@ -8,6 +8,7 @@ import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, contentErrorOf, toAppError, type ContentErrorValue } from '../core/errors.js';
 import type { RequestContext } from '../core/request-context.js';
 import type { SearchResult } from '../core/schemas.js';
+import { selectPassages, type Passage } from '../extract/passages/index.js';
 import type { PageExtractor, PageOutcome } from './page-extractor.js';
 
 export interface SearchProgress {
@@ -24,19 +25,28 @@ export interface ContentOptions {
   /** The budget of all pages together, from now (never past the request's deadline). */
   timeoutMs: number;
   onProgress?: (progress: SearchProgress) => void;
+  /** content_mode "passages": each page's passages for the query instead of its Markdown. */
+  passages?: { query: string; max: number; language?: string };
 }
 
 export interface ContentOutcome {
-  /** The results, the first `requested` ones carrying exactly one of content / content_error. */
+  /** The results, the first `requested` ones carrying exactly one of content / passages / content_error. */
   results: SearchResult[];
   requested: number;
   delivered: number;
 }
 
-type ContentField = { content: string } | { content_error: ContentErrorValue };
+type ContentField = { content: string } | { passages: Passage[] } | { content_error: ContentErrorValue };
 
-function fieldOf(outcome: PageOutcome): ContentField {
+function fieldOf(outcome: PageOutcome, passages: ContentOptions['passages']): ContentField {
   // A page without readable text already failed as empty_content in the extractor.
+  if (outcome.ok && passages) {
+    // The page's own language picks its stop words; the request's when the page names none.
+    const language = outcome.output.language ?? passages.language;
+    return {
+      passages: selectPassages(outcome.output.markdown, passages.query, passages.max, language ? { language } : {}),
+    };
+  }
   if (outcome.ok) return { content: outcome.output.markdown };
   // Our own deadline aborts the extraction, which may surface as `cancelled`.
   if (outcome.error.code === 'cancelled') return { content_error: 'timeout' };
@@ -87,7 +97,7 @@ export async function fetchContent(
     let field: ContentField;
     try {
       const outcome = await pages.extract(pageCtx, result.url, { format: 'markdown' });
-      field = fieldOf(outcome);
+      field = fieldOf(outcome, options.passages);
     } catch (err) {
       // PageExtractor reports failures as outcomes; a throw is a bug or a foreign adapter.
       const error = toAppError(err);
@@ -119,8 +129,8 @@ export async function fetchContent(
   const withContent = results.map((result, index) => {
     const field = fields[index];
     if (index >= total || field === undefined) return result;
-    if ('content' in field) delivered++;
-    // Appended last: the result keeps its field order with content | content_error at the end.
+    if (!('content_error' in field)) delivered++;
+    // Appended last: the result keeps its field order with content | passages | content_error at the end.
     return { ...result, ...field };
   });
   return { results: withContent, requested: total, delivered };

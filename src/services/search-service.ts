@@ -14,6 +14,7 @@ import { newSearchId } from '../core/ids.js';
 import { searchCredits } from '../core/pricing.js';
 import type { RequestContext } from '../core/request-context.js';
 import type { SearchRequest, SearchResponse, SearchResult } from '../core/schemas.js';
+import { DEFAULT_PASSAGES } from '../core/schemas.js';
 import type { SuspensionStore } from '../core/suspension-store.js';
 import { fuseResults, type EngineResultList } from '../engines/fusion.js';
 import { ENGINE_IDS, type EngineId, type SearchParams } from '../engines/types.js';
@@ -75,6 +76,10 @@ export function searchCacheKey(request: SearchRequest, engines: readonly EngineI
     sorted(request.exclude_domains),
     request.include_content,
     request.include_content ? request.content_results : null,
+    // Appended only when asked, so the keys of every other search stay as they were.
+    ...(request.include_content && request.content_mode === 'passages'
+      ? [['passages', request.max_passages ?? DEFAULT_PASSAGES]]
+      : []),
   ]);
   return `search:${createHash('sha256').update(canonical).digest('hex')}`;
 }
@@ -171,6 +176,15 @@ export class SearchService {
         count: request.content_results,
         timeoutMs: this.#deps.config.search.contentTimeoutMs,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(request.content_mode === 'passages'
+          ? {
+              passages: {
+                query: request.q,
+                max: request.max_passages ?? DEFAULT_PASSAGES,
+                ...(request.language ? { language: request.language } : {}),
+              },
+            }
+          : {}),
       });
       throwIfCancelled(signal);
       results = fetched.results;
@@ -268,7 +282,11 @@ function copyResponse(response: SearchResponse): SearchResponse {
   return {
     ...response,
     engines: [...response.engines],
-    results: response.results.map((r) => ({ ...r, ...(r.engines ? { engines: [...r.engines] } : {}) })),
+    results: response.results.map((r) => ({
+      ...r,
+      ...(r.engines ? { engines: [...r.engines] } : {}),
+      ...(r.passages ? { passages: r.passages.map((p) => ({ ...p, heading_path: [...p.heading_path] })) } : {}),
+    })),
     metadata: {
       ...response.metadata,
       ...(response.metadata.failed_engines

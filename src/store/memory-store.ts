@@ -6,11 +6,19 @@
  */
 import type { CacheNamespace, CacheStore } from '../core/cache-port.js';
 import type { ApiKeyRecord } from '../core/key-store.js';
-import type { ChargeInput, ReserveResult, UsageRecord } from '../core/ledger-store.js';
+import type { ChargeInput, ReserveResult, UsagePage, UsageRecord } from '../core/ledger-store.js';
+import { usageSubject } from '../core/ledger-store.js';
 import { LruCache } from '../core/lru-cache.js';
+import { balanceTooLarge, MAX_BALANCE } from '../core/pricing.js';
 import type { RateLimitHit } from '../core/rate-window-store.js';
 import type { Store } from '../core/store-port.js';
 import type { StoredSuspension } from '../core/suspension-store.js';
+
+interface Hold {
+  credits: number;
+  expiresAt: number;
+  owner: string | undefined;
+}
 
 export interface MemoryStoreOptions {
   /** Entries kept per cache namespace (least recently used evicted beyond). */
@@ -24,7 +32,7 @@ export class MemoryStore implements Store {
   readonly #caches = new Map<CacheNamespace, LruCache<string, string>>();
   readonly #suspensions = new Map<string, StoredSuspension>();
   readonly #keys = new Map<string, ApiKeyRecord>();
-  readonly #holds = new Map<string, Map<string, { credits: number; expiresAt: number }>>();
+  readonly #holds = new Map<string, Map<string, Hold>>();
   readonly #usage: UsageRecord[] = [];
   readonly #windows = new Map<string, RateLimitHit>();
   readonly #options: MemoryStoreOptions;
@@ -118,7 +126,10 @@ export class MemoryStore implements Store {
     this.#open();
     const key = this.#keys.get(id);
     if (!key) return undefined;
-    if (key.balance !== null) key.balance += credits;
+    if (key.balance !== null) {
+      if (key.balance > MAX_BALANCE - credits) throw balanceTooLarge(id, key.balance, credits);
+      key.balance += credits;
+    }
     return { ...key };
   }
 
@@ -128,18 +139,20 @@ export class MemoryStore implements Store {
     maxCredits: number,
     holdMs: number,
     now: number,
+    owner?: string,
   ): Promise<ReserveResult> {
     this.#open();
     const key = this.#keys.get(keyId);
     if (!key) return { ok: false, reason: 'unknown_key' };
     if (key.revokedAt !== undefined) return { ok: false, reason: 'revoked' };
-    const holds = this.#holds.get(keyId) ?? new Map<string, { credits: number; expiresAt: number }>();
+    const holds = this.#holds.get(keyId) ?? new Map<string, Hold>();
     for (const [id, hold] of holds) if (hold.expiresAt <= now) holds.delete(id);
     if (key.balance !== null) {
-      const held = [...holds.values()].reduce((sum, h) => sum + h.credits, 0);
-      if (key.balance - held <= 0) return { ok: false, reason: 'insufficient_credits', balance: key.balance };
+      const available = key.balance - [...holds.values()].reduce((sum, h) => sum + h.credits, 0);
+      if (available < maxCredits || available <= 0)
+        return { ok: false, reason: 'insufficient_credits', balance: key.balance, available };
     }
-    holds.set(requestId, { credits: maxCredits, expiresAt: now + holdMs });
+    holds.set(requestId, { credits: maxCredits, expiresAt: now + holdMs, owner });
     this.#holds.set(keyId, holds);
     return { ok: true, balance: key.balance };
   }
@@ -155,12 +168,26 @@ export class MemoryStore implements Store {
       credits: input.credits,
       requestId: input.requestId,
       at: input.at,
+      ...usageSubject(input),
     });
     return { balance: key ? key.balance : null };
   }
 
   async release(keyId: string, requestId: string): Promise<void> {
     this.#holds.get(keyId)?.delete(requestId);
+  }
+
+  async releaseOwned(owner: string): Promise<number> {
+    this.#open();
+    let released = 0;
+    for (const holds of this.#holds.values()) {
+      for (const [id, hold] of holds) {
+        if (hold.owner !== owner) continue;
+        holds.delete(id);
+        released += 1;
+      }
+    }
+    return released;
   }
 
   async usage(query: { keyId?: string; since?: string } = {}): Promise<UsageRecord[]> {
@@ -171,6 +198,25 @@ export class MemoryStore implements Store {
           (query.keyId === undefined || u.keyId === query.keyId) && (query.since === undefined || u.at >= query.since),
       )
       .map((u) => ({ ...u }));
+  }
+
+  async usagePage(keyId: string, page: { limit: number; before?: number }): Promise<UsagePage> {
+    this.#open();
+    // seq: the record's place in the whole log, from 1.
+    const older = this.#usage
+      .map((u, i) => ({ ...u, seq: i + 1 }))
+      .filter((u) => u.keyId === keyId && (page.before === undefined || u.seq < page.before))
+      .reverse();
+    const records = older.slice(0, page.limit);
+    const last = records[records.length - 1];
+    return { records, ...(older.length > page.limit && last ? { next: last.seq } : {}) };
+  }
+
+  async heldCredits(keyId: string, now: number): Promise<number> {
+    this.#open();
+    let held = 0;
+    for (const hold of this.#holds.get(keyId)?.values() ?? []) if (hold.expiresAt > now) held += hold.credits;
+    return held;
   }
 
   async hitRateLimit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit> {

@@ -21,7 +21,26 @@ export interface ConvertPoolOptions {
   threads: number;
   maxQueue: number;
   memoryMb: number;
+  /**
+   * `throughput` (default; `serve`): workers stay warm and get the large young generation
+   * (youngGenerationMb). `footprint` (the stdio server a desktop client keeps all day): a
+   * small young generation, and a worker idle FOOTPRINT_IDLE_MS is stopped, its heap given
+   * back; the next page starts one again (~0.3 s). Figures: BENCHMARKS.md, "Memory of
+   * each face".
+   */
+  sizing?: 'throughput' | 'footprint';
+  /** How long an idle worker is kept (default: 5 minutes; `footprint`: FOOTPRINT_IDLE_MS). */
+  idleTimeoutMs?: number;
 }
+
+/** How long a `footprint` pool keeps an idle worker. */
+export const FOOTPRINT_IDLE_MS = 30_000;
+
+/**
+ * The young generation of a `footprint` worker: the size that kept the stdio server's peak
+ * lowest (BENCHMARKS.md, "Memory of each face").
+ */
+export const FOOTPRINT_YOUNG_GENERATION_MB = 8;
 
 /** Main-thread collection after a huge page (collect-garbage.ts); tests pass their own. */
 export interface CollectOptions {
@@ -85,16 +104,17 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
   /** Started on the first conversion: a command that converts nothing starts no thread. */
   get #pool(): Piscina<ConvertInput, ConvertReply> {
     const options = this.#options;
+    const footprint = options.sizing === 'footprint';
     return (this.#started ??= new Piscina({
       filename: workerEntry().href,
-      minThreads: options.threads,
+      minThreads: footprint ? 0 : options.threads,
       maxThreads: options.threads,
       maxQueue: options.maxQueue,
       // Workers stay warm: starting one and loading the HTML cascade costs ~0.3 s.
-      idleTimeout: 5 * 60_000,
+      idleTimeout: options.idleTimeoutMs ?? (footprint ? FOOTPRINT_IDLE_MS : 5 * 60_000),
       resourceLimits: {
         maxOldGenerationSizeMb: options.memoryMb,
-        maxYoungGenerationSizeMb: youngGenerationMb(options.memoryMb),
+        maxYoungGenerationSizeMb: footprint ? FOOTPRINT_YOUNG_GENERATION_MB : youngGenerationMb(options.memoryMb),
       },
     }));
   }
@@ -156,7 +176,8 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput> {
       );
     } finally {
       this.#pending -= 1;
-      if (input.bytes.length >= LARGE_INPUT_BYTES) this.#scheduleCollection();
+      // A footprint pool collects after any work once idle: what it gives back matters more than the collection.
+      if (input.bytes.length >= LARGE_INPUT_BYTES || this.#options.sizing === 'footprint') this.#scheduleCollection();
     }
   }
 

@@ -86,14 +86,14 @@ describe('websearch-mcp keys', () => {
     expect(topped.stdout).toContain('balance 7 (+3)');
 
     const usage = await run(['keys', 'usage', '--key', id, '--json'], env);
-    expect(JSON.parse(usage.stdout).map((u: any) => [u.keyId, u.operation, u.credits])).toEqual([[id, 'crawl', 1]]);
+    expect(JSON.parse(usage.stdout).map((u: any) => [u.key_id, u.operation, u.credits])).toEqual([[id, 'crawl', 1]]);
     const summary = await run(['keys', 'usage', '--since', '1h'], env);
     expect(summary.stdout).toMatch(new RegExp(`${id}\\s+team-a\\s+crawl\\s+1\\s+1`));
     expect((await run(['keys', 'usage', '--since', '2999-01-01'], env)).stdout).toContain('No usage recorded.');
 
     const revoked = await run(['keys', 'revoke', id], env);
     expect(revoked.code).toBe(0);
-    expect(JSON.parse((await run(['keys', 'list', '--json'], env)).stdout)[0].revokedAt).toBeTruthy();
+    expect(JSON.parse((await run(['keys', 'list', '--json'], env)).stdout)[0].revoked_at).toBeTruthy();
   });
 
   it('says what is wrong, with exit 2 for usage and 1 for a failed operation', async () => {
@@ -189,6 +189,6 @@ describe('serve and the store', () => {
     const [a, b] = [JSON.parse(first.stdout), JSON.parse(second.stdout)];
     expect(a.metadata).toMatchObject({ credits_used: 1, cached_free: 0 });
     expect(b.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
-    expect(b.results).toEqual(a.results);
+    expect(b.results).toEqual(a.results.map((r: any) => ({ ...r, from_cache: true })));
   });
 });

@@ -139,6 +139,11 @@ describe('rendering settings', () => {
     expect(loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium-browser']) }).render).toEqual({
       mode: 'auto',
       pages: 4,
+      heapMb: 256,
+      pageMemoryMb: 512,
+      memoryMb: 3_072,
+      screenshotMaxHeight: 8_000,
+      screenshotMaxBytes: 5 * 1024 * 1024,
       chromiumPath: '/usr/bin/chromium-browser',
     });
     expect(
@@ -152,6 +157,26 @@ describe('rendering settings', () => {
     ).toBe('/opt/chrome/chrome');
   });
 
+  it("refuses memory bounds out of order: a page's heap inside its renderer, the renderers inside the browser", () => {
+    for (const env of [
+      { WEBSEARCH_RENDER_HEAP_MB: '512', WEBSEARCH_RENDER_PAGE_MEMORY_MB: '512' },
+      { WEBSEARCH_RENDER_PAGE_MEMORY_MB: '4096', WEBSEARCH_RENDER_MEMORY_MB: '2048' },
+    ]) {
+      expect(() => loadConfig({ env }), JSON.stringify(env)).toThrow(
+        /WEBSEARCH_RENDER_HEAP_MB \(\d+\) < WEBSEARCH_RENDER_PAGE_MEMORY_MB/,
+      );
+    }
+    expect(
+      loadConfig({
+        env: {
+          WEBSEARCH_RENDER_HEAP_MB: '128',
+          WEBSEARCH_RENDER_PAGE_MEMORY_MB: '256',
+          WEBSEARCH_RENDER_MEMORY_MB: '256',
+        },
+      }).render,
+    ).toMatchObject({ heapMb: 128, pageMemoryMb: 256, memoryMb: 256 });
+  });
+
   it('refuses a CHROMIUM_PATH with no file, a bad mode, page cap or stealth proxy', () => {
     expect(() => loadConfig({ env: { CHROMIUM_PATH: '/nowhere/chromium' }, fileExists: () => false })).toThrow(
       /CHROMIUM_PATH: no file at \/nowhere\/chromium/,
@@ -160,6 +185,7 @@ describe('rendering settings', () => {
       { WEBSEARCH_RENDER: 'sometimes' },
       { WEBSEARCH_RENDER_PAGES: '0' },
       { WEBSEARCH_STEALTH_PROXY: 'socks5://proxy:1080' },
+      { WEBSEARCH_SCREENSHOT_MAX_BYTES: '100' },
     ]) {
       expect(() => loadConfig({ env }), JSON.stringify(env)).toThrow(ConfigError);
     }

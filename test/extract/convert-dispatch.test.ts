@@ -43,7 +43,8 @@ beforeEach(() => {
 describe('convert: kinds by Content-Type', () => {
   it('html goes through the cascade with the final URL, metadata gaps filled from the head', async () => {
     const result = await md(ARTICLE, 'text/html; charset=utf-8');
-    expect(htmlToMarkdown).toHaveBeenCalledWith(ARTICLE, URL_);
+    // No page controls asked for: none reach the cascade.
+    expect(htmlToMarkdown).toHaveBeenCalledWith(ARTICLE, URL_, undefined);
     expect(result).toEqual({
       markdown: `converted ${ARTICLE.length} chars from ${URL_}`,
       title: 'Cascade title',

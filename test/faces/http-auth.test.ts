@@ -165,21 +165,25 @@ describe('credits', () => {
     expect(two.status).toBe(200);
     expect(two.body.metadata.credits_used).toBe(2);
     expect((await a.core.store.keyById(record.id))?.balance).toBe(1);
-    // The request that crosses zero may take the balance below it by its own cost.
+    // Admission covers the largest cost: 1 credit left cannot run a 5-credit stealth request.
     const stealth = await call(a.url, 'POST', '/api/crawl', auth, { urls: [`${site.origin}/text`], stealth: true });
-    expect(stealth.body.metadata.credits_used).toBe(5);
-    expect((await a.core.store.keyById(record.id))?.balance).toBe(-4);
+    expect(stealth.status).toBe(402);
+    expect(stealth.body.error.code).toBe('insufficient_credits');
+    expect(stealth.body.error.message).toMatch(/needs up to 5 credits .*the key has 1 available/);
+    expect((await a.core.store.keyById(record.id))?.balance).toBe(1);
+    expect((await call(a.url, 'POST', '/api/crawl', auth, { urls: [`${site.origin}/text`] })).status).toBe(200);
     const refused = await call(a.url, 'POST', '/api/crawl', auth, { urls: [`${site.origin}/text`] });
     expect(refused.status).toBe(402);
     expect(refused.body.error.code).toBe('insufficient_credits');
+    expect((await a.core.store.keyById(record.id))?.balance).toBe(0);
     const usage = await a.core.keys.usage({ key: record.id });
     expect(usage.map((u) => [u.operation, u.credits])).toEqual([
       ['crawl', 2],
-      ['crawl', 5],
+      ['crawl', 1],
     ]);
     await a.core.keys.topUp(record.id, 10);
     expect((await call(a.url, 'POST', '/api/crawl', auth, { urls: [`${site.origin}/text`] })).status).toBe(200);
-    expect((await a.core.store.keyById(record.id))?.balance).toBe(5);
+    expect((await a.core.store.keyById(record.id))?.balance).toBe(9);
   });
 
   it('charges nothing for a failed request and keeps unlimited keys unlimited', async () => {

@@ -577,13 +577,19 @@ describe('malformed HTTP', () => {
 
 describe('the connection cap', () => {
   it('closes connections past it at once; the server answers again when they go', async () => {
-    const capped = await startTestApi({ server: { maxConnections: 2 } });
+    const capped = await startTestApi({ server: { maxConnections: 2, maxConnectionsPerAddress: 2 } });
     const held: Socket[] = [];
     try {
+      // Busy ones (a request whose body never comes): idle ones would make room
+      // (connection-share.test.ts).
       for (let i = 0; i < 2; i++) {
         const socket = connect(capped.server.port, '127.0.0.1');
         await new Promise((r) => socket.once('connect', r));
+        socket.write(
+          `POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1:${capped.server.port}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n`,
+        );
         held.push(socket);
+        await new Promise((r) => setTimeout(r, 50));
       }
       await new Promise((r) => setTimeout(r, 50));
       const refused = await raw(capped, (socket) => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));

@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractResponseSchema, searchResponseSchema } from '../../src/core/schemas.js';
 import type { FakeEngines } from '../helpers/fake-engines.js';
 import { spawnedServerEnv, startFakeEngines } from '../helpers/fake-engines.js';
@@ -29,7 +29,8 @@ import { startTestApi } from '../helpers/test-server.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = `${ROOT}dist/cli.js`;
 const INSPECTOR = `${ROOT}node_modules/.bin/mcp-inspector`;
-const ENGINES = ['duckduckgo', 'wikipedia', 'mojeek', 'brave', 'searxng', 'google'] as const;
+/** The pages the search with include_content finds: Google's only answer, no other test asks Google. */
+const CONTENT_PATHS = ['/text', '/markdown'];
 
 let fake: FakeEngines;
 let site: FixtureSite;
@@ -38,6 +39,17 @@ let stateless: TestApi;
 
 beforeAll(async () => {
   [fake, site] = await Promise.all([startFakeEngines(), startFixtureSite()]);
+  // Set once, before any test: the tests of a transport run side by side, so none of them
+  // switches a scenario another one relies on.
+  fake.setScenario('google', {
+    body: {
+      items: CONTENT_PATHS.map((path, i) => ({
+        link: `${site.origin}${path}`,
+        title: `Page ${i}`,
+        snippet: 'snippet',
+      })),
+    },
+  });
   const overrides = {
     engines: fake.engineConfig,
     search: { duckduckgoIntervalMs: 0, cacheTtlMs: 0, braveRatePerSecond: 1000 },
@@ -52,9 +64,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([api?.close(), stateless?.close()]);
   await Promise.all([fake?.close(), site?.close()]);
-});
-beforeEach(() => {
-  for (const engine of ENGINES) fake.setScenario(engine, 'results');
 });
 
 interface Run {
@@ -117,8 +126,10 @@ beforeAll(() => {
   expect(existsSync(INSPECTOR), 'the @modelcontextprotocol/inspector devDependency is installed').toBe(true);
 });
 
+// The targets one after another, the five calls of each side by side (each is an
+// inspector process, and over stdio a server process too: five at a time).
 describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
-  it('lists both tools with output schemas and annotations', async () => {
+  it.concurrent('lists both tools with output schemas and annotations', async () => {
     const listed = await inspect(target(), ['--method', 'tools/list']);
     expect(listed.tools.map((t: { name: string }) => t.name).sort()).toEqual(['extract_urls', 'web_search']);
     for (const tool of listed.tools) {
@@ -127,7 +138,7 @@ describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
     }
   });
 
-  it('calls web_search (string, array and integer arguments)', async () => {
+  it.concurrent('calls web_search (string, array and integer arguments)', async () => {
     const result = await inspect(target(), [
       '--method',
       'tools/call',
@@ -146,43 +157,28 @@ describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
     expect(response.metadata.status).toBe('success');
   });
 
-  it('calls web_search with include_content (boolean argument): page content from the fixture site', async () => {
-    const results = ['/text', '/markdown'].map((path, i) => ({
-      url: `${site.origin}${path}`,
-      title: `Page ${i}`,
-      content: 'snippet',
-      engine: 'x',
-      template: 'default.html',
-    }));
-    fake.setScenario('searxng', {
-      body: {
-        query: 'pages',
-        results,
-        answers: [],
-        suggestions: [],
-        infoboxes: [],
-        corrections: [],
-        unresponsive_engines: [],
-      },
-    });
-    const result = await inspect(target(), [
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'web_search',
-      '--tool-arg',
-      'q=pages',
-      'engines=["searxng"]',
-      'include_content=true',
-      'content_results=2',
-    ]);
-    expectSuccess(result);
-    const response = searchResponseSchema.parse(result.structuredContent);
-    expect(response.metadata).toMatchObject({ content_requested: 2, content_delivered: 2 });
-    expect(response.results.every((r) => (r.content ?? '').length > 0)).toBe(true);
-  });
+  it.concurrent(
+    'calls web_search with include_content (boolean argument): page content from the fixture site',
+    async () => {
+      const result = await inspect(target(), [
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'web_search',
+        '--tool-arg',
+        'q=pages',
+        'engines=["google"]',
+        'include_content=true',
+        'content_results=2',
+      ]);
+      expectSuccess(result);
+      const response = searchResponseSchema.parse(result.structuredContent);
+      expect(response.metadata).toMatchObject({ content_requested: 2, content_delivered: 2 });
+      expect(response.results.every((r) => (r.content ?? '').length > 0)).toBe(true);
+    },
+  );
 
-  it('calls extract_urls (an array argument): one page extracted, one refused', async () => {
+  it.concurrent('calls extract_urls (an array argument): one page extracted, one refused', async () => {
     const urls = JSON.stringify([`${site.origin}/html`, `${site.origin}/doc.pdf`]);
     const result = await inspect(target(), [
       '--method',
@@ -199,7 +195,7 @@ describe.each(TARGETS)('the MCP Inspector CLI over $name', ({ target }) => {
     expect(response.results[0]?.markdown.length).toBeGreaterThan(0);
   });
 
-  it('shows a bad argument as an isError result (exit 0), not a protocol failure', async () => {
+  it.concurrent('shows a bad argument as an isError result (exit 0), not a protocol failure', async () => {
     const result = await inspect(target(), [
       '--method',
       'tools/call',

@@ -141,7 +141,12 @@ function stableSearch(response: any) {
   return { ...response, id: '', metadata: { ...response.metadata, response_time: 0, timestamp: '' } };
 }
 function stableExtract(response: any) {
-  return { ...response, metadata: { ...response.metadata, response_time: 0, timestamp: '' } };
+  return {
+    ...response,
+    // cached_at: when each call fetched its page.
+    results: response.results.map(({ cached_at: _fetchedAt, ...result }: any) => result),
+    metadata: { ...response.metadata, response_time: 0, timestamp: '' },
+  };
 }
 
 /** SearXNG answering with result URLs on the fixture site, so include_content fetches real pages. */

@@ -1,7 +1,8 @@
 /**
  * The guard proxy on its own (no browser): CONNECT tunnels and absolute-form requests
  * reach only what the address policy allows; a refused target gets a 403 and never a
- * connection; with an upstream (the stealth proxy) tunnels are chained after the same check.
+ * connection; with an upstream (the stealth proxy) tunnels are chained after the same check;
+ * without the launch's credentials nothing is proxied at all (407, nothing dialled).
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -24,18 +25,41 @@ beforeAll(async () => {
   proxy = await startGuardProxy({ policy, connectTimeoutMs: 2_000, logger: silentLogger });
   // An upstream that allows everything stands in for the operator's stealth proxy.
   open = await startGuardProxy({ policy: undefined, connectTimeoutMs: 2_000, logger: silentLogger });
-  chained = await startGuardProxy({ policy, connectTimeoutMs: 2_000, logger: silentLogger, upstream: open.url });
+  chained = await startGuardProxy({
+    policy,
+    connectTimeoutMs: 2_000,
+    logger: silentLogger,
+    upstream: withCredentials(open),
+  });
 });
 afterAll(async () => {
   await Promise.all([proxy?.close(), open?.close(), chained?.close()]);
   await Promise.all([site?.close(), canary?.close()]);
 });
 
+/** The proxy's URL with its per-launch credentials, as the browser (or a chained guard) is given them. */
+function withCredentials(proxy: GuardProxy): string {
+  const { username, password } = proxy.credentials;
+  return `http://${username}:${password}@127.0.0.1:${proxy.port}`;
+}
+
+function basic(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+/** The Proxy-Authorization header of `via`'s own credentials. */
+function authOf(via: GuardProxy): string {
+  return basic(via.credentials.username, via.credentials.password);
+}
+
 /** Opens a CONNECT tunnel through `via`, sends a GET over it and returns the first response line. */
-function throughTunnel(via: GuardProxy, authority: string): Promise<string> {
+/** `auth`: the Proxy-Authorization header (default: the proxy's own credentials; null: none). */
+function throughTunnel(via: GuardProxy, authority: string, auth: string | null = authOf(via)): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(via.port, '127.0.0.1', () =>
-      socket.write(`CONNECT ${authority} HTTP/1.1\r\nhost: ${authority}\r\n\r\n`),
+      socket.write(
+        `CONNECT ${authority} HTTP/1.1\r\nhost: ${authority}\r\n${auth ? `proxy-authorization: ${auth}\r\n` : ''}\r\n`,
+      ),
     );
     let text = '';
     let sent = false;
@@ -48,15 +72,29 @@ function throughTunnel(via: GuardProxy, authority: string): Promise<string> {
       }
     });
     socket.on('end', () => resolve(text.split('\r\n')[0] as string));
+    socket.on('close', () => resolve(text.split('\r\n')[0] as string));
     socket.on('error', reject);
   });
 }
 
-function proxiedGet(via: GuardProxy, url: string, host = new URL(url).host): Promise<number> {
+function proxiedGet(
+  via: GuardProxy,
+  url: string,
+  host = new URL(url).host,
+  auth: string | null = authOf(via),
+): Promise<number> {
+  return proxiedRequest(via, url, { host, ...(auth ? { 'proxy-authorization': auth } : {}) }).then((r) => r.status);
+}
+
+function proxiedRequest(
+  via: GuardProxy,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; challenge: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: via.port, path: url, headers: { host } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port: via.port, path, headers }, (res) => {
       res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, challenge: res.headers['proxy-authenticate'] }));
     });
     req.on('error', reject);
     req.end();
@@ -64,6 +102,35 @@ function proxiedGet(via: GuardProxy, url: string, host = new URL(url).host): Pro
 }
 
 describe('guard proxy', () => {
+  it('proxies nothing without its per-launch credentials: 407 with a Basic challenge, nothing dialled', async () => {
+    // The target is an allowed origin: only the missing credentials stop the request.
+    const connections = site.connections();
+    const target = `127.0.0.1:${site.port}`;
+    const wrong = [null, basic(proxy.credentials.username, 'guess'), authOf(open), 'Bearer x', basic('', '')];
+    for (const auth of wrong) {
+      expect(await throughTunnel(proxy, target, auth), String(auth)).toBe('HTTP/1.1 407 Proxy Authentication Required');
+      const get = await proxiedRequest(proxy, `${site.origin}/text`, {
+        host: target,
+        ...(auth ? { 'proxy-authorization': auth } : {}),
+      });
+      expect(get).toEqual({ status: 407, challenge: 'Basic realm="websearch-mcp browser guard", charset="UTF-8"' });
+      const upgrade = await proxiedRequest(proxy, `${site.origin}/ws`, {
+        host: target,
+        connection: 'upgrade',
+        upgrade: 'websocket',
+        ...(auth ? { 'proxy-authorization': auth } : {}),
+      });
+      expect(upgrade.status).toBe(407);
+    }
+    expect(site.connections()).toBe(connections);
+    // Each launch has its own secret.
+    expect(proxy.credentials.password).not.toBe(open.credentials.password);
+    expect(proxy.credentials.password.length).toBeGreaterThanOrEqual(32);
+    // With them, the same requests go through.
+    expect(await throughTunnel(proxy, target)).toBe('HTTP/1.1 200 OK');
+    expect(site.connections()).toBeGreaterThan(connections);
+  });
+
   it('tunnels to an allowed origin, and refuses others with 403 before any connection', async () => {
     expect(await throughTunnel(proxy, `127.0.0.1:${site.port}`)).toBe('HTTP/1.1 200 OK');
     const before = proxy.refusals();

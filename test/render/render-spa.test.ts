@@ -114,7 +114,10 @@ describeWithChromium('rendered pages in the cache', () => {
       const cached = await api.crawl({ urls: [`${site.origin}/spa`] });
       expect(fresh.json.metadata).toMatchObject({ credits_used: 1, cached_free: 0 });
       expect(cached.json.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
-      expect(cached.json.results).toEqual(fresh.json.results);
+      // The same page, which says where it came from (from_cache; cached_at is the fresh fetch's time).
+      expect(fresh.json.results[0].from_cache).toBe(false);
+      expect(cached.json.results[0].from_cache).toBe(true);
+      expect(cached.json.results.map((r: object) => ({ ...r, from_cache: false }))).toEqual(fresh.json.results);
       expect(cached.json.results[0].rendered).toBe(true);
     } finally {
       await api.close();

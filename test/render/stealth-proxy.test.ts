@@ -35,7 +35,9 @@ beforeAll(async () => {
     out.on('error', () => socket.destroy());
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(front.address() as net.AddressInfo).port}`;
+  // The upstream stands in for the operator's proxy; it is a guard proxy, so it wants its credentials.
+  const { username, password } = upstream.credentials;
+  proxyUrl = `http://${username}:${password}@127.0.0.1:${(front.address() as net.AddressInfo).port}`;
 });
 afterAll(async () => {
   front?.close();
@@ -76,7 +78,12 @@ describeWithChromium('the browser with a stealth proxy', () => {
   it('the stealth retry of a bot wall goes through it', async () => {
     const api = await startTestApi({
       render: { mode: 'auto', chromiumPath: chromium.path as string },
-      fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, stealthProxy: proxyUrl },
+      // The deadline covers the browser's cold launch, seconds on a busy 2-core machine.
+      fetch: {
+        allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never,
+        stealthProxy: proxyUrl,
+        timeoutMs: 15_000,
+      },
       cache: { ttlMs: 0 },
     });
     try {

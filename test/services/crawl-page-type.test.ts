@@ -90,7 +90,8 @@ describe('page_type in the services', () => {
     const cached = await crawl({ urls: [`${site.origin}/html`, `${site.origin}/json`] });
     expect(cached.metadata).toMatchObject({ cached_free: 2, credits_used: 0 });
     expect(PAGE_TYPES).toContain(fresh.results[0]!.page_type);
-    expect(cached.results).toEqual(fresh.results);
+    // The same results, cached_at included; only from_cache tells them apart.
+    expect(cached.results).toEqual(fresh.results.map((r) => (r.success ? { ...r, from_cache: true } : r)));
     expect(cached.results[1]).not.toHaveProperty('page_type');
   });
 
@@ -121,6 +122,8 @@ describe('page_type in the services', () => {
       language: 'en',
       content_type: 'text/html',
       final_url: url,
+      // No cached_at: an entry from before it was kept has no known age.
+      from_cache: true,
     });
     expect(site.hits('/old')).toBe(0);
   });

@@ -258,5 +258,5 @@ describe('billing tiers (docs/interface.md 8.2)', () => {
 });
 
 // Type-level check: the result type allows exactly the documented optional keys.
-const _shape: SearchResult = { title: '', url: '', snippet: '', position: 1, engine: 'x' };
+const _shape: SearchResult = { title: '', url: '', snippet: '', position: 1, engine: 'x', engines: ['x'] };
 void _shape;

@@ -12,6 +12,7 @@ import { keyContract } from './key-contract.js';
 import { ledgerContract } from './ledger-contract.js';
 import { rateWindowContract } from './rate-window-contract.js';
 import { suspensionContract } from './suspension-contract.js';
+import { usagePageContract } from './usage-page-contract.js';
 
 /** Registers every port's contract tests for stores made by `make` (a fresh, empty store each time). */
 export function storeContract(name: string, make: () => Promise<Store>): void {
@@ -20,6 +21,7 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
     suspensionContract(make);
     keyContract(make);
     ledgerContract(make);
+    usagePageContract(make);
     rateWindowContract(make);
     healthContract(make);
   });

@@ -11,6 +11,9 @@ import { startTestApi, type TestApi } from '../helpers/test-server.js';
 import type { ConvertPool } from '../../src/workers/convert-pool.js';
 
 const DEADLINE_MS = 15_000;
+// A page whose expected outcome includes the timeout is held to a shorter deadline: the
+// bound and the server's answers are checked all the same, without a core spent for 15 s.
+const TIMEOUT_ALLOWED_DEADLINE_MS = 5_000;
 // Room for a loaded test machine beyond the per-URL deadline.
 const SLACK_MS = 3_000;
 
@@ -59,8 +62,9 @@ describe('hostile pages through the server', () => {
   it.each(Object.entries(HOSTILE_PAGES).filter(([name]) => name !== 'slow'))(
     '%s: bounded, and the server keeps answering',
     async (name, hostile) => {
+      const deadline = hostile.expect.errorTypes.includes('timeout') ? TIMEOUT_ALLOWED_DEADLINE_MS : DEADLINE_MS;
       const started = performance.now();
-      const crawl = api.crawl({ urls: [`${site.url}hostile/${name}`], timeout_ms: DEADLINE_MS });
+      const crawl = api.crawl({ urls: [`${site.url}hostile/${name}`], timeout_ms: deadline });
       const [{ status, json }, small] = await Promise.all([
         crawl.then((r) => ({ ...r, ms: performance.now() - started })),
         smallRequestsDuring(crawl),
@@ -79,7 +83,7 @@ describe('hostile pages through the server', () => {
         expect(hostile.expect.errorTypes, summary).toContain(result.error_type);
         expect(json.metadata.credits_used).toBe(0);
       }
-      expect(wall).toBeLessThan(DEADLINE_MS + SLACK_MS);
+      expect(wall).toBeLessThan(deadline + SLACK_MS);
       expect(small.health.length).toBeGreaterThan(0);
       expect(p99(small.health)).toBeLessThan(1_000);
       if (small.page.length > 0) expect(p99(small.page)).toBeLessThan(1_000);

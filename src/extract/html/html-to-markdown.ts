@@ -9,6 +9,9 @@ import type { PageMetadata } from './read/metadata.js';
 import type { PassFailure, Stage } from './page-context.js';
 import type { PageType } from '../../core/page-types.js';
 import { runPipeline } from './pipeline.js';
+import { AppError } from '../../core/errors.js';
+import { cssSelectorProblem } from '../../core/css-selector.js';
+import type { PageControls, PageLink } from '../types.js';
 
 export interface HtmlExtraction extends PageMetadata {
   markdown: string;
@@ -18,11 +21,46 @@ export interface HtmlExtraction extends PageMetadata {
   pageType: PageType;
   /** The passes that failed on the page, each with its error (pipeline.ts); absent when none did. */
   failures?: PassFailure[];
+  /** The page's links (controls.includeLinks only). */
+  links?: PageLink[];
+  linksTruncated?: boolean;
+  /** The content is what controls.includeSelectors matched. */
+  fromSelectors?: true;
 }
 
 export type { Stage, PageType, PassFailure };
 
-export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
-  const { markdown, stage, metadata, pageType, failures } = runPipeline(html, url);
-  return { markdown, ...metadata, stage, pageType, ...(failures.length > 0 ? { failures } : {}) };
+/**
+ * `controls` (links, selectors) as POST /api/crawl takes them; a selector that cannot be
+ * matched is refused (AppError `invalid_request` naming it), as the request schema refuses it.
+ */
+export function htmlToMarkdown(html: string, url: string, controls?: PageControls): HtmlExtraction {
+  if (controls !== undefined) checkSelectors(controls);
+  const { markdown, stage, metadata, pageType, failures, links, fromSelectors } = runPipeline(
+    html,
+    url,
+    controls === undefined ? {} : { controls },
+  );
+  return {
+    markdown,
+    ...metadata,
+    stage,
+    pageType,
+    ...(failures.length > 0 ? { failures } : {}),
+    ...(links !== undefined ? { links: links.list, linksTruncated: links.truncated } : {}),
+    ...(fromSelectors ? { fromSelectors } : {}),
+  };
+}
+
+function checkSelectors(controls: PageControls): void {
+  const details = (['includeSelectors', 'excludeSelectors'] as const).flatMap((key) =>
+    (controls[key] ?? []).flatMap((selector, i) => {
+      const problem = cssSelectorProblem(selector);
+      return problem === null ? [] : [{ path: `${key}.${i}`, message: `not a CSS selector: ${problem}` }];
+    }),
+  );
+  if (details.length > 0)
+    throw new AppError('invalid_request', `Invalid page controls: ${details.map((d) => d.path).join(', ')}`, {
+      details,
+    });
 }

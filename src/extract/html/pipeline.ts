@@ -55,7 +55,7 @@ import type {
 } from './page-context.js';
 import type { PageType } from '../../core/page-types.js';
 import type { StageFeatures } from './choose/stage-features.js';
-import { pipelineRun, statsCache, statsOf } from './page-context.js';
+import { measure, pipelineRun, statsCache, statsOf } from './page-context.js';
 import { bodyOf, parseDocument } from './read/parse.js';
 import { dropPlaceholderText } from './prepare/placeholder-text.js';
 import { plainText } from './write/plain-text.js';
@@ -73,6 +73,10 @@ import { THRESHOLDS } from './thresholds.js';
 import { tidyMarkdown } from './write/tidy.js';
 import { documentBaseUrl } from './urls.js';
 import { dropMobileCopies } from './prepare/viewport-copies.js';
+import type { FoundLinks } from './read/links.js';
+import { collectLinks, linkTargets, markInContent } from './read/links.js';
+import { keepOnlyMatching, removeMatching } from './prepare/selectors.js';
+import type { PageControls, PageLink } from '../types.js';
 import { boundWhiteSpaceRuns } from './clean/white-space-runs.js';
 
 export type { Phase, PassFailure, PassName, SwitchName };
@@ -325,6 +329,8 @@ export interface PipelineOptions {
   off?: Iterable<string>;
   /** Put this stage first whatever the selector says (bench/train-selector.mjs). */
   prefer?: 'readability' | 'cleaned-body';
+  /** The caller's page controls (links, selectors): none when absent, and nothing computed for them. */
+  controls?: PageControls;
 }
 
 export interface PipelineResult {
@@ -337,6 +343,10 @@ export interface PipelineResult {
   features: StageFeatures | null;
   /** What failed on the way, each under its pass; empty on almost every page. */
   failures: PassFailure[];
+  /** The page's links (controls.includeLinks only). */
+  links?: { list: PageLink[]; truncated: boolean };
+  /** The content is what controls.includeSelectors matched: no stage was chosen. */
+  fromSelectors?: true;
 }
 
 /** Runs the passes of `phase` that are on and apply to `state`, in order. */
@@ -374,15 +384,16 @@ function parsedPage(reading: Reading): PageContext | null {
 }
 
 /** The de-noised body again, from a fresh parse of the page (the prepare passes rerun on it). */
-function freshBody(page: PageContext): DomElement {
+function freshBody(page: PageContext, exclude: readonly string[]): DomElement {
   const doc = parseDocument(page.source, page.capitalNames);
   const fresh: PageContext = { ...page, ...statsCache(), doc, body: bodyOf(doc) };
+  if (exclude.length > 0) page.attempt(() => removeMatching(fresh.body, exclude));
   runPhase('prepare', fresh);
   return fresh.body;
 }
 
 /** The choose phase's state before its first pass. */
-function newChoosing(page: PageContext, prefer: Choosing['prefer']): Choosing {
+function newChoosing(page: PageContext, prefer: Choosing['prefer'], exclude: readonly string[]): Choosing {
   return {
     ...page,
     prefer,
@@ -396,23 +407,54 @@ function newChoosing(page: PageContext, prefer: Choosing['prefer']): Choosing {
     ranked: [],
     features: null,
     pageType: 'other',
-    freshBody: () => freshBody(page),
+    freshBody: () => freshBody(page, exclude),
   };
 }
 
 /** The clean and write phases on one candidate: its Markdown. */
-function write(page: PageContext, candidate: RankedCandidate): string {
+function write(page: PageContext, candidate: RankedCandidate, exclude: readonly string[] = []): string {
   if (candidate.stage !== 'plain-text') runPhase('clean', { ...page, candidate });
-  const writing: Writing = { ...page, candidate, markdown: '', freshBody: () => freshBody(page) };
+  const writing: Writing = { ...page, candidate, markdown: '', freshBody: () => freshBody(page, exclude) };
   runPhase('write', writing);
   return writing.markdown;
 }
 
+/**
+ * The caller's selected elements as the content (controls.includeSelectors): written as
+ * the cleaned-body stage writes the body, nothing ranked, nothing added (no product offer,
+ * no repeated run dropped: the caller chose every word).
+ */
+function writeSelection(page: PageContext): string {
+  const candidate = measure(page, 'cleaned-body', page.doc, page.body);
+  if (candidate.chars === 0) return '';
+  try {
+    return write(page, candidate);
+  } catch (error) {
+    page.log.record(error);
+    return '';
+  }
+}
+
+/** The links `found`, each told whether the element written (`root`; the de-noised body for plain text) holds it. */
+function linksOf(page: PageContext, found: FoundLinks | null, root: DomElement | null): PipelineResult['links'] {
+  if (found === null) return { list: [], truncated: false };
+  const inContent =
+    root === null ? new Set<string>() : controlled(() => linkTargets(root, page.base), new Set<string>());
+  return { list: markInContent(found, inContent), truncated: found.truncated };
+}
+
 /** Runs the pipeline on one page: `html` decoded, `url` the page's (for relative links). */
 export function runPipeline(html: string, url: string, options: PipelineOptions = {}): PipelineResult {
-  const run = pipelineRun(url, new Set(options.off ?? []));
+  const controls = options.controls ?? {};
+  const include = controls.includeSelectors ?? [];
+  const exclude = controls.excludeSelectors ?? [];
+  // The caller's selection is written as it stands: no offer added, no repeated run dropped.
+  const off = new Set(options.off ?? []);
+  if (include.length > 0) for (const name of SELECTION_OFF) off.add(name);
+  const run = pipelineRun(url, off);
   const reading = newReading(typeof html === 'string' ? html : String(html ?? ''), run);
   let choice: Choosing | null = null;
+  let links: PipelineResult['links'];
   const result = (markdown: string, stage: Stage, pageType: PageType): PipelineResult => ({
     markdown,
     stage,
@@ -420,31 +462,58 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
     pageType,
     features: choice?.features ?? null,
     failures: run.log.failures,
+    ...(controls.includeLinks === true ? { links: links ?? { list: [], truncated: false } } : {}),
+    ...(include.length > 0 ? { fromSelectors: true as const } : {}),
   });
   try {
     runPhase('read', reading);
     const page = parsedPage(reading);
     if (page === null) return result('', 'empty', 'other');
+    // Every link of the page, before any pass or selector takes a part of it away.
+    const found =
+      controls.includeLinks === true
+        ? controlled(() => collectLinks(page.body, documentBaseUrl(page.doc, url), url), null)
+        : null;
+    if (exclude.length > 0) controlled(() => removeMatching(page.body, exclude), undefined);
+    if (include.length > 0) {
+      // Nothing matched: an empty body, which the caller's empty_content names.
+      if (controlled(() => keepOnlyMatching(page.body, include), 0) === 0) page.body.textContent = '';
+      runPhase('prepare', page);
+      const markdown = writeSelection(page);
+      if (found !== null) links = linksOf(page, found, page.body);
+      return result(markdown, markdown === '' ? 'empty' : 'cleaned-body', 'other');
+    }
     runPhase('prepare', page);
-    choice = newChoosing(page, options.prefer ?? null);
+    choice = newChoosing(page, options.prefer ?? null, exclude);
     runPhase('choose', choice);
     let markdown = '';
     let stage: Stage = 'empty';
+    let winner: RankedCandidate | null = null;
     for (const candidate of choice.ranked) {
       if (candidate.stage !== 'plain-text' && candidate.chars === 0) continue;
       try {
-        markdown = write(page, candidate);
+        markdown = write(page, candidate, exclude);
       } catch (error) {
         run.log.record(error);
         markdown = '';
       }
       if (markdown !== '') {
         stage = candidate.stage;
+        winner = candidate;
         break;
       }
     }
     const finishing: Finishing = { ...page, markdown };
     runPhase('finish', finishing);
+    if (found !== null) {
+      const root =
+        winner === null
+          ? null
+          : winner.stage === 'plain-text'
+            ? controlled(() => freshBody(page, exclude), null)
+            : winner.root;
+      links = linksOf(page, found, root);
+    }
     // A page that gave no text is of no kind the selector could tell.
     if (finishing.markdown === '') return result('', 'empty', 'other');
     return result(finishing.markdown, stage, choice.pageType);
@@ -453,6 +522,22 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
     return result('', 'empty', 'other');
   }
 }
+
+/**
+ * A step of the caller's page controls, which runs outside every pass (they are asked for,
+ * not heuristics to switch off): what it cannot do on a page (a linkedom gap) shows in the
+ * answer itself (no links, an empty selection and its empty_content), not as a pass failure.
+ */
+function controlled<T>(step: () => T, fallback: T): T {
+  try {
+    return step();
+  } catch {
+    return fallback;
+  }
+}
+
+/** Passes that change what the caller selected (controls.includeSelectors): off for a selection. */
+const SELECTION_OFF: readonly PassName[] = ['repeated-runs', 'offer'];
 
 /**
  * Markdown of `root` as the clean and write passes make it of a stage's pick (the

@@ -1,7 +1,8 @@
 /**
- * The JSON API (hono): `POST|GET /api/search`, `POST /api/crawl`, the MCP Streamable HTTP
- * endpoint at `/mcp` and the legacy SSE one, each behind the API-key check; `/healthz`;
- * and the request-level errors of
+ * The JSON API (hono): `POST|GET /api/search`, `POST /api/crawl`, the reader `GET /r/<url>`,
+ * a key's own `GET /api/usage`, the MCP Streamable HTTP endpoint at `/mcp` and the legacy
+ * SSE one, each behind the API-key check; `/healthz`; the operator's `/metrics`; the
+ * playground at `/`; and the request-level errors of
  * docs/decisions.md, "Gaps in part 7 (request-level errors)" (400 with paths, 401, 402,
  * 404, 405, 413, 415, 429, 500 without a stack trace). Every response names its request
  * in `X-Request-Id`: the id of the request's context, its log lines and its usage record.
@@ -27,18 +28,24 @@ import { appErrorResponse, errorResponse } from './error-response.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { hostGuard } from './host-guard.js';
 import { readJsonBody } from './read-json-body.js';
-import { searchQueryToBody } from './search-query.js';
+import { queryToBody } from './query-to-body.js';
+import { creditsRemaining } from './credits-remaining.js';
+import { playgroundFile } from './playground-assets.js';
+import { READER_PREFIX, errorAsText, readerRequest, readerResponse, wantsJson } from './reader.js';
+import { extractRequestSchema, searchRequestSchema } from '../../core/schemas.js';
+import { usageQuerySchema } from '../../core/usage-schema.js';
+import { VERSION } from '../../core/config.js';
 
 export interface HttpAppDeps {
   config: Config;
   logger: Logger;
-  operations: Pick<Operations, 'extract' | 'search'>;
+  operations: Pick<Operations, 'extract' | 'search' | 'usage'>;
   auth: Authenticator;
   /** Reached by `/healthz`: the store must answer. */
   store: Pick<Store, 'kind' | 'ping'>;
   /** Prometheus metrics of this process; without them there is no `/metrics`. */
   metrics?: Metrics;
-  /** Whether a request may read `/metrics` (the metrics token, or any valid API key when keys exist). */
+  /** Whether a request may read `/metrics` (the operator's metrics token; docs/decisions.md, "Metrics for operators only"). */
   metricsAllowed?: (headers: Headers) => Promise<boolean>;
   /** Handles `/mcp` (Streamable HTTP) for a caller, with a POST's body already read; absent when MCP over HTTP is off. */
   mcp?: (request: Request, caller: Caller, parsedBody?: unknown) => Promise<Response>;
@@ -48,7 +55,10 @@ export interface HttpAppDeps {
 
 /** Routes and the methods each accepts, for 405 answers with an `Allow` header. */
 const ROUTES: Record<string, string[]> = {
+  '/': ['GET'],
   '/api/crawl': ['POST'],
+  '/api/usage': ['GET'],
+  '/r/*': ['GET'],
   '/api/search': ['GET', 'POST'],
   '/mcp': ['GET', 'POST', 'DELETE'],
   '/sse': ['GET'],
@@ -68,6 +78,12 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** The mark of @hono/node-server's RESPONSE_ALREADY_SENT: nothing more can be written. */
 const ALREADY_SENT = 'x-hono-already-sent';
 
+/** The metrics label of a path: its route, or `other` (a raw path would be an unbounded label). */
+function routeLabel(path: string): string {
+  if (path.startsWith(READER_PREFIX)) return `${READER_PREFIX}*`;
+  return path in ROUTES ? path : 'other';
+}
+
 type Env = { Bindings: HttpBindings; Variables: AuthVariables & { requestId: string } };
 
 export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
@@ -85,7 +101,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     // A stream the SDK wrote to node's response itself (GET /sse) got the header there.
     if (!c.res.headers.has(ALREADY_SENT)) c.header(REQUEST_ID_HEADER, requestId);
     const ms = performance.now() - started;
-    deps.metrics?.observeHttp(c.req.path in ROUTES ? c.req.path : 'other', c.req.method, c.res.status, ms / 1000);
+    deps.metrics?.observeHttp(routeLabel(c.req.path), c.req.method, c.res.status, ms / 1000);
     deps.logger.debug(
       {
         request_id: requestId,
@@ -126,7 +142,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
       if (deps.metricsAllowed && !(await deps.metricsAllowed(c.req.raw.headers))) {
         throw new AppError(
           'unauthorized',
-          'Metrics need the metrics token or an API key as "Authorization: Bearer <token>".',
+          'Metrics are for the server\'s operator: send its metrics token (WEBSEARCH_METRICS_TOKEN) as "Authorization: Bearer <token>"; API keys do not open them.',
         );
       }
       const { contentType, body } = await metrics.render();
@@ -134,8 +150,16 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     });
   }
 
+  // The reader answers text unless JSON was asked for: its request-level errors (401, 402,
+  // 400...) too, as one line, with the status and headers of the JSON error.
+  app.use(`${READER_PREFIX}*`, async (c, next) => {
+    await next();
+    if (c.error !== undefined && c.req.method === 'GET' && !wantsJson(c)) c.res = await errorAsText(c.res);
+  });
+
   const authenticated = requireCaller(deps.auth, (code) => deps.metrics?.requestRefused(code));
-  for (const path of ['/api/crawl', '/api/search', '/mcp', '/sse', '/messages']) app.use(path, authenticated);
+  for (const path of ['/api/crawl', '/api/search', '/api/usage', `${READER_PREFIX}*`, '/mcp', '/sse', '/messages'])
+    app.use(path, authenticated);
 
   // The request as Operations takes it (which validates it and fixes its deadline): its
   // id, its caller, and the client's disconnect.
@@ -146,17 +170,49 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const limit = deps.config.server.bodyLimitBytes;
   app.post('/api/crawl', async (c) => {
     const body = await readJsonBody(c, limit, { curlForms: true });
-    return c.json(await deps.operations.extract(incoming(c), body));
+    return c.json(await deps.operations.extract(incoming(c), body, creditsRemaining(c)));
   });
 
   app.post('/api/search', async (c) => {
     const body = await readJsonBody(c, limit, { curlForms: true });
-    return c.json(await deps.operations.search(incoming(c), body));
+    return c.json(await deps.operations.search(incoming(c), body, creditsRemaining(c)));
   });
 
+  const query = (c: Context<Env>, schema: Parameters<typeof queryToBody>[1]) =>
+    queryToBody(new URL(c.req.url).searchParams, schema);
   app.get('/api/search', async (c) =>
-    c.json(await deps.operations.search(incoming(c), searchQueryToBody(new URL(c.req.url).searchParams))),
+    c.json(await deps.operations.search(incoming(c), query(c, searchRequestSchema), creditsRemaining(c))),
   );
+
+  app.get('/api/usage', async (c) => c.json(await deps.operations.usage(incoming(c), query(c, usageQuerySchema))));
+
+  const extractSchema = extractRequestSchema({
+    maxUrls: deps.config.crawl.maxUrls,
+    maxTimeoutMs: deps.config.fetch.maxTimeoutMs,
+  });
+  app.get(`${READER_PREFIX}*`, async (c) => {
+    const request = readerRequest(c.req.url, extractSchema);
+    return readerResponse(c, await deps.operations.extract(incoming(c), request, creditsRemaining(c)));
+  });
+
+  // The playground (a person's face of the same API) for browsers; a JSON index for API clients.
+  app.get('/', (c) => {
+    const accept = c.req.header('accept') ?? '';
+    if (/\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept)) {
+      return c.json({
+        name: 'websearch-mcp',
+        version: VERSION,
+        playground: '/',
+        openapi: '/openapi.json',
+        routes: Object.entries(ROUTES).map(([path, methods]) => `${methods.join('|')} ${path}`),
+      });
+    }
+    return playgroundFile(c, 'index.html') as Response;
+  });
+  app.get('/playground/:file', (c) => {
+    const file = playgroundFile(c, c.req.param('file'));
+    return file ?? errorResponse(c, 'not_found', `No playground file ${c.req.param('file')}.`);
+  });
 
   if (deps.mcp) {
     const handle = deps.mcp;
@@ -200,13 +256,25 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     );
   }
 
-  app.notFound((c) =>
-    errorResponse(
+  // The routes as registered (middleware and the 405 answers are registered for ALL methods), so the list cannot go stale.
+  let routeList: string | undefined;
+  const registeredRoutes = (): string => {
+    const methods = new Map<string, Set<string>>();
+    for (const route of app.routes)
+      if (route.method !== 'ALL' && route.path !== '*')
+        methods.set(route.path, (methods.get(route.path) ?? new Set()).add(route.method));
+    const order = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    const sorted = (m: Set<string>) => [...m].sort((a, b) => order.indexOf(a) - order.indexOf(b)).join('|');
+    return [...methods].map(([path, m]) => `${sorted(m)} ${path}`).join(', ');
+  };
+  app.notFound((c) => {
+    routeList ??= registeredRoutes();
+    return errorResponse(
       c,
       'not_found',
-      `No route ${c.req.method} ${new URL(c.req.url).pathname}. Routes: GET|POST /api/search, POST /api/crawl, /mcp, GET /sse.`,
-    ),
-  );
+      `No route ${c.req.method} ${new URL(c.req.url).pathname}. Routes: ${routeList}.`,
+    );
+  });
 
   app.onError((err, c) => {
     const error = toAppError(err);

@@ -43,10 +43,14 @@ export function createAuthenticator(
       const secret = presentedKey(headers);
       if (secret !== undefined) return { key: await keys.authenticate(secret) };
       if (openModeAllowed && (await keys.count()) === 0) return LOCAL_CALLER;
-      throw new AppError(
-        'unauthorized',
-        'An API key is required: send "Authorization: Bearer <key>" or "x-api-key: <key>".',
-      );
+      const send = 'send "Authorization: Bearer <key>" or "x-api-key: <key>"';
+      // A local server whose keys were all revoked stays closed: say why, and the way back.
+      if (openModeAllowed)
+        throw new AppError(
+          'unauthorized',
+          `An API key is required: ${send}. A key was created in this server's store, and open mode (no key) holds only for a store where no key ever existed, revoked keys included: create a key with "websearch-mcp keys create", or start on a fresh store (--store-path / WEBSEARCH_STORE_PATH).`,
+        );
+      throw new AppError('unauthorized', `An API key is required: ${send}.`);
     },
   };
 }
@@ -75,27 +79,22 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * Who may read `/metrics`: the metrics token or any valid API key; with neither configured
- * nor needed (open mode), anyone the server answers.
+ * Who may read `/metrics` (docs/decisions.md, "Metrics for operators only"): its counts are
+ * the whole server's, every team's, so an API key does not open it; only the operator's
+ * metrics token (`WEBSEARCH_METRICS_TOKEN`) does. Without that setting, only open mode's
+ * single user (a loopback server with no key ever created) may read it.
  */
-export function metricsGate(
-  keys: Pick<ApiKeys, 'authenticate' | 'count'>,
-  metricsToken: string | undefined,
-  openModeAllowed: boolean,
-) {
+export function metricsGate(keys: Pick<ApiKeys, 'count'>, metricsToken: string | undefined, openModeAllowed: boolean) {
   return async (headers: { get(name: string): string | null | undefined }): Promise<boolean> => {
-    let secret: string | undefined;
-    try {
-      secret = presentedKey(headers);
-    } catch {
-      return false;
+    if (metricsToken !== undefined) {
+      let secret: string | undefined;
+      try {
+        secret = presentedKey(headers);
+      } catch {
+        return false;
+      }
+      return secret !== undefined && sameSecret(secret, metricsToken);
     }
-    if (secret !== undefined && metricsToken !== undefined && sameSecret(secret, metricsToken)) return true;
-    if (secret !== undefined)
-      return keys.authenticate(secret).then(
-        () => true,
-        () => false,
-      );
-    return metricsToken === undefined && openModeAllowed && (await keys.count()) === 0;
+    return openModeAllowed && (await keys.count()) === 0;
   };
 }

@@ -1,11 +1,12 @@
 /**
  * Answers what never becomes a request: malformed HTTP (a bad Content-Length, headers or
- * a URL past node's header-size limit) and clients too slow to send their headers or body
- * within the timeouts. Node would answer these with an empty body; here they get the one
+ * a URL past node's header-size limit), clients too slow to send their headers or body
+ * within the timeouts, and request targets that make no URL. Node would answer these with an empty body; here they get the one
  * error body and the connection is closed. Nothing of the input or of node's parser
  * errors is echoed, and nothing is logged above debug (a client's mistake is not ours).
  */
 import { STATUS_CODES } from 'node:http';
+import { RequestError } from '@hono/node-server';
 import type { Duplex } from 'node:stream';
 import type { RequestErrorCode } from '../../core/errors.js';
 import { HTTP_STATUS } from '../../core/errors.js';
@@ -54,13 +55,46 @@ export function answerClientError(logger: Logger): (err: ClientError, socket: Du
       return;
     }
     const { code, message } = classify(err);
-    const status = HTTP_STATUS[code];
-    const body = JSON.stringify(errorBody(code, message));
-    logger.debug({ code: err.code, status }, 'malformed or slow HTTP request refused');
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      // Once written, the connection goes, whatever the client still sends.
-      () => socket.destroy(),
-    );
+    logger.debug({ code: err.code, status: HTTP_STATUS[code] }, 'malformed or slow HTTP request refused');
+    // Once written, the connection goes, whatever the client still sends.
+    socket.end(rawErrorResponse(code, message), () => socket.destroy());
   };
+}
+
+/** The one error body as a whole HTTP/1.1 response that closes the connection, for a bare socket. */
+export function rawErrorResponse(
+  code: RequestErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): string {
+  const status = HTTP_STATUS[code];
+  const body = JSON.stringify(errorBody(code, message));
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
+}
+
+/**
+ * The `errorHandler` of hono's node adapter: a request node parsed but whose target or Host
+ * cannot make a URL (`*`, `/a\b`, `http://[::1`, `ftp://x/`) is a RequestError, which the
+ * adapter would answer 400 with an empty body; anything else thrown before hono's own
+ * error handling is ours (500). Both get the one error body.
+ */
+export function answerUnroutableRequest(logger: Logger): (err: unknown) => Response {
+  return (err) => {
+    if (err instanceof RequestError) {
+      logger.debug({ reason: err.message }, 'request target refused');
+      return jsonError(
+        'invalid_request',
+        'The request target is not a URL this server serves: a path starting with "/" (or an absolute http:// URL) without backslashes, and a valid Host header.',
+      );
+    }
+    logger.error({ err }, 'request failed before routing');
+    return jsonError('internal_error', 'An internal error occurred; it has been logged.');
+  };
+}
+
+function jsonError(code: RequestErrorCode, message: string): Response {
+  return Response.json(errorBody(code, message), { status: HTTP_STATUS[code] });
 }

@@ -13,6 +13,9 @@ import {
   searchRequestSchema,
   searchResponseSchema,
 } from '../../core/schemas.js';
+import { usageQuerySchema, usageResponseSchema } from '../../core/usage-schema.js';
+import { CREDITS_REMAINING_HEADER } from './credits-remaining.js';
+import { READER_STATUS } from './reader.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +30,8 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const ERROR_STATUS: Record<string, string> = {
   '400': 'invalid_request: the body or query failed validation; `details` lists each problem with its path.',
   '401': 'unauthorized: no API key, or an unknown or revoked one.',
-  '402': "insufficient_credits: the key's balance is spent.",
+  '402':
+    "insufficient_credits: the key's credits, less those its running requests hold, do not cover the request's largest possible cost.",
   '403':
     'forbidden_host / forbidden_origin: a loopback-bound server refused a foreign Host, or a browser request came from another origin (an Origin not this server, Origin: null, Sec-Fetch-Site: cross-site).',
   '408': 'request_timeout: the headers or the whole request did not arrive in time; the connection is closed.',
@@ -35,7 +39,8 @@ const ERROR_STATUS: Record<string, string> = {
   '415': 'unsupported_media_type: the body is not JSON.',
   '429': 'rate_limited: too many requests for this key in the current window.',
   '500': 'internal_error: a bug; it has been logged.',
-  '503': 'server_busy: the server holds its limit of MCP sessions.',
+  '503':
+    'server_busy: the server holds its limit of MCP sessions; store_unavailable: the store cannot be used right now (Retry-After).',
 };
 
 function errorResponses(statuses: string[]): Json {
@@ -78,6 +83,23 @@ function searchQueryParameters(requestSchema: Json): Json[] {
   });
 }
 
+/** The statuses of a failed URL at /r/ (reader.ts), each with the error types that answer it. */
+function readerFailures(): Json {
+  const byStatus = new Map<number, string[]>();
+  for (const [type, status] of Object.entries(READER_STATUS)) {
+    if (status === 400 || status === 403) continue; // listed with the request-level errors
+    byStatus.set(status, [...(byStatus.get(status) ?? []), type]);
+  }
+  const out: Json = {};
+  for (const [status, types] of byStatus) {
+    out[String(status)] = {
+      description: `The URL failed (${types.join(', ')}): one line \`<error_type>: <message>\`, or the crawl response with Accept: application/json.`,
+      content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: ref('CrawlResponse') } },
+    };
+  }
+  return out;
+}
+
 export function buildOpenApiDocument(options: { config: Config; serverUrl?: string }): Json {
   const { config } = options;
   const extractRequest = extractRequestSchema({
@@ -86,9 +108,16 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
   });
   const searchRequestJson = schemaOf(searchRequestSchema, 'input');
   const work = ['400', '401', '402', '403', '408', '413', '415', '429', '500'];
+  const creditsHeader = {
+    [CREDITS_REMAINING_HEADER]: {
+      schema: { type: 'integer' },
+      description: "The key's balance after this request's debit (keys with a balance only).",
+    },
+  };
+  const usageQueryJson = schemaOf(usageQuerySchema, 'input');
   const jsonBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
   const ok = (name: string, description: string) => ({
-    '200': { description, content: { 'application/json': { schema: ref(name) } } },
+    '200': { description, headers: creditsHeader, content: { 'application/json': { schema: ref(name) } } },
   });
   const jsonRpc = (summary: string, description: string) => ({
     summary,
@@ -157,6 +186,64 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
           responses: { ...ok('CrawlResponse', 'One result per submitted URL, in order.'), ...errorResponses(work) },
         },
       },
+      '/r/{url}': {
+        get: {
+          operationId: 'read',
+          tags: ['extract'],
+          summary:
+            'The reader: one URL as text/markdown (title, URL, then the Markdown), or its crawl response as JSON',
+          description:
+            'Everything after /r/ is the URL, its own query string included: /r/https://example.com/a?b=1. To give options, percent-encode the URL; the query string then takes every CrawlRequest property (booleans, numbers; lists as repeated parameters or comma-separated): /r/https%3A%2F%2Fexample.com%2Fa?format=html&max_chars=500. Charged and authenticated as POST /api/crawl. Request-level errors are one line of text (`<code>: <message>`) unless Accept asks for JSON.',
+          parameters: [
+            {
+              name: 'url',
+              in: 'path',
+              required: true,
+              description: 'The URL (http or https), verbatim or percent-encoded.',
+              schema: { type: 'string' },
+            },
+            ...searchQueryParameters(schemaOf(extractRequest, 'input')).filter((p) => p.name !== 'urls'),
+          ],
+          responses: {
+            '200': {
+              description:
+                'The page: text/markdown (text/plain for format html), or the crawl response with Accept: application/json.',
+              headers: creditsHeader,
+              content: {
+                'text/markdown': { schema: { type: 'string' } },
+                'application/json': { schema: ref('CrawlResponse') },
+              },
+            },
+            ...errorResponses(work.filter((s) => s !== '413' && s !== '415')),
+            ...readerFailures(),
+          },
+        },
+      },
+      '/api/usage': {
+        get: {
+          operationId: 'usage',
+          tags: ['operations'],
+          summary:
+            "The calling key's balance, the credits its requests in progress hold, and its usage records (newest first, a page at a time)",
+          parameters: searchQueryParameters(usageQueryJson),
+          responses: {
+            '200': {
+              description: 'The account of the key (metered: false in open mode).',
+              content: { 'application/json': { schema: ref('UsageResponse') } },
+            },
+            ...errorResponses(['400', '401', '403', '429', '500']),
+          },
+        },
+      },
+      '/': {
+        get: {
+          operationId: 'playground',
+          tags: ['operations'],
+          summary: 'The playground (HTML) for browsers; a JSON index of the routes with Accept: application/json',
+          security: [],
+          responses: { '200': { description: 'text/html, or the JSON index' } },
+        },
+      },
       '/healthz': {
         get: {
           operationId: 'health',
@@ -181,7 +268,9 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
           operationId: 'metrics',
           tags: ['operations'],
           summary: 'Prometheus metrics (text exposition format)',
-          description: 'With API keys, asks for one, or for the metrics token as a bearer token.',
+          description:
+            "The operator's: needs the metrics token (WEBSEARCH_METRICS_TOKEN) as a bearer token; API keys do not open it. Without that setting, open only in open mode (a loopback server with no key).",
+          security: [{ metricsToken: [] }],
           responses: {
             '200': { description: 'metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
             ...errorResponses(['401']),
@@ -218,6 +307,11 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
           description: 'Authorization: Bearer <API key> (created with `websearch-mcp keys create`).',
         },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "Authorization: Bearer <the server's WEBSEARCH_METRICS_TOKEN>.",
+        },
       },
       schemas: {
         SearchRequest: searchRequestJson,
@@ -225,6 +319,7 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
         CrawlRequest: schemaOf(extractRequest, 'input'),
         CrawlResponse: schemaOf(extractResponseSchema, 'output'),
         ErrorBody: schemaOf(errorBodySchema, 'output'),
+        UsageResponse: schemaOf(usageResponseSchema, 'output'),
       },
     },
   };

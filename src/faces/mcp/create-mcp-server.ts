@@ -141,7 +141,10 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
           : '';
       observe('ok');
       return {
-        content: [{ type: 'text', text: notice + tool.renderText(result) }],
+        content: [
+          { type: 'text', text: notice + tool.renderText(result) },
+          ...(tool.images?.(result) ?? []).map((image) => ({ type: 'image' as const, ...image })),
+        ],
         structuredContent: result as Record<string, unknown>,
         _meta: meta,
       };

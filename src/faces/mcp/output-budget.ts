@@ -7,7 +7,7 @@
  * `content_next_start_char` (web_search), and the text block names the exact next call.
  * `structuredContent` is cut the same way, so both views agree.
  */
-import type { CrawlResponse, CrawlResult, SearchResponse, SearchResult } from '../../core/schemas.js';
+import type { CrawlResponse, CrawlResult, PassageResult, SearchResponse, SearchResult } from '../../core/schemas.js';
 import { pageContent } from '../../services/paging.js';
 
 /** Characters kept aside per cut page for its continuation hint in the text block. */
@@ -84,15 +84,84 @@ function contentBudget(budget: number, skeletonLength: number, pages: number): n
   return budget - skeletonLength - VOLATILE_RESERVE - HINT_RESERVE * pages;
 }
 
+/** Characters a passage costs in the text block beyond its text (tag, offsets, section). */
+const PASSAGE_OVERHEAD = 160;
+
+function passageSize(p: PassageResult): number {
+  return p.text.length + (p.lead_in?.length ?? 0) + PASSAGE_OVERHEAD;
+}
+
+/**
+ * Passages share the budget as page contents do (fairShares): each page keeps its best
+ * passages that fit its share, in page order; when none fits, its best one is cut to the
+ * share (end_char moved with it, so text is still the Markdown between the offsets).
+ */
+function fitPassages(lists: PassageResult[][], budget: number): { lists: PassageResult[][]; cut: number } {
+  const sizes = lists.map((list) => list.reduce((n, p) => n + passageSize(p), 0));
+  const shares = fairShares(sizes, budget);
+  let cut = 0;
+  const fitted = lists.map((list, i) => {
+    const share = shares[i] as number;
+    if ((sizes[i] as number) <= share || list.length === 0) return list;
+    cut += 1;
+    const best = [...list].sort((a, b) => b.score - a.score);
+    const kept = new Set<PassageResult>();
+    let left = share;
+    for (const p of best) {
+      if (passageSize(p) > left) continue;
+      kept.add(p);
+      left -= passageSize(p);
+    }
+    if (kept.size > 0) return list.filter((p) => kept.has(p));
+    const top = best[0] as PassageResult;
+    const text = pageContent(top.text, 0, Math.max(1, share - passageSize({ ...top, text: '' }))).text;
+    return [{ ...top, text, end_char: top.start_char + text.length }];
+  });
+  return { lists: fitted, cut };
+}
+
+/** The passages of every result fitted to what the text block has left for them (cut 0: they fit). */
+function fitResultPassages<R extends { passages?: PassageResult[] | undefined }, T extends { results: R[] }>(
+  response: T,
+  budget: number,
+  skeletonLength: number,
+): { result: T; cut: number } {
+  const withPassages = response.results.filter((r) => (r.passages ?? []).length > 0);
+  if (withPassages.length === 0) return { result: response, cut: 0 };
+  const { lists, cut } = fitPassages(
+    withPassages.map((r) => r.passages ?? []),
+    contentBudget(budget, skeletonLength, withPassages.length),
+  );
+  if (cut === 0) return { result: response, cut: 0 };
+  const index = new Map(withPassages.map((r, i) => [r, i]));
+  const results = response.results.map((r) => {
+    const i = index.get(r);
+    return i === undefined ? r : { ...r, passages: lists[i] };
+  });
+  return { result: { ...response, results }, cut };
+}
+
 export function budgetExtract(
   response: CrawlResponse,
   budget: number,
   render: (r: CrawlResponse) => string,
 ): Budgeted<CrawlResponse> {
+  if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
+  // Passages first (with a query they are the page); then any max_chars slice, below.
+  const bare = render(
+    stableExtract({
+      ...response,
+      results: response.results.map((r) => (r.passages ? { ...r, passages: [], markdown: '' } : r)),
+    }),
+  );
+  const fitted = fitResultPassages(response, budget, bare.length);
+  if (fitted.cut > 0) {
+    const rest = budgetExtract(fitted.result, budget, render);
+    return { result: rest.result, cut: rest.cut + fitted.cut };
+  }
   const field = (r: CrawlResult): 'html' | 'markdown' => (r.html !== undefined ? 'html' : 'markdown');
   const withContent = response.results.filter((r) => r.success && (r[field(r)] ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r[field(r)] ?? '').length, 0);
-  if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
   const skeleton = render(
     stableExtract({ ...response, results: response.results.map((r) => (r.success ? { ...r, [field(r)]: '' } : r)) }),
   );
@@ -123,6 +192,12 @@ export function budgetSearch(
   render: (r: SearchResponse) => string,
 ): Budgeted<SearchResponse> {
   if (render(stableSearch(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
+  // content_mode "passages": the passages stand in for the contents.
+  const bare = render(
+    stableSearch({ ...response, results: response.results.map((r) => (r.passages ? { ...r, passages: [] } : r)) }),
+  );
+  const fitted = fitResultPassages(response, budget, bare.length);
+  if (fitted.cut > 0) return fitted;
   const withContent = response.results.filter((r) => (r.content ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r.content ?? '').length, 0);
   const skeleton = render(

@@ -37,6 +37,8 @@ export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.
    * every face's input.
    */
   handler: (args: unknown, ctx: ToolCallContext) => Promise<z.infer<Out>>;
+  /** Images to return as MCP image content after the text block (base64 data), when the tool has any. */
+  images?: (result: z.infer<Out>) => { data: string; mimeType: string }[];
   /** Renders the response object as Markdown for clients without structured output. */
   renderText: (result: z.infer<Out>) => string;
   /** What the client's log (MCP `notifications/message`) should say about a result. */

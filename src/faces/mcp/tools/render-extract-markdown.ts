@@ -3,6 +3,7 @@
  * read `structuredContent`.
  */
 import type { CrawlResponse, CrawlResult } from '../../../core/schemas.js';
+import { renderPassages } from './render-passages.js';
 
 // The wrapper is no heading: a page's own headings (# to ######) stay the only ones, and
 // its content sits in <page_content> as in web_search's text.
@@ -17,8 +18,13 @@ function renderResult(result: CrawlResult, index: number): string {
   if (result.page_type) facts.push(`page type ${result.page_type}`);
   if (result.final_url && result.final_url !== result.url) facts.push(`final URL ${result.final_url}`);
   if (result.published_at) facts.push(`published ${result.published_at}`);
+  if (result.content_source === 'selectors') facts.push('content from include_selectors');
+  if (result.screenshot !== undefined) facts.push('screenshot attached as an image');
   lines.push(`_${facts.join(' · ')}_`, '');
-  lines.push('<page_content>', result.html ?? result.markdown, '</page_content>');
+  // With a query the passages stand in place of the page; a max_chars slice still follows them.
+  if (result.passages !== undefined) lines.push(renderPassages(result.url, result.passages, result.total_chars));
+  if (result.passages === undefined || result.markdown !== '')
+    lines.push(...(result.passages ? [''] : []), '<page_content>', result.html ?? result.markdown, '</page_content>');
   if (result.next_start_char !== undefined) {
     const next = JSON.stringify({ urls: [result.url], start_char: result.next_start_char, max_chars: 30_000 });
     lines.push(
@@ -26,6 +32,21 @@ function renderResult(result: CrawlResult, index: number): string {
       `[Cut at character ${result.next_start_char} of ${result.total_chars}. For the rest call extract_urls with ${next}.]`,
     );
   }
+  if (result.links !== undefined) lines.push('', renderLinks(result.links, result.links_truncated === true));
+  return lines.join('\n');
+}
+
+/** Links shown in the text block; the structured result holds them all. */
+const MAX_TEXT_LINKS = 200;
+
+/** The page's links as a list, those inside the content marked; the text block shows at most MAX_TEXT_LINKS. */
+function renderLinks(links: NonNullable<CrawlResult['links']>, truncated: boolean): string {
+  const shown = links.slice(0, MAX_TEXT_LINKS);
+  const lines = [`<page_links count="${links.length}${truncated ? '+' : ''}">`];
+  for (const link of shown)
+    lines.push(`- ${link.in_content ? '(in content) ' : ''}[${link.text.replace(/[[\]]/g, '')}](${link.url})`);
+  if (links.length > shown.length) lines.push(`- … ${links.length - shown.length} more in the structured result`);
+  lines.push('</page_links>');
   return lines.join('\n');
 }
 

@@ -3,6 +3,7 @@
  * read `structuredContent`.
  */
 import type { SearchResponse, SearchResult } from '../../../core/schemas.js';
+import { renderPassages } from './render-passages.js';
 
 // The wrapper is no heading: the page content a result may carry keeps its own headings
 // (# to ######) as the only ones, as in extract_urls' text.
@@ -13,6 +14,7 @@ function renderResult(result: SearchResult): string {
   lines.push(`_${result.url} · ${facts.join(' · ')}_`);
   if (result.snippet) lines.push('', result.snippet);
   if (result.content !== undefined) lines.push('', '<page_content>', result.content, '</page_content>');
+  if (result.passages !== undefined) lines.push('', renderPassages(result.url, result.passages, undefined));
   if (result.content_next_start_char !== undefined) {
     const next = JSON.stringify({ urls: [result.url], start_char: result.content_next_start_char, max_chars: 30_000 });
     lines.push(

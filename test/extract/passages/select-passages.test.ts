@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { selectPassages, splitPassages } from '../../../src/extract/passages/index.js';
+
+// A page as our converter writes it: headings, paragraphs, a list, a table, code.
+const PAGE = `# Golden Gate Bridge
+
+The Golden Gate Bridge is a suspension bridge spanning the Golden Gate, the one-mile-wide strait connecting San Francisco Bay and the Pacific Ocean. The structure links the city of San Francisco to Marin County.
+
+## History
+
+### Planning
+
+The idea of a bridge spanning the strait had been proposed as early as 1872 by railroad entrepreneur Charles Crocker. Joseph Strauss, an engineer responsible for more than 400 drawbridges, was the chief engineer for the project.
+
+### Construction
+
+Construction began on January 5, 1933. The project cost more than $35 million and was completed ahead of schedule and under budget. Eleven men were killed in falls during construction.
+
+The bridge was opened to vehicle traffic on May 28, 1937, when President Roosevelt pushed a telegraph key in Washington.
+
+## Design
+
+### Color
+
+The color of the bridge is an orange vermilion called International Orange. The color was selected by consulting architect Irving Morrow because it complements the natural surroundings yet enhances the bridge's visibility in fog.
+
+### Dimensions
+
+| Measure | Value |
+| --- | --- |
+| Total length | 8,981 ft |
+| Main span | 4,200 ft |
+| Tower height | 746 ft |
+
+## Traffic
+
+The bridge carries about 112,000 vehicles a day. Tolls are collected only from southbound traffic:
+
+- FasTrak electronic toll collection
+- License plate accounts
+- One-time payments online
+
+## Access for developers
+
+\`\`\`sh
+curl https://example.org/api/bridge-status
+\`\`\`
+`;
+
+function answerOf(query: string, max = 1): string {
+  return selectPassages(PAGE, query, max)
+    .map((p) => p.text)
+    .join('\n');
+}
+
+describe('selectPassages', () => {
+  it('picks the passage that answers a paraphrased question', () => {
+    expect(answerOf('When did they begin constructing it?')).toContain('January 5, 1933');
+    expect(answerOf('How many people were killed building it?')).toContain('Eleven men were killed');
+    expect(answerOf("Who picked the bridge's color?")).toContain('Irving Morrow');
+    expect(answerOf('who was the chief engineer')).toContain('Joseph Strauss');
+    expect(answerOf('how many cars cross each day')).toContain('112,000 vehicles');
+  });
+
+  it('uses the heading path: a question about a section finds it through its heading', () => {
+    expect(answerOf('what are the dimensions')).toContain('| Main span | 4,200 ft |');
+  });
+
+  it('prefers the passage where the query words stand together (phrase, proximity)', () => {
+    const md = [
+      '## A',
+      '',
+      'A toll rise came first; years after, the plaza closed.',
+      '',
+      '## B',
+      '',
+      'The toll plaza was rebuilt in 2013 with open road tolling, new signs and wider lanes for the trucks.',
+    ].join('\n');
+    const [best] = selectPassages(md, 'toll plaza', 1);
+    expect(best?.heading_path).toEqual(['B']);
+  });
+
+  it('returns the best passages in page order with their scores, at most maxPassages', () => {
+    const passages = selectPassages(PAGE, 'bridge construction color toll', 3);
+    expect(passages).toHaveLength(3);
+    for (let i = 1; i < passages.length; i++)
+      expect(passages[i]!.start_char).toBeGreaterThan(passages[i - 1]!.start_char);
+    for (const p of passages) {
+      expect(p.score).toBeGreaterThan(0);
+      expect(PAGE.slice(p.start_char, p.end_char)).toBe(p.text);
+    }
+    // The lowest returned score is at least every score left out.
+    const all = splitPassages(PAGE);
+    const chosen = new Set(passages.map((p) => p.start_char));
+    const floor = Math.min(...passages.map((p) => p.score));
+    const rest = selectPassages(PAGE, 'bridge construction color toll', all.length).filter(
+      (p) => !chosen.has(p.start_char),
+    );
+    for (const p of rest) expect(p.score).toBeLessThanOrEqual(floor);
+  });
+
+  it('is deterministic', () => {
+    const first = selectPassages(PAGE, 'Golden Gate bridge history', 5);
+    for (let i = 0; i < 5; i++) expect(selectPassages(PAGE, 'Golden Gate bridge history', 5)).toEqual(first);
+  });
+
+  it('returns [] for a query of stop words only, an empty query, a query that matches nothing, or maxPassages 0', () => {
+    expect(selectPassages(PAGE, 'what is the', 3)).toEqual([]);
+    expect(selectPassages(PAGE, '   ', 3)).toEqual([]);
+    expect(selectPassages(PAGE, 'quantum chromodynamics', 3)).toEqual([]);
+    expect(selectPassages(PAGE, 'bridge', 0)).toEqual([]);
+    expect(selectPassages('', 'bridge', 3)).toEqual([]);
+  });
+
+  it('finds Chinese and Japanese passages through Intl.Segmenter words', () => {
+    const zh = '# 城市\n\n## 北京\n\n北京是中国的首都，有很多大学。\n\n## 上海\n\n上海是一个港口城市，人口很多。';
+    expect(selectPassages(zh, '中国的首都是哪里', 1)[0]?.text).toContain('北京是中国的首都');
+    const ja = '## 東京\n\n東京タワーは高い建物です。\n\n## 大阪\n\n大阪城は有名な城です。';
+    expect(selectPassages(ja, '大阪城', 1, { language: 'ja' })[0]?.text).toContain('大阪城は有名');
+  });
+
+  it("drops the page language's stop words from the query", () => {
+    const md =
+      '## Eins\n\nDie Katze und der Hund spielen.\n\n## Zwei\n\nDie Brücke ist und bleibt rot, die Brücke und die Farbe.';
+    // "die" and "und" are everywhere: with German stop words only "katze" counts.
+    expect(selectPassages(md, 'die Katze und', 1, { language: 'de' })[0]?.heading_path).toEqual(['Eins']);
+    expect(selectPassages(md, 'die und', 1, { language: 'de' })).toEqual([]);
+    // Without the page's language they are words like any other.
+    expect(selectPassages(md, 'die und', 1)[0]?.heading_path).toEqual(['Zwei']);
+  });
+});

@@ -1,0 +1,317 @@
+/**
+ * The playground in a real browser (the system Chromium through playwright-core, as the
+ * renderer uses it) against the real server, the fixture site and the fake engines:
+ * search (engines and positions shown), extract (preview beside the raw Markdown,
+ * metadata, rendered, credits), a failed URL, 401 without a key, 402 with a spent key,
+ * the balance header and /api/usage, the copy buttons, a hostile page that must not run,
+ * keyboard use, an axe-core check, desktop and phone screenshots checked for overflow and
+ * placement, and the first paint from a warm server. Without Chromium it skips (printing
+ * why), and under CI=true it fails (test/helpers/chromium.ts).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromium, describeWithChromium } from '../helpers/chromium.js';
+import { startFakeEngines, type FakeEngines } from '../helpers/fake-engines.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { decodePng } from '../helpers/png.js';
+import type { TestApi } from '../helpers/test-server.js';
+import { startTestApi } from '../helpers/test-server.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = mkdtempSync(join(tmpdir(), 'playground-shots-'));
+
+/** Markdown as a hostile page would write it: every way it could try to run or load something. */
+const HOSTILE_MD = [
+  '# Hostile <script>window.__pwned = 1</script>',
+  '',
+  '[click me](javascript:window.__pwned=2) and [data](data:text/html,<script>window.__pwned=3</script>)',
+  '',
+  '<img src=x onerror="window.__pwned=4"> ![pic](https://tracker.invalid/pixel.png)',
+  '',
+  '<iframe src="https://evil.invalid/"></iframe> <a href="https://fine.example/">fine</a>',
+].join('\n');
+
+let site: FixtureSite;
+let engines: FakeEngines;
+let open: TestApi; // open mode: no key
+let keyed: TestApi; // keys exist
+let browser: Browser;
+let secrets: { rich: string; spent: string };
+
+beforeAll(async () => {
+  site = await startFixtureSite({
+    scenarios: [
+      {
+        path: '/hostile.md',
+        description: 'Markdown trying to run script in the preview',
+        handle: ({ res }) => {
+          res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+          res.end(HOSTILE_MD);
+        },
+      },
+    ],
+  });
+  engines = await startFakeEngines();
+  const overrides = {
+    cache: { ttlMs: 0 },
+    engines: engines.engineConfig,
+    search: { duckduckgoIntervalMs: 0, cacheTtlMs: 0 },
+  };
+  open = await startTestApi(overrides);
+  keyed = await startTestApi(overrides);
+  secrets = {
+    rich: (await keyed.core.keys.create({ name: 'rich', credits: 100 })).secret,
+    spent: (await keyed.core.keys.create({ name: 'spent', credits: 0 })).secret,
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([open?.close(), keyed?.close(), site?.close(), engines?.close()]);
+});
+
+describeWithChromium('the playground in Chromium', () => {
+  let context: BrowserContext;
+  let violations: string[];
+
+  beforeAll(async () => {
+    browser = await playwright.launch({
+      executablePath: chromium.path as string,
+      headless: true,
+      args: ['--no-sandbox'],
+    });
+  });
+
+  async function newPage(server: TestApi, width = 1280, height = 900): Promise<Page> {
+    context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    violations = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
+    page.on('dialog', (d) => {
+      violations.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('html[data-ready="true"]');
+    return page;
+  }
+
+  async function search(page: Page, q: string, engineIds: string[]): Promise<void> {
+    await page.fill('#q', q);
+    for (const id of engineIds) await page.check(`#engines input[value="${id}"]`);
+    await page.click('#search-form button[type=submit]');
+    await page.waitForSelector('#search-summary, #search-out .error');
+  }
+
+  async function extract(page: Page, urls: string[]): Promise<void> {
+    await page.fill('#urls', urls.join('\n'));
+    await page.click('#extract-form button[type=submit]');
+    await page.waitForSelector('#extract-summary, #extract-out .error');
+  }
+
+  it('paints first within 300 ms from a warm server, and shows the status line from /healthz', async () => {
+    for (let i = 0; i < 3; i++) await (await fetch(`${open.url}/`)).text(); // warm
+    for (const name of ['playground.css', 'playground.js', 'markdown-dom.js'])
+      await fetch(`${open.url}/playground/${name}`);
+    const page = await newPage(open);
+    // Browser code as strings: the tests compile against node's types, not the DOM's.
+    const paints = (await page.evaluate(
+      "Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]))",
+    )) as Record<string, number>;
+    const firstPaint = paints['first-contentful-paint'] ?? paints['first-paint'];
+    console.log(`playground first paint: ${JSON.stringify(paints)} ms`);
+    expect(firstPaint).toBeGreaterThan(0);
+    expect(firstPaint).toBeLessThan(300);
+    await expect.poll(() => page.textContent('#status')).toMatch(/server ok · store sqlite/);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('searches, showing each result with its engines and position', async () => {
+    const page = await newPage(open);
+    await search(page, 'harbour tides', ['wikipedia', 'mojeek']);
+    expect(await page.textContent('#search-summary')).toMatch(/result\(s\) · status (success|partial)/);
+    const items = page.locator('#search-out li.search-result');
+    expect(await items.count()).toBeGreaterThan(1);
+    expect(await items.first().locator('.engines').textContent()).toMatch(/^position 1 · engines: (wikipedia|mojeek)/);
+    expect(await page.textContent('#search-out')).not.toContain('undefined');
+    const engineLists = await page.locator('#search-out .engines').allTextContents();
+    expect(engineLists.join('\n')).toMatch(/wikipedia/);
+    expect(engineLists.join('\n')).toMatch(/mojeek/);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('extracts URLs: preview beside the raw Markdown, metadata, rendered, credits; a failed URL with its error', async () => {
+    const page = await newPage(open);
+    await extract(page, [`${site.origin}/markdown`, `${site.origin}/status/500`, `${site.origin}/html`]);
+    expect(await page.textContent('#extract-summary')).toMatch(/^2 of 3 extracted · 1 failed · 2 credit\(s\)/);
+    const [ok, failed] = [page.locator('article.result').nth(0), page.locator('article.result').nth(1)];
+    expect(await ok.locator('.pane-title').allTextContents()).toEqual(['Preview', 'Raw Markdown']);
+    expect(await ok.locator('.preview').textContent()).toMatch(/Visiting boats tie up on the north pontoon/);
+    expect(await ok.locator('.preview strong').first().textContent()).toBe('north pontoon');
+    expect(await ok.locator('pre.raw').textContent()).toMatch(/\*\*north pontoon\*\*/);
+    const facts = await ok.locator('dl.facts').textContent();
+    expect(facts).toMatch(/outcome\s*success/);
+    expect(facts).toMatch(/rendered\s*no \(static response\)/);
+    expect(facts).toMatch(/content type\s*text\/markdown/);
+    expect(await failed.locator('.url-error').textContent()).toMatch(/^http: /);
+    expect(await failed.locator('dl.facts').textContent()).toMatch(/status\s*500/);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('previews a hostile page without running or loading anything from it', async () => {
+    const page = await newPage(open);
+    const foreign: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(open.url)) foreign.push(r.url());
+    });
+    await extract(page, [`${site.origin}/hostile.md`]);
+    const preview = page.locator('article.result .preview');
+    expect(await preview.textContent()).toMatch(/click me/);
+    expect(await preview.locator('script, img, iframe, object, embed').count()).toBe(0);
+    const hrefs = await preview.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    // The image is a link to it; raw HTML stays text, even a harmless link.
+    expect(hrefs).toEqual(['https://tracker.invalid/pixel.png']);
+    expect(await preview.textContent()).toContain('<a href="https://fine.example/">fine</a>');
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(foreign).toEqual([]);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('answers 401 without a key and 402 with a spent one; keeps the key, shows the credits and the usage', async () => {
+    const page = await newPage(keyed);
+    await search(page, 'harbour tides', ['wikipedia']);
+    expect(await page.textContent('#search-out .error')).toMatch(/^401 unauthorized: .*Enter a valid API key/s);
+
+    await page.fill('#api-key', secrets.spent);
+    await extract(page, [`${site.origin}/text`]);
+    expect(await page.textContent('#extract-out .error')).toMatch(/^402 insufficient_credits: .*top it up/s);
+
+    await page.fill('#api-key', secrets.rich);
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    expect(await page.inputValue('#api-key')).toBe(secrets.rich); // kept in the browser
+    await extract(page, [`${site.origin}/text`]);
+    expect(await page.textContent('#credits')).toBe('Credits remaining: 99');
+    await page.click('#usage summary');
+    await page.click('#usage-load');
+    await page.waitForSelector('#usage-balance');
+    expect(await page.textContent('#usage-balance')).toMatch(
+      /^rich \(wsk_.{6}…\): balance 99 · held by requests in progress 0$/,
+    );
+    expect(await page.locator('#usage-out tbody tr').first().textContent()).toContain(`${site.origin}/text`);
+    await page.click('#key-forget');
+    expect(await page.evaluate('localStorage.length')).toBe(0);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('copies a curl command that gives the same answer, and the MCP client configuration', async () => {
+    const page = await newPage(keyed);
+    await page.fill('#api-key', secrets.rich);
+    await page.fill('#urls', `${site.origin}/text`);
+    await page.click('#extract-form [data-copy=curl]');
+    await expect.poll(() => page.textContent('#copy-text')).toMatch(/^curl /);
+    const command = (await page.textContent('#copy-text')) as string;
+    expect(command).not.toContain(secrets.rich); // the key stays out of the clipboard
+    // Run as a shell would (the server answers in this process: the call must not block it).
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', `${command} -w '\\n%{http_code}'`], {
+      env: { ...process.env, WEBSEARCH_KEY: secrets.rich },
+    });
+    const status = stdout.slice(stdout.lastIndexOf('\n') + 1);
+    expect(status, `${command}\n${stdout}${stderr}`).toBe('200');
+    const answer = JSON.parse(stdout.slice(0, stdout.lastIndexOf('\n')));
+    expect(answer.results[0]).toMatchObject({ url: `${site.origin}/text`, success: true });
+    await page.click('#search-form [data-copy=mcp]');
+    await expect.poll(() => page.textContent('#copy-text')).toMatch(/^\{/);
+    const config = JSON.parse((await page.textContent('#copy-text')) as string);
+    expect(config).toEqual({
+      mcpServers: { websearch: { url: `${keyed.url}/mcp`, headers: { Authorization: 'Bearer ${env:WEBSEARCH_KEY}' } } },
+    });
+    await context.close();
+  });
+
+  it('works from the keyboard alone', async () => {
+    const page = await newPage(open);
+    await page.focus('body');
+    // Tab from the top reaches the query field; Enter in it searches.
+    const focused = () => page.evaluate('document.activeElement?.id');
+    for (let i = 0; i < 30 && (await focused()) !== 'q'; i++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await focused()).toBe('q');
+    await page.keyboard.type('harbour tides');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#search-summary');
+    // A focused control shows where focus is.
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+    expect(outline).not.toBe('none');
+    await context.close();
+  });
+
+  for (const [label, width, height] of [
+    ['desktop', 1280, 900],
+    ['phone', 390, 844],
+  ] as const) {
+    it(`fits a ${label} (${width} px): no sideways scrolling, key controls in view, screenshot checked; no serious axe violations`, async () => {
+      const page = await newPage(open, width, height);
+      await search(page, 'harbour tides', ['wikipedia', 'mojeek']);
+      await extract(page, [`${site.origin}/html`, `${site.origin}/csv`, `${site.origin}/status/404`]);
+      const layout = (await page.evaluate(
+        '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
+      )) as { scrollWidth: number; innerWidth: number };
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+      for (const selector of [
+        '#status',
+        '#api-key',
+        '#q',
+        '#search-form button[type=submit]',
+        '#urls',
+        '#extract-form button[type=submit]',
+        'article.result pre.raw',
+      ]) {
+        const box = await page.locator(selector).first().boundingBox();
+        expect(box, selector).not.toBeNull();
+        expect(await page.locator(selector).first().isVisible(), selector).toBe(true);
+        expect(box!.x, selector).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width, selector).toBeLessThanOrEqual(width);
+        expect(box!.width, selector).toBeGreaterThan(40);
+      }
+      const png = await page.screenshot({ fullPage: true });
+      const file = join(SHOTS, `playground-${label}.png`);
+      writeFileSync(file, png);
+      console.log(`screenshot ${file}: ${png.length} bytes`);
+      const image = decodePng(png);
+      expect(image.width).toBe(width); // the page is exactly the viewport wide
+      expect(image.height).toBeGreaterThan(height);
+      expect(png.length).toBeGreaterThan(20_000);
+      // The style sheet applied: the page's background, not the browser's white.
+      expect(image.pixel(2, 2)).toEqual([0xf6, 0xf7, 0xf9]);
+
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.evaluate(AXE);
+        const found = (await page.evaluate(
+          "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))",
+        )) as { id: string; impact: string; nodes: number }[];
+        const serious = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(serious, `${label}, ${scheme}: ${JSON.stringify(found)}`).toEqual([]);
+      }
+      expect(violations).toEqual([]);
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,98 @@
+/**
+ * The browser's memory bound (issue 34, item 1), with a real Chromium (one for the file):
+ * pages whose scripts allocate memory in a loop and keep it — arrays in the V8 heap,
+ * buffers outside it — fail `too_large` naming the bound that stopped them, uncharged, while
+ * the browser's process tree, sampled throughout, stays under the total bound; pages that
+ * together pass the total get the browser stopped; the next render works every time.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
+import { processTree } from '../../src/render/process-tree.js';
+import { browserScenarios } from '../helpers/browser-scenarios.js';
+import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { startTestApi, type TestApi } from '../helpers/test-server.js';
+
+const MiB = 1024 * 1024;
+const BOUNDS = { heapMb: 128, pageMemoryMb: 320, memoryMb: 1_024 };
+
+let site: FixtureSite;
+let api: TestApi;
+/** The browser tree's memory, sampled every 100 ms while a test runs. */
+let sampler: NodeJS.Timeout | undefined;
+let peak = 0;
+
+/** This test process's browser: its main process and everything under it. */
+const browserTree = (): number =>
+  processTree((cmdline) => cmdline.includes('--proxy-server=http://127.0.0.1:') && !cmdline.includes('--type=')).reduce(
+    (sum, p) => sum + p.rss,
+    0,
+  );
+
+beforeAll(async () => {
+  site = await startFixtureSite({ scenarios: browserScenarios() });
+  if (!chromium.path) return;
+  api = await startTestApi({
+    render: { mode: 'auto', chromiumPath: chromium.path, pages: 4, ...BOUNDS },
+    fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 20_000 },
+    cache: { ttlMs: 0 },
+  });
+  // The browser up and warm before the first sample.
+  await api.crawl({ urls: [`${site.origin}/html`], format: 'html' });
+});
+afterAll(async () => {
+  await api?.close();
+  await site?.close();
+});
+beforeEach(() => {
+  peak = 0;
+  sampler = setInterval(() => (peak = Math.max(peak, browserTree())), 100);
+});
+afterEach(() => clearInterval(sampler));
+
+async function expectNextRenderWorks(): Promise<void> {
+  const { json } = await api.crawl({ urls: [`${site.origin}/html`], format: 'html' });
+  expect(json.results[0]).toMatchObject({ success: true, rendered: true });
+}
+
+describeWithChromium('the browser memory bound', () => {
+  it('arrays past the JavaScript heap cap: too_large naming the heap, uncharged', async () => {
+    const { json } = await api.crawl({ urls: [`${site.origin}/hog?kind=heap`], format: 'html' });
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'too_large', status_code: 0 });
+    expect(json.results[0].error).toContain(`ran out of the ${BOUNDS.heapMb} MB JavaScript heap`);
+    expect(json.metadata.credits_used).toBe(0);
+    console.info(`heap hog: browser tree peak ${Math.round(peak / MiB)} MB`);
+    expect(peak).toBeLessThan(BOUNDS.memoryMb * MiB);
+    await expectNextRenderWorks();
+  });
+
+  it('buffers outside the heap past the per-page bound: the page is stopped, too_large, uncharged', async () => {
+    const before = browserProcesses().find((p) => p.main)?.pid;
+    // 16 MB every 50 ms, the load held back: the bound is passed about 1 s in.
+    const { json } = await api.crawl({ urls: [`${site.origin}/hog?kind=buffers&pace=50&hold=15000`], format: 'html' });
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'too_large', status_code: 0 });
+    expect(json.results[0].error).toContain(`per-page memory bound of ${BOUNDS.pageMemoryMb} MB`);
+    expect(json.metadata.credits_used).toBe(0);
+    console.info(`buffer hog: browser tree peak ${Math.round(peak / MiB)} MB`);
+    expect(peak).toBeLessThan(BOUNDS.memoryMb * MiB);
+    // Only the page went: the browser is the same.
+    expect(browserProcesses().find((p) => p.main)?.pid).toBe(before);
+    await expectNextRenderWorks();
+  });
+
+  it('pages each under the per-page bound that together pass the total: the browser is stopped, too_large', async () => {
+    const before = browserProcesses().find((p) => p.main)?.pid;
+    // Four pages holding 208 MB each (under 320 MB each, over 1,024 MB together with the
+    // browser's own), their load held back so that they are all alive at once.
+    const urls = [1, 2, 3, 4].map((n) => `${site.origin}/hog?kind=buffers&mb=200&hold=8000&n=${n}`);
+    const { json } = await api.crawl({ urls, format: 'html', timeout_ms: 20_000 });
+    const failed = json.results.filter((r: { error_type?: string }) => r.error_type === 'too_large');
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed[0].error).toContain(`total memory bound of ${BOUNDS.memoryMb} MB`);
+    for (const result of json.results) expect(result.success).toBe(false);
+    expect(json.metadata.credits_used).toBe(0);
+    console.info(`four holders: browser tree peak ${Math.round(peak / MiB)} MB`);
+    await expectNextRenderWorks();
+    expect(browserProcesses().find((p) => p.main)?.pid).not.toBe(before);
+  });
+});
