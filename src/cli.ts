@@ -84,6 +84,8 @@ const COMMANDS: Record<string, CommandDef> = {
   --max-chars N            at most N characters of each page (the rest: --start-char)
   --start-char N           continue a cut page from this offset
   --stealth                the stealth rate (see README)
+  --query Q                only the passages of each page that answer Q (offsets to read on)
+  --max-passages N         passages per page with --query (1-10, default 3)
   Each page prints as it completes (so in completion order); on a terminal, a progress line
   on stderr counts URLs done and failed. Exit 1 when a URL failed (its error goes to stderr).
 `,
@@ -94,6 +96,8 @@ const COMMANDS: Record<string, CommandDef> = {
       'max-chars': { type: 'string' },
       'start-char': { type: 'string' },
       stealth: { type: 'boolean' },
+      query: { type: 'string' },
+      'max-passages': { type: 'string' },
     },
     positionals: true,
     unused: ['server', 'mcp', 'auth', 'search', 'engines'],
@@ -107,6 +111,8 @@ const COMMANDS: Record<string, CommandDef> = {
   --content                attach the Markdown of the top results (--include-content too);
                            on a terminal, a progress line on stderr as each page arrives
   --content-results N      how many results get content (1-10, default 5)
+  --passages               with --content: only the passages that answer the query, not whole pages
+  --max-passages N         passages per page with --passages (1-10, default 3)
   --json                   print the API's response object, and on a failed search or a bad
                            option the API's error body (a bad setting stays one line on stderr)
 `,
@@ -116,6 +122,8 @@ const COMMANDS: Record<string, CommandDef> = {
       content: { type: 'boolean' },
       'include-content': { type: 'boolean' },
       'content-results': { type: 'string' },
+      passages: { type: 'boolean' },
+      'max-passages': { type: 'string' },
       json: { type: 'boolean' },
     },
     positionals: true,
@@ -257,6 +265,10 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
     stealth: options.stealth === true,
     start_char: startChar,
     ...(maxChars !== undefined ? { max_chars: maxChars } : {}),
+    ...(options.query !== undefined ? { query: options.query } : {}),
+    ...(options['max-passages'] !== undefined
+      ? { max_passages: wholeNumber(options['max-passages'] as string, '--max-passages', 1) }
+      : {}),
   };
   const logger = await makeLogger(config);
   // One-shot: converting on this thread starts faster than a worker pool (BENCHMARKS.md).
@@ -296,12 +308,26 @@ function printPage(result: CrawlResult, after: boolean): void {
   }
   const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
   if (result.page_type) header.push(`Page type: ${result.page_type}`);
-  process.stdout.write(`${after ? '\n---\n\n' : ''}${header.join('\n')}\n\n${result.html ?? result.markdown}\n`);
+  const body = result.passages !== undefined ? passagesText(result) : (result.html ?? result.markdown);
+  process.stdout.write(`${after ? '\n---\n\n' : ''}${header.join('\n')}\n\n${body}\n`);
   if (result.next_start_char !== undefined) {
     process.stderr.write(
       `${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`,
     );
   }
+}
+
+/** The passages `--query` picked, each under its section with the offsets to read on from (`--start-char`). */
+function passagesText(result: CrawlResult): string {
+  const passages = result.passages ?? [];
+  const size = result.total_chars !== undefined ? ` of ${result.total_chars} characters` : '';
+  if (passages.length === 0) return `(no passage of this page${size} matches the query)`;
+  return passages
+    .map((p) => {
+      const section = p.heading_path.length > 0 ? ` ${p.heading_path.join(' › ')}` : '';
+      return `[${p.start_char}-${p.end_char}${size}]${section}\n${p.lead_in !== undefined ? `${p.lead_in}\n…\n` : ''}${p.text}`;
+    })
+    .join('\n\n');
 }
 
 async function runSearch(config: Config, { options, positionals }: Parsed): Promise<number> {
@@ -327,6 +353,9 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
     if (options.content === true || options['include-content'] === true) body.include_content = true;
     if (options['content-results'] !== undefined)
       body.content_results = wholeNumber(options['content-results'] as string, '--content-results', 1);
+    if (options.passages === true) body.content_mode = 'passages';
+    if (options['max-passages'] !== undefined)
+      body.max_passages = wholeNumber(options['max-passages'] as string, '--max-passages', 1);
     if (options['max-results'] !== undefined)
       body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
     if (options.engines !== undefined)

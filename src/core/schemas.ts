@@ -14,6 +14,17 @@ export const MAX_URL_LENGTH = 8192;
 export const MAX_PASSAGES = 10;
 export const DEFAULT_PASSAGES = 3;
 
+/** `max_passages` on both operations; `when` says which option it goes with. */
+function maxPassagesSchema(when: string) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PASSAGES)
+    .optional()
+    .describe(`Passages per page ${when} (1-${MAX_PASSAGES}, default ${DEFAULT_PASSAGES}).`);
+}
+
 export const extractFormatSchema = z.enum(['markdown', 'html']);
 
 /** Page controls (docs/decisions.md, "Page controls"): at most this many selectors a list, this long each. */
@@ -116,13 +127,7 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
         .describe(
           'A question or topic: each page then returns only `passages`, its few passages that answer it (offsets into the full Markdown), and `markdown` stays empty unless max_chars is given. Format "markdown" only.',
         ),
-      max_passages: z
-        .number()
-        .int()
-        .min(1)
-        .max(MAX_PASSAGES)
-        .optional()
-        .describe(`Passages per page with query (1-${MAX_PASSAGES}, default ${DEFAULT_PASSAGES}).`),
+      max_passages: maxPassagesSchema('with query'),
     })
     .strict()
     .superRefine((request, ctx) => {
@@ -356,13 +361,7 @@ export const searchRequestSchema = z
       .describe(
         'With include_content: "full" (default) attaches each page\'s Markdown as content; "passages" attaches only `passages`, the few passages of each page that answer q (preferred: far fewer tokens).',
       ),
-    max_passages: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PASSAGES)
-      .optional()
-      .describe(`Passages per page with content_mode "passages" (1-${MAX_PASSAGES}, default ${DEFAULT_PASSAGES}).`),
+    max_passages: maxPassagesSchema('with content_mode "passages"'),
   })
   .strict()
   .superRefine((request, ctx) => {
