@@ -12,6 +12,7 @@ import { ConfigError, VERSION, loadConfig, settingsHelp } from './core/config.js
 import type { Core } from './compose.js';
 import type { Logger } from './core/logger.js';
 import type { CrawlResult } from './core/schemas.js';
+import { readerText } from './faces/reader-text.js';
 
 const USAGE = `websearch-mcp ${VERSION} — web search and URL extraction for AI agents (MCP + HTTP API)
 
@@ -306,28 +307,12 @@ function printPage(result: CrawlResult, after: boolean): void {
     process.stderr.write(`${result.url}: ${result.error_type}: ${result.error}\n`);
     return;
   }
-  const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
-  if (result.page_type) header.push(`Page type: ${result.page_type}`);
-  const body = result.passages !== undefined ? passagesText(result) : (result.html ?? result.markdown);
-  process.stdout.write(`${after ? '\n---\n\n' : ''}${header.join('\n')}\n\n${body}\n`);
+  process.stdout.write(`${after ? '\n---\n\n' : ''}${readerText(result)}`);
   if (result.next_start_char !== undefined) {
     process.stderr.write(
       `${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`,
     );
   }
-}
-
-/** The passages `--query` picked, each under its section with the offsets to read on from (`--start-char`). */
-function passagesText(result: CrawlResult): string {
-  const passages = result.passages ?? [];
-  const size = result.total_chars !== undefined ? ` of ${result.total_chars} characters` : '';
-  if (passages.length === 0) return `(no passage of this page${size} matches the query)`;
-  return passages
-    .map((p) => {
-      const section = p.heading_path.length > 0 ? ` ${p.heading_path.join(' › ')}` : '';
-      return `[${p.start_char}-${p.end_char}${size}]${section}\n${p.lead_in !== undefined ? `${p.lead_in}\n…\n` : ''}${p.text}`;
-    })
-    .join('\n\n');
 }
 
 async function runSearch(config: Config, { options, positionals }: Parsed): Promise<number> {

@@ -18,6 +18,7 @@ import { AppError, type ExtractionErrorType } from '../../core/errors.js';
 import type { CrawlResponse, CrawlResult } from '../../core/schemas.js';
 import type { z } from 'zod';
 import { queryToBody } from './query-to-body.js';
+import { readerText } from '../reader-text.js';
 
 export const READER_PREFIX = '/r/';
 
@@ -42,13 +43,6 @@ export const READER_STATUS: Record<ExtractionErrorType, ContentfulStatusCode> = 
   busy: 503,
   render_unavailable: 503,
 };
-
-/** A page's text: what it is and where it came from, then its content (the command line's `extract` layout). */
-export function pageText(result: CrawlResult): string {
-  const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
-  if (result.page_type) header.push(`Page type: ${result.page_type}`);
-  return `${header.join('\n')}\n\n${result.html ?? result.markdown}\n`;
-}
 
 /** Whether a client asked for JSON rather than text. */
 export function wantsJson(c: Context): boolean {
@@ -104,7 +98,7 @@ export function readerResponse(c: Context, response: CrawlResponse): Response {
   }
   // HTML stays text: a page served as text/html under this origin could script it.
   const type = result.html !== undefined ? 'text/plain; charset=utf-8' : 'text/markdown; charset=utf-8';
-  return c.body(pageText(result), 200, { 'content-type': type });
+  return c.body(readerText(result), 200, { 'content-type': type });
 }
 
 /** A request-level error answer (JSON error body) rewritten as one line of text, status and headers kept. */

@@ -53,6 +53,23 @@ describe('GET /r/<url>', () => {
     expect(body.metadata).toMatchObject({ total_urls: 1, credits_used: 1 });
   });
 
+  it('with a query, shows the passages that answer it, each after its offsets into the whole Markdown', async () => {
+    const a = await api();
+    const target = encodeURIComponent(`${site.origin}/html`);
+    const json = (await (
+      await fetch(`${a.url}/r/${target}?query=tide%20tables&max_passages=2`, {
+        headers: { accept: 'application/json' },
+      })
+    ).json()) as any;
+    const passages = json.results[0].passages as { text: string; start_char: number; end_char: number }[];
+    expect(passages.length).toBeGreaterThan(0);
+    const text = await (await fetch(`${a.url}/r/${target}?query=tide%20tables&max_passages=2`)).text();
+    for (const p of passages) {
+      expect(text).toContain(`[${p.start_char}-${p.end_char} of ${json.results[0].total_chars} characters]`);
+      expect(text).toContain(p.text);
+    }
+  });
+
   it("keeps the URL's own query string", async () => {
     const a = await api();
     const res = await fetch(`${a.url}/r/${site.origin}/text?y=1&format=html`);

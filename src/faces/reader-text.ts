@@ -1,0 +1,28 @@
+/**
+ * A page as a person reads it, for the command line's `extract` and the `GET /r/` reader:
+ * its title and source (and page type), then its Markdown, or with a query the passages
+ * that answer it, each after its offsets into the whole Markdown and its section.
+ */
+import type { CrawlResult } from '../core/schemas.js';
+
+export function readerText(result: CrawlResult): string {
+  const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
+  if (result.page_type) header.push(`Page type: ${result.page_type}`);
+  const body = result.passages !== undefined ? passagesText(result) : (result.html ?? result.markdown);
+  return `${header.join('\n')}\n\n${body}\n`;
+}
+
+/** The passages, with what reads on from each (`start_char`), or a line saying none matched. */
+function passagesText(result: CrawlResult): string {
+  const passages = result.passages ?? [];
+  const size = result.total_chars !== undefined ? ` of ${result.total_chars} characters` : '';
+  if (passages.length === 0) return `(no passage of this page${size} matches the query)`;
+  const shown = passages.map((p) => {
+    const section = p.heading_path.length > 0 ? ` ${p.heading_path.join(' › ')}` : '';
+    const leadIn = p.lead_in !== undefined ? `${p.lead_in}\n…\n` : '';
+    return `[${p.start_char}-${p.end_char}${size}]${section}\n${leadIn}${p.text}`;
+  });
+  // A max_chars slice asked for beside the query follows the passages.
+  if (result.markdown !== '') shown.push(`---\n\n${result.markdown}`);
+  return shown.join('\n\n');
+}
