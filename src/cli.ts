@@ -432,7 +432,7 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       const known = name === '' || name === 'keys' || name in COMMANDS;
       process.stderr.write(
-        `websearch-mcp: ${err.message}; see "websearch-mcp ${known && name ? `${name} ` : ''}--help"\n`,
+        `websearch-mcp: ${err.message.replace(/\.$/, '')}; see "websearch-mcp ${known && name ? `${name} ` : ''}--help"\n`,
       );
       return 2;
     }

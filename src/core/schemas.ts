@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { PAGE_TYPES } from './page-types.js';
-import { cssSelectorProblem } from './css-selector.js';
+import { browserSelectorProblem, cssSelectorProblem } from './css-selector.js';
 
 /** Longest URL string accepted in a request (browsers and CDNs cap near 8 KiB too). */
 export const MAX_URL_LENGTH = 8192;
@@ -31,17 +31,23 @@ export const extractFormatSchema = z.enum(['markdown', 'html']);
 export const MAX_SELECTORS = 20;
 export const MAX_SELECTOR_LENGTH = 500;
 
-/** A CSS selector the extraction (linkedom's css-select) can match; 400 naming its path otherwise. */
-const cssSelector = z
-  .string()
-  .trim()
-  .min(1, 'a CSS selector is empty')
-  .max(MAX_SELECTOR_LENGTH, `a CSS selector is at most ${MAX_SELECTOR_LENGTH} characters`)
-  .superRefine((selector, ctx) => {
-    const problem = cssSelectorProblem(selector);
-    if (problem !== null)
-      ctx.addIssue({ code: 'custom', message: `not a CSS selector this server can match: ${problem}` });
-  });
+/** A CSS selector `problemOf` finds nothing wrong with; 400 naming its path otherwise. */
+const selectorSchema = (problemOf: (selector: string) => string | null) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'a CSS selector is empty')
+    .max(MAX_SELECTOR_LENGTH, `a CSS selector is at most ${MAX_SELECTOR_LENGTH} characters`)
+    .superRefine((selector, ctx) => {
+      const problem = problemOf(selector);
+      if (problem !== null)
+        ctx.addIssue({ code: 'custom', message: `not a CSS selector this server can match: ${problem}` });
+    });
+
+/** A selector the extraction (linkedom's css-select) can match. */
+const cssSelector = selectorSchema(cssSelectorProblem);
+/** A selector the headless browser can wait for: no css-select extensions (a per-URL failure after the fetch otherwise). */
+const browserSelector = selectorSchema(browserSelectorProblem);
 
 const selectorList = (what: string) =>
   z.array(cssSelector).max(MAX_SELECTORS, `at most ${MAX_SELECTORS} selectors`).optional().describe(what);
@@ -99,10 +105,10 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
       exclude_selectors: selectorList(
         `CSS selectors (at most ${MAX_SELECTORS}) whose elements are removed before extraction. HTML pages, format "markdown" only.`,
       ),
-      wait_for_selector: cssSelector
+      wait_for_selector: browserSelector
         .optional()
         .describe(
-          'Render the page in the headless browser and wait (within the deadline) until this CSS selector matches; timeout when it never does. Needs a browser on the server (render_unavailable otherwise).',
+          'Render the page in the headless browser and wait (within the deadline) until this CSS selector (standard CSS, no :contains) matches; timeout when it never does. Needs a browser on the server (render_unavailable otherwise).',
         ),
       max_age: z
         .number()

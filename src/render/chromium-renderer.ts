@@ -226,15 +226,19 @@ export class ChromiumRenderer implements Renderer {
       const usable = main.status() >= 200 && main.status() < 300 && !main.final().navigationError;
       if (usable && request.waitForSelector !== undefined) {
         run.waiting.selector = request.waitForSelector;
-        await waitForSelector(pooled, request.waitForSelector, () => Math.max(0, left() - SELECTOR_MARGIN_MS));
+        await main.untilCrash(
+          waitForSelector(pooled, request.waitForSelector, () => Math.max(0, left() - SELECTOR_MARGIN_MS)),
+        );
         delete run.waiting.selector;
       }
       // A script may write the text on a timer, or a CPU-starved renderer may not yet have
       // run it when the network went quiet: a page still without readable text gets a
       // little longer (never past the deadline) before it is read.
-      const html = await documentHtml(pooled, () => Math.min(SETTLE_MS, left()));
+      const html = await main.untilCrash(documentHtml(pooled, () => Math.min(SETTLE_MS, left())));
       const screenshot =
-        usable && request.screenshot ? await takeScreenshot(pooled, this.#options.screenshot) : undefined;
+        usable && request.screenshot
+          ? await main.untilCrash(takeScreenshot(pooled, this.#options.screenshot))
+          : undefined;
       clean = true;
       const { url: finalUrl, navigationError } = main.final();
       return {

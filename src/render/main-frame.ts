@@ -12,6 +12,12 @@ export interface MainFrameTracker {
   /** The URL the main frame ended on; the failed URL and its network error when it ended on the error page. */
   final(): { url: string; navigationError?: string };
   crashed(): boolean;
+  /**
+   * `step`, or a rejection as soon as the page's renderer crashes: a DevTools call to a
+   * crashed renderer (the watchdog killed it) gets no answer and would hold the render until
+   * its deadline.
+   */
+  untilCrash<T>(step: Promise<T>): Promise<T>;
   dispose(): void;
 }
 
@@ -19,6 +25,12 @@ export function trackMainFrame(page: Page, initialStatus: number): MainFrameTrac
   let status = initialStatus;
   let failed: { url: string; error: string } | undefined;
   let crashed = false;
+  let onCrashed: (() => void) | undefined;
+  const crash = new Promise<never>((_, reject) => {
+    onCrashed = () => reject(new Error('Target crashed'));
+  });
+  // Observed only by the renders that race against it.
+  crash.catch(() => undefined);
   const main = (request: Request): boolean => request.isNavigationRequest() && request.frame() === page.mainFrame();
   const onResponse = (response: Response): void => {
     if (!main(response.request())) return;
@@ -30,6 +42,7 @@ export function trackMainFrame(page: Page, initialStatus: number): MainFrameTrac
   };
   const onCrash = (): void => {
     crashed = true;
+    onCrashed?.();
   };
   page.on('response', onResponse);
   page.on('requestfailed', onFailed);
@@ -43,6 +56,7 @@ export function trackMainFrame(page: Page, initialStatus: number): MainFrameTrac
       return failed && url.startsWith('chrome-error:') ? { url: failed.url, navigationError: failed.error } : { url };
     },
     crashed: () => crashed,
+    untilCrash: (step) => Promise.race([step, crash]),
     dispose: () => {
       page.off('response', onResponse);
       page.off('requestfailed', onFailed);

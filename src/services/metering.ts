@@ -187,7 +187,7 @@ export class Metering {
  */
 function insufficientCredits(needed: number, balance: number, available: number): AppError {
   const free = Math.max(0, available);
-  const need = `This request needs up to ${needed} credits (its largest possible cost)`;
+  const need = `This request needs up to ${needed} credit${needed === 1 ? '' : 's'} (its largest possible cost)`;
   if (balance >= needed) {
     return new AppError(
       'insufficient_credits',

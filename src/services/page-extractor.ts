@@ -421,7 +421,8 @@ function renderUnavailable(options: string[], renderingOff: boolean): AppError {
   const how = renderingOff
     ? 'rendering is off on this server (WEBSEARCH_RENDER=never; set it to auto)'
     : 'this server has no headless browser (install Chromium, or point CHROMIUM_PATH at one, and restart)';
-  return new AppError('render_unavailable', `${options.join(' and ')} needs the headless browser, but ${how}.`, {
+  const verb = options.length > 1 ? 'need' : 'needs';
+  return new AppError('render_unavailable', `${options.join(' and ')} ${verb} the headless browser, but ${how}.`, {
     statusCode: 0,
   });
 }

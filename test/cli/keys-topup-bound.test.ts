@@ -27,6 +27,8 @@ describe('keys topup past 2^53 - 1', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toMatch(/past 9007199254740991 credits/);
+    // One sentence: the message and the pointer to --help joined without a stray full stop.
+    expect(refused.stderr).not.toMatch(/\.;/);
     const after = JSON.parse((await runCli(['keys', 'list', '--json'], env)).stdout) as { balance: number }[];
     expect(after[0]?.balance).toBe(Number.MAX_SAFE_INTEGER);
   });

@@ -94,6 +94,15 @@ describe('include_selectors / exclude_selectors', () => {
     expect(paths(pseudo.json)).toEqual(['exclude_selectors.0']);
     const wait = await api.crawl({ urls: [u('/controls/sidebar')], wait_for_selector: '::before' });
     expect(paths(wait.json)).toEqual(['wait_for_selector']);
+    // css-select's own extensions match in the extraction but not in the browser that waits.
+    const jquery = await api.crawl({ urls: [u('/controls/sidebar')], wait_for_selector: 'p:contains(ferry)' });
+    expect(jquery.status).toBe(400);
+    expect(paths(jquery.json)).toEqual(['wait_for_selector']);
+    expect(jquery.json.error.details[0].message).toContain(':contains');
+    const dangling = await api.crawl({ urls: [u('/controls/sidebar')], wait_for_selector: '#slot >' });
+    expect(paths(dangling.json)).toEqual(['wait_for_selector']);
+    const selection = await api.crawl({ urls: [u('/controls/sidebar')], include_selectors: ['p:contains(harbour)'] });
+    expect(selection.status).toBe(200);
     const empty = await api.crawl({ urls: [u('/controls/sidebar')], include_selectors: ['  '] });
     expect(paths(empty.json)).toEqual(['include_selectors.0']);
   });
@@ -191,7 +200,7 @@ describe('wait_for_selector and screenshot without a browser', () => {
         screenshot: true,
       });
       expect(json.results[0]).toMatchObject({ success: false, error_type: 'render_unavailable' });
-      expect(json.results[0].error).toContain('wait_for_selector and screenshot needs the headless browser');
+      expect(json.results[0].error).toContain('wait_for_selector and screenshot need the headless browser');
       expect(json.results[0].error).toContain('install Chromium');
     } finally {
       await bare.close();

@@ -6,8 +6,10 @@
  * back from extract_urls as MCP image content.
  */
 import { inflateSync } from 'node:zlib';
+import { chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
+import { browserSelectorProblem, cssSelectorProblem } from '../../src/core/css-selector.js';
 import { chromium, describeWithChromium } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { LATE_TEXT, pageControlScenarios } from '../helpers/page-control-scenarios.js';
@@ -96,6 +98,67 @@ describeWithChromium('page controls that render', () => {
     expect(json.results[0]).toMatchObject({ success: true, rendered: true, from_cache: false });
     expect(json.results[0].markdown).toContain(LATE_TEXT);
     expect(json.metadata.credits_used).toBe(1);
+  });
+
+  it('wait_for_selector accepts exactly the selectors Chromium can wait for (of those css-select compiles)', async () => {
+    const selectors = [
+      '#timetable p',
+      'p > b',
+      'a + p',
+      'p ~ p',
+      'p:has(> b)',
+      ':scope > p',
+      'p:is(.a, .b)',
+      'li:nth-child(2n+1)',
+      '[title=":text"]',
+      'p\\:text',
+      "a[href$='.pdf' i]",
+      '[class~="x"]',
+      'p >',
+      'p +',
+      '> p',
+      'a, ~ p',
+      'p:has(b >)',
+      '[data-x=]',
+      'p:contains(x)',
+      'p:icontains(x)',
+      'p:matches(b)',
+      'option:selected',
+      ':checkbox',
+      ':file',
+      ':password',
+      ':radio',
+      ':reset',
+      ':image',
+      ':submit',
+      'p:parent',
+      ':header',
+      ':button',
+      ':input',
+      ':text',
+      'p:has(> a, ~ b)',
+      'p:has(+ b)',
+      ':nth-child(+3)',
+      'li:nth-last-child(-n+2)',
+      'p:nth-child(2n+1 of .x)',
+      'a[href*="x>"]',
+      'p:not(> b)',
+      '+ p',
+    ];
+    const browser = await playwright.launch({ executablePath: chromium.path as string });
+    try {
+      const page = await browser.newPage();
+      for (const selector of selectors) {
+        expect(cssSelectorProblem(selector), selector).toBeNull();
+        // A string: the test code has no DOM types; the page evaluates it.
+        const parses = await page.evaluate(
+          `(() => { try { document.querySelector(${JSON.stringify(selector)}); return true; } catch { return false; } })()`,
+        );
+        expect(browserSelectorProblem(selector) === null, selector).toBe(parses);
+      }
+    } finally {
+      await browser.close();
+    }
   });
 
   it('a selector that never matches fails timeout, naming it', async () => {

@@ -255,10 +255,68 @@ describeWithChromium('the playground in Chromium', () => {
     await page.keyboard.type('harbour tides');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#search-summary');
-    // A focused control shows where focus is.
+    // A focused control shows where focus is, in both schemes with 3:1 against the card it
+    // sits on (WCAG 2.2, 1.4.11 non-text contrast).
     await page.keyboard.press('Tab');
     const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).not.toBe('none');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const contrast = (await page.evaluate(`(() => {
+        const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const lum = (c) => {
+          const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        let card = document.activeElement.parentElement;
+        while (getComputedStyle(card).backgroundColor === 'rgba(0, 0, 0, 0)') card = card.parentElement;
+        const [a, b] = [lum(getComputedStyle(document.activeElement).outlineColor), lum(getComputedStyle(card).backgroundColor)];
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      })()`)) as number;
+      expect(contrast, scheme).toBeGreaterThanOrEqual(3);
+    }
+    await context.close();
+  });
+
+  it('keeps words whole in tables on a phone (they scroll sideways, reachable by keyboard) and page headings larger than text', async () => {
+    const page = await newPage(keyed, 390, 844);
+    await page.fill('#api-key', secrets.rich);
+    await extract(page, [`${site.origin}/html`, `${site.origin}/markdown`]);
+    await page.click('#usage summary');
+    await page.click('#usage-load');
+    await page.waitForSelector('#usage-balance');
+    // Lines of text in each cell of the usage table's header and the page's tide table: a
+    // word squeezed to a letter per line shows as several lines for "operation" or "Height (m)".
+    const lines = (await page.evaluate(
+      `[...document.querySelectorAll('#usage-out th, article.result .preview th')].map((c) => {
+        const range = document.createRange();
+        range.selectNodeContents(c);
+        return [c.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+      })`,
+    )) as [string, number][];
+    expect(lines.map(([text]) => text)).toEqual(expect.arrayContaining(['operation', 'credits', 'High water']));
+    for (const [text, count] of lines) if (!/\s/.test(text)) expect(count, text).toBe(1);
+    for (const wrap of await page.locator('.table-wrap').all()) expect(await wrap.getAttribute('tabindex')).toBe('0');
+    // The page's h1 and h2 (shown as h4 and h5 under the result's h3) are not smaller than its text.
+    const sizes = (await page.evaluate(
+      `[...document.querySelectorAll('article.result .preview :is(h4:not(.pane-title), h5, p)')].map((e) => [e.tagName, parseFloat(getComputedStyle(e).fontSize)])`,
+    )) as [string, number][];
+    const text = Math.max(...sizes.filter(([tag]) => tag === 'P').map(([, px]) => px));
+    const headings = sizes.filter(([tag]) => tag !== 'P');
+    expect(headings.map(([tag]) => tag)).toEqual(expect.arrayContaining(['H4', 'H5']));
+    for (const [tag, px] of headings) expect(px, tag).toBeGreaterThan(text);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(AXE);
+      const found = (await page.evaluate(
+        "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))",
+      )) as { id: string; impact: string; nodes: number }[];
+      expect(
+        found.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+        scheme,
+      ).toEqual([]);
+    }
+    expect(violations).toEqual([]);
     await context.close();
   });
 

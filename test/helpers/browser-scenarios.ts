@@ -29,9 +29,10 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 
 /**
  * The page a `hog` allocates in: `heap` (arrays, in the V8 heap) or `buffers` (outside it),
- * `mb` in all, in a tight loop or one step every `paceMs`; its load waits `holdMs`.
+ * `mb` in all, in a tight loop or one step every `paceMs`; its load waits `holdMs`; after
+ * its load, a request of `busyMs` keeps its network busy.
  */
-function hogHtml(kind: string, mb: number, paceMs: number, holdMs: number): string {
+function hogHtml(kind: string, mb: number, paceMs: number, holdMs: number, busyMs = 0): string {
   const step =
     kind === 'heap'
       ? // 128 Ki doubles: 1 MB of V8 heap each (a repeated string would be a rope of a few bytes).
@@ -48,6 +49,7 @@ const keep = window.keep;
 let got = 0;
 const done = () => { document.getElementById('out').textContent = 'Allocated ' + got + ' MB and kept it.'; };
 ${loop}
+${busyMs > 0 ? `window.addEventListener('load', () => fetch('/delay/${busyMs}'));` : ''}
 </script>${holdMs > 0 ? `<script src="/delay/${holdMs}"></script>` : ''}</body></html>`;
 }
 
@@ -132,7 +134,7 @@ export function browserScenarios(): Scenario[] {
     {
       path: '/hog',
       description:
-        'a script that allocates ?mb= MB (default 3072) in a loop and keeps it: ?kind=heap (arrays) or buffers; a step every ?pace= ms (default: a tight loop); ?hold= ms before load',
+        'a script that allocates ?mb= MB (default 3072) in a loop and keeps it: ?kind=heap (arrays) or buffers; a step every ?pace= ms (default: a tight loop); ?hold= ms before load; ?busy= ms of a request after load',
       handle: ({ res, url }) =>
         send(
           res,
@@ -143,6 +145,7 @@ export function browserScenarios(): Scenario[] {
             Number(url.searchParams.get('mb') ?? 3072),
             Number(url.searchParams.get('pace') ?? 0),
             Number(url.searchParams.get('hold') ?? 0),
+            Number(url.searchParams.get('busy') ?? 0),
           ),
         ),
     },

@@ -80,6 +80,22 @@ describeWithChromium('the browser memory bound', () => {
     await expectNextRenderWorks();
   });
 
+  it('a page stopped after its load (while the render waits on it): too_large at once, not a timeout', async () => {
+    // Loaded at once, then 16 MB every 50 ms while a request keeps the network busy: the
+    // renderer is killed ~1 s in, before the document is read (a DevTools call to the dead
+    // renderer would wait for the whole 20 s deadline).
+    const started = performance.now();
+    const { json } = await api.crawl({
+      urls: [`${site.origin}/hog?kind=buffers&pace=50&busy=10000`],
+      format: 'html',
+      timeout_ms: 20_000,
+    });
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'too_large', status_code: 0 });
+    expect(json.results[0].error).toContain(`per-page memory bound of ${BOUNDS.pageMemoryMb} MB`);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    await expectNextRenderWorks();
+  });
+
   it('pages each under the per-page bound that together pass the total: the browser is stopped, too_large', async () => {
     const before = browserProcesses().find((p) => p.main)?.pid;
     // Four pages holding 208 MB each (under 320 MB each, over 1,024 MB together with the

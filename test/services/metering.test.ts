@@ -153,7 +153,7 @@ describe('Metering', () => {
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'insufficient_credits', retryable: true });
     expect((error as AppError).message).toMatch(
-      /needs up to 1 credits .*; the key has 0 available: 3 of its 3 are held by its requests in progress/,
+      /needs up to 1 credit .*; the key has 0 available: 3 of its 3 are held by its requests in progress/,
     );
     finish();
     await first;

@@ -178,6 +178,22 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     return c.json(await deps.operations.search(incoming(c), body, creditsRemaining(c)));
   });
 
+  // A HEAD is a GET without its body (RFC 9110 9.3.2): on a metered route it would run the
+  // operation and charge it for nothing a link checker or `curl -I` could read, so it is refused.
+  // (Hono hands a HEAD to the GET handler, so the original method is checked here.)
+  for (const path of ['/api/search', `${READER_PREFIX}*`]) {
+    app.use(path, async (c, next) => {
+      if (c.req.raw.method !== 'HEAD') return next();
+      return errorResponse(
+        c,
+        'method_not_allowed',
+        `HEAD is not answered on ${c.req.path}: it would run and charge the operation; use GET.`,
+        undefined,
+        { Allow: path === '/api/search' ? 'GET, POST' : 'GET' },
+      );
+    });
+  }
+
   const query = (c: Context<Env>, schema: Parameters<typeof queryToBody>[1]) =>
     queryToBody(new URL(c.req.url).searchParams, schema);
   app.get('/api/search', async (c) =>

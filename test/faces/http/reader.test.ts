@@ -175,6 +175,15 @@ describe('GET /r/<url>', () => {
     const post = await fetch(`${a.url}/r/${site.origin}/text`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
+    // A HEAD would run and charge the extraction for nothing it could read: refused, nothing fetched.
+    const before = site.hits('/text');
+    const head = await fetch(`${a.url}/r/${site.origin}/text`, { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
+    const headSearch = await fetch(`${a.url}/api/search?q=x`, { method: 'HEAD' });
+    expect(headSearch.status).toBe(405);
+    expect(headSearch.headers.get('allow')).toBe('GET, POST');
+    expect(site.hits('/text')).toBe(before);
     const doc = (await (await fetch(`${a.url}/openapi.json`)).json()) as any;
     const read = doc.paths['/r/{url}'].get;
     const names = read.parameters.map((p: any) => p.name);

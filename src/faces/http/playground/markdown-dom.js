@@ -187,6 +187,8 @@ function cells(line) {
 function appendTable(parent, lines, start, ctx) {
   const wrap = el(ctx, 'div');
   wrap.className = 'table-wrap';
+  // It scrolls sideways when the table is wider than the pane: reachable from the keyboard.
+  wrap.setAttribute('tabindex', '0');
   const table = el(ctx, 'table');
   const head = el(ctx, 'thead');
   const headRow = el(ctx, 'tr');

@@ -308,7 +308,12 @@ async function loadUsage(older) {
     body.append(row);
   }
   table.append(body);
-  const wrap = h('div', { className: 'table-wrap' }, table);
+  // It scrolls sideways on a narrow screen: reachable from the keyboard.
+  const wrap = h(
+    'div',
+    { className: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Usage records' },
+    table,
+  );
   out.replaceChildren(head, u.records.length ? wrap : h('p', { className: 'meta', text: 'No usage recorded yet.' }));
 }
 
