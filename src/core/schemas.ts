@@ -274,10 +274,13 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Turns zod issues into `{ path, message }` details with dotted paths (`urls.3`). */
 export function issuesToDetails(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(body)',
-    message: issue.message,
-  }));
+  const pathOf = (path: PropertyKey[]) => (path.length > 0 ? path.map(String).join('.') : '(body)');
+  return error.issues.flatMap((issue) =>
+    // An unknown field is named by its own path, one detail each, not by its parent's.
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: `unknown field "${key}"` }))
+      : [{ path: pathOf(issue.path), message: issue.message }],
+  );
 }
 
 // ---------------------------------------------------------------- search (docs/interface.md 2.1-2.3, 4.1)

@@ -353,6 +353,18 @@ describe('request-level errors', () => {
     expect(empty.status).toBe(400);
   });
 
+  it('names each unknown field by its own path, in the body and in a query string', async () => {
+    const res = await api.crawl({ urls: ['https://example.com/'], nope: 1, formt: 'html' });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toEqual([
+      { path: 'nope', message: 'unknown field "nope"' },
+      { path: 'formt', message: 'unknown field "formt"' },
+    ]);
+    const search = await fetch(`${api.url}/api/search?q=x&nope=1`);
+    expect(search.status).toBe(400);
+    expect(((await search.json()) as any).error.details).toEqual([{ path: 'nope', message: 'unknown field "nope"' }]);
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const res = await api.post('/api/crawl', '{"urls": [');
     expect(res.status).toBe(400);
