@@ -8,6 +8,7 @@ import { UsageError, closest, parseCommand, splitCommand, wholeNumber } from './
 import { isAppError } from '../core/errors.js';
 import type { ApiKeyRecord } from '../core/key-store.js';
 import type { UsageRecord } from '../core/ledger-store.js';
+import { usageRecordJson } from '../core/usage-schema.js';
 
 export const KEYS_USAGE = `Usage:
   websearch-mcp keys create [--name NAME] [--credits N] [--json]
@@ -68,15 +69,7 @@ const keyJson = (k: ApiKeyRecord) => ({
 });
 
 /** A usage record as `--json` prints it: snake_case like the API's JSON. */
-const usageJson = (r: UsageRecord) => ({
-  key_id: r.keyId,
-  operation: r.operation,
-  credits: r.credits,
-  request_id: r.requestId,
-  at: r.at,
-  ...(r.urls !== undefined ? { urls: r.urls } : {}),
-  ...(r.query !== undefined ? { query: r.query } : {}),
-});
+const usageJson = (r: UsageRecord) => ({ key_id: r.keyId, ...usageRecordJson(r) });
 
 const balanceText = (k: ApiKeyRecord) => (k.balance === null ? 'unlimited' : String(k.balance));
 

@@ -4,6 +4,7 @@
  * document shows them. HTTP only: MCP clients have no use for a ledger listing.
  */
 import { z } from 'zod';
+import type { UsageRecord } from './ledger-store.js';
 
 /** Records per page: 20 unless asked, at most 100 (a page stays one small answer). */
 export const USAGE_PAGE_DEFAULT = 20;
@@ -35,6 +36,19 @@ export const usageRecordSchema = z.object({
   urls: z.array(z.string()).optional().describe('The URLs submitted (crawl).'),
   query: z.string().optional().describe('The query (search).'),
 });
+export type UsageRecordJson = z.infer<typeof usageRecordSchema>;
+
+/** A stored usage record as the API's JSON writes it (snake_case), for /api/usage and `keys usage --json`. */
+export function usageRecordJson(r: UsageRecord): UsageRecordJson {
+  return {
+    request_id: r.requestId,
+    operation: r.operation,
+    credits: r.credits,
+    at: r.at,
+    ...(r.urls !== undefined ? { urls: r.urls } : {}),
+    ...(r.query !== undefined ? { query: r.query } : {}),
+  };
+}
 
 export const usageResponseSchema = z.object({
   metered: z.boolean().describe('false in open mode (no API keys): nothing is charged or recorded.'),

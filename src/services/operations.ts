@@ -15,7 +15,7 @@ import type { CrawlRequest, CrawlResponse, SearchRequest, SearchResponse } from 
 import { extractRequestSchema, searchRequestSchema } from '../core/schemas.js';
 import { validate } from '../core/validate.js';
 import type { UsageResponse } from '../core/usage-schema.js';
-import { usageQuerySchema } from '../core/usage-schema.js';
+import { usageQuerySchema, usageRecordJson } from '../core/usage-schema.js';
 import type { ExtractCallOptions, ExtractService } from './extract-service.js';
 import type { Metering, MeteringRunOptions } from './metering.js';
 import type { SearchOptions, SearchService } from './search-service.js';
@@ -96,14 +96,7 @@ export class Operations {
       key: { id: key.id, name: key.name, prefix: key.prefix },
       balance: account.balance,
       held_credits: account.held,
-      records: account.records.map((r) => ({
-        request_id: r.requestId,
-        operation: r.operation,
-        credits: r.credits,
-        at: r.at,
-        ...(r.urls !== undefined ? { urls: r.urls } : {}),
-        ...(r.query !== undefined ? { query: r.query } : {}),
-      })),
+      records: account.records.map(usageRecordJson),
       ...(account.next !== undefined ? { next_cursor: String(account.next) } : {}),
     };
   }
