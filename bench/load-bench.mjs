@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HOSTILE_PAGES, hostileBody } from './fixtures/hostile-pages.mjs';
+import { spawnSelfServer } from './spawn-self-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -97,21 +98,7 @@ async function serve(mode) {
 }
 
 function spawnServer(mode) {
-  const child = spawn(process.execPath, [SELF, '--serve', mode], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const found = /listening (\S+)/.exec(out);
-      if (found)
-        resolve({
-          url: found[1],
-          pid: child.pid,
-          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
-        });
-    });
-    child.once('exit', (code) => reject(new Error(`server (${mode}) exited with ${code}`)));
-  });
+  return spawnSelfServer(SELF, [mode], `server (${mode})`);
 }
 
 /** Resident memory of a process in MB (Linux /proc), or null elsewhere. */

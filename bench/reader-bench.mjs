@@ -9,12 +9,12 @@
 //
 //   --rounds N   measured requests per route (default 300, after 30 of warm-up each)
 //   --json FILE  write the figures to FILE
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnSelfServer } from './spawn-self-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -71,20 +71,7 @@ async function serve() {
 }
 
 function spawnServer() {
-  const child = spawn(process.execPath, [SELF, '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const found = /listening (\S+)/.exec(out);
-      if (found)
-        resolve({
-          url: found[1],
-          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
-        });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  return spawnSelfServer(SELF, []);
 }
 
 const ROUTES = {
