@@ -67,7 +67,7 @@ const COMMANDS: Record<string, CommandDef> = {
   },
   serve: {
     usage:
-      'websearch-mcp serve [--host H] [--port P] [settings]\n  The HTTP API (POST /api/crawl, GET|POST /api/search), MCP Streamable HTTP at /mcp, legacy SSE at /sse,\n  /healthz, /metrics and /openapi.json.\n',
+      'websearch-mcp serve [--host H] [--port P] [settings]\n  The playground at /, the HTTP API (POST /api/crawl, GET|POST /api/search, GET /api/usage), the reader\n  GET /r/<url>, MCP Streamable HTTP at /mcp, legacy SSE at /sse, /healthz, /metrics and /openapi.json.\n',
     options: {},
     positionals: false,
     unused: [],
@@ -197,7 +197,7 @@ async function runServe(config: Config): Promise<void> {
   }
   const mode = config.mcp.stateless ? 'stateless' : 'with sessions';
   process.stderr.write(
-    `websearch-mcp listening on ${server.url}: GET|POST /api/search, POST /api/crawl, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n${serveBanner(config)}\n`,
+    `websearch-mcp listening on ${server.url}: playground at /, GET|POST /api/search, POST /api/crawl, GET /r/<url>, GET /api/usage, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n${serveBanner(config)}\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -92,6 +92,16 @@ interface SettingDef {
   flag: string;
   schema: z.ZodType;
   help: string;
+  /** A credential: an error shows its length only ('value'), or the URL without its user info ('userinfo'). */
+  secret?: 'value' | 'userinfo';
+}
+
+/** A setting's value as an error may print it: a credential never appears in a log or terminal. */
+function shownValue(def: SettingDef, raw: unknown): string {
+  if (def.secret === undefined || typeof raw !== 'string') return JSON.stringify(raw);
+  if (def.secret === 'value') return `a value of ${raw.length} characters, not shown`;
+  // RFC 3986 3.2.1: the user information of an authority ends at its last '@'.
+  return JSON.stringify(raw.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1***@'));
 }
 
 /** Where Debian and Ubuntu install Chromium; the first that exists is used by default. */
@@ -189,6 +199,7 @@ const SETTINGS = [
     flag: '--stealth-proxy',
     schema: httpUrl.optional(),
     help: 'http(s) proxy for stealth requests (static fetch and browser), e.g. http://user:pass@proxy:3128; targets still pass the address policy',
+    secret: 'userinfo',
   },
   {
     path: 'render.mode',
@@ -408,6 +419,7 @@ const SETTINGS = [
     flag: '--brave-api-key',
     schema: optionalString,
     help: 'Brave Search API key (enables brave)',
+    secret: 'value',
   },
   {
     path: 'engines.searxngUrl',
@@ -429,6 +441,7 @@ const SETTINGS = [
     flag: '--google-api-key',
     schema: optionalString,
     help: 'Google API key (with GOOGLE_CSE_ID enables google)',
+    secret: 'value',
   },
   {
     path: 'engines.googleCseId',
@@ -511,6 +524,7 @@ const SETTINGS = [
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .optional(),
     help: 'Redis server for WEBSEARCH_STORE=redis, e.g. redis://127.0.0.1:6379/0',
+    secret: 'userinfo',
   },
   {
     path: 'store.redisPrefix',
@@ -555,6 +569,7 @@ const SETTINGS = [
       .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'letters, digits and - . _ ~ + / (a bearer token, RFC 6750)')
       .optional(),
     help: "the operator's bearer token for GET /metrics (API keys do not open it; unset: /metrics only in open mode)",
+    secret: 'value',
   },
   {
     path: 'server.headersTimeoutMs',
@@ -880,7 +895,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     const defaultValue: unknown = fallback.success ? fallback.data : undefined;
     let problem: string | undefined;
     if (!parsed.success)
-      problem = `${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(raw)})`;
+      problem = `${where}: ${parsed.error.issues.map((i) => i.message).join('; ')} (got ${shownValue(def, raw)})`;
     else if (blank && defaultValue !== undefined)
       problem = `${where} is set but empty: unset it for the default (${String(defaultValue)}) or give a value`;
     if (unused(def)) values.set(def.path, defaultValue);

@@ -120,6 +120,12 @@ describe('banners', () => {
     },
   );
 
+  it('serve --help names the playground, the reader and the usage route', async () => {
+    const out = await runCli(['serve', '--help'], env({}));
+    for (const face of ['playground at /', 'GET /r/<url>', 'GET /api/usage', '/openapi.json'])
+      expect(out.stdout).toContain(face);
+  });
+
   it('stays silent on stdout and stderr when a client spawns it (stdin not a terminal)', async () => {
     const out = await runCli([], env({ WEBSEARCH_LOG_LEVEL: 'warn' }));
     expect(out.stderr).not.toMatch(/waiting for a client/);
@@ -131,6 +137,9 @@ describe('banners', () => {
     try {
       await new Promise((r) => setTimeout(r, 100));
       expect(server.log.text).toMatch(/store: sqlite :memory:; rendering: off \(WEBSEARCH_RENDER=never\)/);
+      // Every face a person or program reaches, so a new user sees the playground and the reader.
+      for (const face of ['playground at /', 'GET /r/<url>', 'GET /api/usage', 'at /mcp'])
+        expect(server.log.text).toContain(face);
     } finally {
       await server.stop();
     }

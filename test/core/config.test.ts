@@ -195,3 +195,35 @@ describe('rendering settings', () => {
     ).toBe('http://u:p@proxy.corp:3128');
   });
 });
+
+describe('a credential in a setting error', () => {
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig({ env });
+    } catch (err) {
+      return (err as ConfigError).problems;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('is named by its length only, never printed', () => {
+    const problems = problemsOf({ WEBSEARCH_METRICS_TOKEN: 'hunter2secret', BRAVE_API_KEY: ' ' });
+    expect(problems).toEqual([
+      'WEBSEARCH_METRICS_TOKEN: at least 16 characters (e.g. openssl rand -hex 32) (got a value of 13 characters, not shown)',
+    ]);
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('in a URL loses its user information, the rest stays to debug with', () => {
+    const problems = problemsOf({
+      WEBSEARCH_STORE: 'redis',
+      REDIS_URL: 'http://admin:p@ss@cache:6379/0',
+      WEBSEARCH_STEALTH_PROXY: 'socks5://user:hunter2@proxy:1080',
+    });
+    expect(problems.join('\n')).not.toMatch(/hunter2|p@ss|admin/);
+    expect(problems).toContainEqual(expect.stringMatching(/^REDIS_URL: .* \(got "http:\/\/\*\*\*@cache:6379\/0"\)$/));
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^WEBSEARCH_STEALTH_PROXY: .* \(got "socks5:\/\/\*\*\*@proxy:1080"\)$/),
+    );
+  });
+});

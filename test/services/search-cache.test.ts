@@ -210,7 +210,10 @@ describe('politeness', () => {
       service.search(testContext(), request),
       service.search(testContext(), request),
     ]);
-    const starts = fake.requests('brave').slice(1).map((r) => r.at);
+    const starts = fake
+      .requests('brave')
+      .slice(1)
+      .map((r) => r.at);
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(200 - ARRIVAL_JITTER_MS);
     expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(200 - ARRIVAL_JITTER_MS);
     expect(starts[2]! - starts[0]!).toBeGreaterThanOrEqual(400 - ARRIVAL_JITTER_MS);
