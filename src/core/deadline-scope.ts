@@ -5,6 +5,7 @@
  * call or the content phase of a search each open one under it, so each stops at the
  * request's deadline, or at its own shorter budget, without computing either again.
  */
+import { setMaxListeners } from 'node:events';
 import { AppError } from './errors.js';
 
 /** What a scope stops with: a deadline (epoch ms) and the signal of whatever it belongs to. */
@@ -29,6 +30,12 @@ export interface DeadlineScopeOptions {
 export function now(): number {
   return performance.timeOrigin + performance.now();
 }
+
+/**
+ * Scopes open side by side under one: a request's 20 pages (each a fetch and a robots.txt
+ * check) and six engines. Node warns of a leak past 10 listeners; past this it still does.
+ */
+const MAX_CHILDREN = 100;
 
 /** setTimeout fires at once for delays above 2^31-1 ms; never let a deadline wrap around. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -56,6 +63,7 @@ export class DeadlineScope implements DeadlineParent {
     const opened = now();
     this.deadline = Math.min(parent.deadline, options.budgetMs === undefined ? Infinity : opened + options.budgetMs);
     this.ms = Math.max(0, Math.round(this.deadline - opened));
+    setMaxListeners(MAX_CHILDREN, this.#controller.signal);
     this.#timer = setTimeout(() => this.#abort('timeout'), Math.min(this.ms, MAX_TIMER_MS));
     if (this.#parent.aborted) this.#onParentAbort();
     else this.#parent.addEventListener('abort', this.#onParentAbort, { once: true });

@@ -115,8 +115,9 @@ export function pageKey(url: URL): string {
 
 /**
  * The key a page's output is cached under: its format and URL, and a digest of the options
- * that change the output (links, selectors, the selector waited for), so that one never
- * answers for another; a request without them keeps the key it always had.
+ * that change the output (links, selectors, the selector waited for, stealth: a site may
+ * answer a browser's identity with another page), so that one never answers for another;
+ * a request without them keeps the key it always had.
  */
 export function pageCacheKey(format: ExtractFormat, url: URL, options: ExtractOptions): string {
   const { controls = {}, waitForSelector } = options;
@@ -125,9 +126,15 @@ export function pageCacheKey(format: ExtractFormat, url: URL, options: ExtractOp
     include: controls.includeSelectors ?? [],
     exclude: controls.excludeSelectors ?? [],
     wait: waitForSelector ?? null,
+    ...(options.stealth === true ? { stealth: true } : {}),
   };
-  if (!shaping.links && shaping.include.length === 0 && shaping.exclude.length === 0 && shaping.wait === null)
-    return `page:${format}:${pageKey(url)}`;
+  const plain =
+    !shaping.links &&
+    shaping.include.length === 0 &&
+    shaping.exclude.length === 0 &&
+    shaping.wait === null &&
+    options.stealth !== true;
+  if (plain) return `page:${format}:${pageKey(url)}`;
   const digest = createHash('sha256').update(JSON.stringify(shaping)).digest('hex').slice(0, 16);
   return `page:${format}:${digest}:${pageKey(url)}`;
 }
@@ -405,6 +412,15 @@ function emptyContent(status: number, rendered: boolean, options: ExtractOptions
     return new AppError(
       'empty_content',
       `No element matching include_selectors ${named} holds readable text on the page${rendered ? ' (rendered)' : ''}; nothing was charged.`,
+      { statusCode: status },
+    );
+  }
+  const exclude = options.controls?.excludeSelectors ?? [];
+  if (exclude.length > 0) {
+    const named = exclude.map((s) => JSON.stringify(s)).join(', ');
+    return new AppError(
+      'empty_content',
+      `The page has no readable text once the elements matching exclude_selectors ${named} are removed${rendered ? ' (rendered)' : ''}; nothing was charged.`,
       { statusCode: status },
     );
   }

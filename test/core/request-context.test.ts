@@ -86,4 +86,20 @@ describe('DeadlineScope', () => {
     a.dispose();
     b.dispose();
   });
+
+  it('takes a request fan-out of scopes side by side without a leak warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const parent = new DeadlineScope({ deadline: now() + 60_000, signal: new AbortController().signal });
+      const children = Array.from({ length: 46 }, () => new DeadlineScope(parent));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+      for (const child of children) child.dispose();
+      parent.dispose();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

@@ -46,6 +46,13 @@ describe('exclude_selectors', () => {
     expect(after.markdown).toContain('alpha');
     expect(after.markdown).not.toContain('beta');
   });
+
+  it('a selector naming the page itself (html, body, :root) leaves nothing, as it says', async () => {
+    for (const selector of ['html', 'body', ':root', 'html > body']) {
+      const output = await convert(input({ excludeSelectors: [selector] }));
+      expect(output.markdown, selector).toBe('');
+    }
+  });
 });
 
 describe('include_selectors', () => {
@@ -72,6 +79,13 @@ describe('include_selectors', () => {
     const output = await convert(input({ includeSelectors: ['article'], excludeSelectors: ['.remark'] }));
     expect(output.markdown).toContain(SIDEBAR_ARTICLE);
     expect(output.markdown).not.toContain(SIDEBAR_REMARK);
+  });
+
+  it('a selector naming the page itself (html) keeps the whole page as the content', async () => {
+    const output = await convert(input({ includeSelectors: ['html'] }));
+    expect(output.content_source).toBe('selectors');
+    expect(output.markdown).toContain(SIDEBAR_ARTICLE);
+    expect(output.markdown).toContain(SIDEBAR_NOTE);
   });
 
   it('nothing matched: empty content (the page extractor names the selectors)', async () => {

@@ -85,6 +85,13 @@ describe('include_selectors / exclude_selectors', () => {
     expect(json.metadata.credits_used).toBe(0);
   });
 
+  it('exclusions that remove the whole page fail empty_content naming them, uncharged', async () => {
+    const { json } = await api.crawl({ urls: [u('/controls/sidebar')], exclude_selectors: ['html'] });
+    expect(json.results[0]).toMatchObject({ success: false, error_type: 'empty_content' });
+    expect(json.results[0].error).toContain('exclude_selectors "html"');
+    expect(json.metadata.credits_used).toBe(0);
+  });
+
   it('a selector that does not parse is a 400 naming its path', async () => {
     const bad = await api.crawl({ urls: [u('/controls/sidebar')], include_selectors: ['article', 'a[href'] });
     expect(bad.status).toBe(400);
@@ -156,6 +163,20 @@ describe('max_age, from_cache and cached_at', () => {
     expect(stale.json.results[0]).toMatchObject({ from_cache: false });
     expect(stale.json.results[0].markdown).toContain('visit number 3');
     expect(site.hits('/controls/visits')).toBe(3);
+  });
+
+  it('a stealth request does not take the copy a plain one cached, nor the other way round', async () => {
+    const url = u('/controls/visits-stealth');
+    const plain = await api.crawl({ urls: [url] });
+    expect(plain.json.results[0]).toMatchObject({ success: true, from_cache: false });
+    const stealth = await api.crawl({ urls: [url], stealth: true });
+    expect(stealth.json.results[0]).toMatchObject({ success: true, from_cache: false });
+    expect(stealth.json.results[0].markdown).toContain('visit number 2');
+    expect((await api.crawl({ urls: [url], stealth: true })).json.results[0]).toMatchObject({ from_cache: true });
+    const again = await api.crawl({ urls: [url] });
+    expect(again.json.results[0]).toMatchObject({ from_cache: true });
+    expect(again.json.results[0].markdown).toContain('visit number 1');
+    expect(site.hits('/controls/visits-stealth')).toBe(2);
   });
 
   it('an entry cached before cached_at was kept: served as it is, but too old for any max_age', async () => {

@@ -151,6 +151,24 @@ describeWithChromium('the playground in Chromium', () => {
     await context.close();
   });
 
+  it('offers only the engines this server has configured', async () => {
+    const { braveApiKey: _brave, googleApiKey: _google, ...keyless } = engines.engineConfig;
+    const server = await startTestApi({ cache: { ttlMs: 0 }, engines: keyless });
+    try {
+      const page = await newPage(server);
+      const offered = (await page.evaluate(
+        `[...document.querySelectorAll('#engines input')].map((i) => i.value)`,
+      )) as string[];
+      expect(offered.length).toBeGreaterThan(0);
+      expect(offered).toContain('wikipedia');
+      expect(offered).not.toContain('brave');
+      expect(offered).not.toContain('google');
+      expect(violations).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('extracts URLs: preview beside the raw Markdown, metadata, rendered, credits; a failed URL with its error', async () => {
     const page = await newPage(open);
     await extract(page, [`${site.origin}/markdown`, `${site.origin}/status/500`, `${site.origin}/html`]);

@@ -92,7 +92,6 @@ export const visitText = (n: number): string =>
   `This is visit number ${n} to the harbour notice board. ${PARAGRAPHS[2]}`;
 
 export function pageControlScenarios(): Scenario[] {
-  let visits = 0;
   const page = (body: string) => (ctx: { res: Parameters<typeof send>[0] }) => send(ctx.res, 200, HTML, body);
   return [
     { path: '/controls/links', description: 'every kind of link', handle: page(LINKS_HTML) },
@@ -100,18 +99,25 @@ export function pageControlScenarios(): Scenario[] {
     { path: '/controls/sidebar', description: 'an article beside a sidebar', handle: page(SIDEBAR_HTML) },
     { path: '/controls/late', description: 'text written by a script after 1 s', handle: page(LATE_HTML) },
     { path: '/controls/screenshot', description: 'a known picture', handle: page(SCREENSHOT_HTML) },
-    {
-      path: '/controls/visits',
-      description: 'a page that counts its visits',
-      handle: (ctx) => {
-        visits += 1;
-        send(
-          ctx.res,
-          200,
-          HTML,
-          `<!doctype html><html><head><title>Notice board</title></head><body><article><h1>Notice board</h1><p>${visitText(visits)}</p></article></body></html>`,
-        );
-      },
-    },
+    countingPage('/controls/visits', 'a page that counts its visits'),
+    countingPage('/controls/visits-stealth', 'the same, for the stealth cache key'),
   ];
+}
+
+/** A page whose text names how many times it was fetched: a cache hit shows an old count. */
+function countingPage(path: string, description: string): Scenario {
+  let visits = 0;
+  return {
+    path,
+    description,
+    handle: (ctx) => {
+      visits += 1;
+      send(
+        ctx.res,
+        200,
+        HTML,
+        `<!doctype html><html><head><title>Notice board</title></head><body><article><h1>Notice board</h1><p>${visitText(visits)}</p></article></body></html>`,
+      );
+    },
+  };
 }

@@ -14,6 +14,7 @@ import {
   searchResponseSchema,
 } from '../../core/schemas.js';
 import { usageQuerySchema, usageResponseSchema } from '../../core/usage-schema.js';
+import { resolveEngineSettings } from '../../services/engine-settings.js';
 import { CREDITS_REMAINING_HEADER } from './credits-remaining.js';
 import { READER_STATUS } from './reader.js';
 
@@ -23,6 +24,25 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
   delete json.$schema;
   return json;
+}
+
+/**
+ * The engines property says which engines this server can query (the enum lists every
+ * engine the API knows): `x-configured` and `x-default`, so a client offers only these.
+ */
+function withServerEngines(request: Json, config: Config): Json {
+  const { configured, defaults } = resolveEngineSettings(config);
+  const properties = request.properties as Record<string, Json> | undefined;
+  const engines = properties?.engines;
+  if (!properties || !engines) return request;
+  const said = typeof engines.description === 'string' ? `${engines.description} ` : '';
+  properties.engines = {
+    ...engines,
+    description: `${said}Configured on this server: ${configured.join(', ')}; without engines: ${defaults.join(', ')}.`,
+    'x-configured': [...configured],
+    'x-default': [...defaults],
+  };
+  return request;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -106,7 +126,7 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
     maxUrls: config.crawl.maxUrls,
     maxTimeoutMs: config.fetch.maxTimeoutMs,
   });
-  const searchRequestJson = schemaOf(searchRequestSchema, 'input');
+  const searchRequestJson = withServerEngines(schemaOf(searchRequestSchema, 'input'), config);
   const work = ['400', '401', '402', '403', '408', '413', '415', '429', '500'];
   const creditsHeader = {
     [CREDITS_REMAINING_HEADER]: {

@@ -9,11 +9,12 @@
 import type { DomElement } from '../dom.js';
 import { walk } from '../dom.js';
 
-/** The elements of `root` (itself included) that match any of `selectors`, outermost only, in page order. */
+/** The elements of `root` (itself or an ancestor included) that match any of `selectors`, outermost only, in page order. */
 export function outermostMatches(root: DomElement, selectors: readonly string[]): DomElement[] {
   const matched = new Set<DomElement>();
   for (const selector of selectors) {
-    if (root.closest(selector) === root) return [root];
+    // The root inside a match (`body`, `html`, `:root`) is matched whole.
+    if (root.closest(selector) !== null) return [root];
     for (const element of Array.from(root.querySelectorAll(selector))) matched.add(element);
   }
   if (matched.size === 0) return [];

@@ -374,9 +374,19 @@ async function status() {
 async function schema() {
   const res = await call('GET', '/openapi.json');
   const schemas = res.json?.components?.schemas ?? {};
-  const engines = schemas.SearchRequest?.properties?.engines?.items?.enum ?? [];
+  // Only the engines this server can query; none ticked asks for its defaults.
+  const property = schemas.SearchRequest?.properties?.engines ?? {};
+  const engines = property['x-configured'] ?? property.items?.enum ?? [];
+  const defaults = property['x-default'] ?? [];
   $('engines').replaceChildren(
-    ...engines.map((id) => h('label', {}, h('input', { type: 'checkbox', name: 'engines', value: id }), id)),
+    ...engines.map((id) =>
+      h(
+        'label',
+        { title: defaults.includes(id) ? 'queried when none is ticked' : 'queried only when ticked' },
+        h('input', { type: 'checkbox', name: 'engines', value: id }),
+        id,
+      ),
+    ),
   );
   const crawl = schemas.CrawlRequest?.properties ?? {};
   for (const row of document.querySelectorAll('[data-option]')) row.hidden = !(row.dataset.option in crawl);
