@@ -65,7 +65,8 @@ export function requireCaller(
     try {
       caller = await auth.callerOf(c.req.raw.headers);
     } catch (err) {
-      onRefused?.('unauthorized');
+      // A store that does not answer is not a refused credential (it is store_unavailable).
+      if (err instanceof AppError && err.code === 'unauthorized') onRefused?.('unauthorized');
       throw err;
     }
     c.set('caller', caller);
