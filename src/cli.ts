@@ -182,13 +182,18 @@ async function runServe(config: Config): Promise<void> {
   } catch (err) {
     await core.close();
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {
-      const why =
-        e.code === 'EADDRINUSE'
-          ? 'is in use by another program'
-          : e.code === 'EACCES'
-            ? 'needs privileges this process does not have'
-            : 'is not an address of this machine';
+    // A host name that does not resolve (ENOTFOUND, or EAI_AGAIN without DNS) is a bad setting too.
+    const why =
+      e.code === 'EADDRINUSE'
+        ? 'is in use by another program'
+        : e.code === 'EACCES'
+          ? 'needs privileges this process does not have'
+          : e.code === 'EADDRNOTAVAIL'
+            ? 'is not an address of this machine'
+            : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
+              ? 'does not resolve to an address'
+              : undefined;
+    if (why !== undefined) {
       throw new ConfigError([
         `${config.server.host}:${config.server.port} ${why}: choose another with --port / WEBSEARCH_PORT (or --host / WEBSEARCH_HOST)`,
       ]);

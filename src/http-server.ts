@@ -5,12 +5,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { Core } from './compose.js';
 import { ConfigError } from './core/config.js';
 import { createAuthenticator, metricsGate } from './faces/http/auth.js';
 import { createHttpApp } from './faces/http/app.js';
-import { answerClientError, answerUnroutableRequest } from './faces/http/client-error.js';
+import { answerClientError, answerUnroutableRequest, rawErrorResponse } from './faces/http/client-error.js';
 import { shareConnections } from './faces/http/connection-share.js';
 import { isLoopbackHost } from './faces/http/host-guard.js';
 import { createMcpServer } from './faces/mcp/create-mcp-server.js';
@@ -38,8 +39,8 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
   if ((!loopback || proxied) && (await core.keys.count()) === 0) {
     throw new ConfigError([
       loopback
-        ? `WEBSEARCH_ALLOWED_HOSTS=${config.auth.allowedHosts.join(',')}: a server published through a reverse proxy needs API keys; create one with "websearch-mcp keys create".`
-        : `WEBSEARCH_HOST=${config.server.host}: a server on a non-loopback address needs API keys; create one with "websearch-mcp keys create" (or bind 127.0.0.1).`,
+        ? `--allowed-hosts / WEBSEARCH_ALLOWED_HOSTS ${config.auth.allowedHosts.join(',')}: a server published through a reverse proxy needs API keys; create one with "websearch-mcp keys create".`
+        : `--host / WEBSEARCH_HOST ${config.server.host}: a server on a non-loopback address needs API keys; create one with "websearch-mcp keys create" (or bind 127.0.0.1).`,
     ]);
   }
   // Open mode: a single user's loopback server, while no key has been created.
@@ -91,6 +92,9 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
       requestTimeout: requestTimeoutMs,
       keepAliveTimeout: keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+      // Node answers an HTTP/1.1 request without Host with an empty 400: the host guard
+      // refuses it instead, with the error body (RFC 9112 3.2).
+      requireHostHeader: false,
     },
     listener,
   );
@@ -103,6 +107,15 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
     logger,
   });
   server.on('clientError', answerClientError(logger));
+  // Without a listener node drops a CONNECT without a word: this is no proxy, and says so.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(
+      rawErrorResponse('method_not_allowed', 'CONNECT is not served: this server is not a proxy.', {
+        allow: 'GET, POST, DELETE',
+      }),
+      () => socket.destroy(),
+    );
+  });
   server.listen(config.server.port, config.server.host);
 
   // GET /mcp and GET /sse are event streams that stay open for a session's life; every

@@ -76,6 +76,20 @@ export interface WebSearch {
   close(): Promise<void>;
 }
 
+/** A call's options as plain JavaScript may pass them: anything but `{ signal? }` is invalid_request, not a TypeError. */
+function callSignal(options: unknown): AbortSignal | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null)
+    throw new AppError('invalid_request', 'The call options must be an object, e.g. { signal }.', {
+      details: [{ path: '(options)', message: 'not an object' }],
+    });
+  const { signal } = options as { signal?: unknown };
+  if (signal === undefined || signal instanceof AbortSignal) return signal;
+  throw new AppError('invalid_request', 'options.signal must be an AbortSignal (e.g. AbortSignal.timeout(5000)).', {
+    details: [{ path: 'signal', message: 'not an AbortSignal' }],
+  });
+}
+
 /**
  * Creates a client over the in-process core. Settings, the engines' too, are checked at once
  * (a `ConfigError` lists every problem); the core (fetcher, parsers, store) is built on the
@@ -98,17 +112,13 @@ export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
   };
   return {
     config,
-    async search(request, callOptions = {}) {
-      return (await built()).operations.search(
-        incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }),
-        request,
-      );
+    async search(request, callOptions) {
+      const cancel = callSignal(callOptions);
+      return (await built()).operations.search(incomingRequest({ caller: LOCAL_CALLER, logger, cancel }), request);
     },
-    async extract(request, callOptions = {}) {
-      return (await built()).operations.extract(
-        incomingRequest({ caller: LOCAL_CALLER, logger, cancel: callOptions.signal }),
-        request,
-      );
+    async extract(request, callOptions) {
+      const cancel = callSignal(callOptions);
+      return (await built()).operations.extract(incomingRequest({ caller: LOCAL_CALLER, logger, cancel }), request);
     },
     async close() {
       closed = true;

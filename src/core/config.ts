@@ -865,6 +865,21 @@ function deepFreeze<T>(value: T): T {
 
 type Env = Record<string, string | undefined>;
 
+const SETTING_PATHS = new Set<string>(SETTINGS.map((def) => def.path));
+const SECTION_PATHS = new Set(
+  SETTINGS.flatMap((def) => def.path.split('.').map((_, i, parts) => parts.slice(0, i).join('.'))).filter(Boolean),
+);
+
+/** Paths of `value` (a code caller's settings object) that name no setting: a typo there would otherwise do nothing. */
+function unknownPaths(value: unknown, prefix = ''): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (inner === undefined || SETTING_PATHS.has(path)) return [];
+    return SECTION_PATHS.has(path) ? unknownPaths(inner, path) : [path];
+  });
+}
+
 /**
  * Builds the configuration from env vars, CLI flags and code overrides (highest wins),
  * validating every setting and every rule between settings, and throwing one ConfigError
@@ -874,7 +889,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const env = sources.env ?? process.env;
   const exists = sources.fileExists ?? existsSync;
   const flags = parseSettingFlags(sources.argv ?? []);
-  const problems = [...flags.problems];
+  const problems = [...flags.problems, ...unknownPaths(sources.overrides).map((path) => `${path}: no such setting`)];
   const values = new Map<string, unknown>();
   const failed = new Set<string>();
   // A setting the command never reads (its section, or the setting itself) takes its default.

@@ -275,7 +275,11 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 /** Turns zod issues into `{ path, message }` details with dotted paths (`urls.3`). */
 export function issuesToDetails(error: z.ZodError): { path: string; message: string }[] {
   const pathOf = (path: PropertyKey[]) => (path.length > 0 ? path.map(String).join('.') : '(body)');
-  return error.issues.flatMap((issue) =>
+  // zod 4 still runs length checks on a value of the wrong type (a string's length against
+  // an array's max): past a type error, nothing else said of that field is true.
+  const mistyped = new Set(error.issues.filter((i) => i.code === 'invalid_type').map((i) => pathOf(i.path)));
+  const issues = error.issues.filter((i) => i.code === 'invalid_type' || !mistyped.has(pathOf(i.path)));
+  return issues.flatMap((issue) =>
     // An unknown field is named by its own path, one detail each, not by its parent's.
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: `unknown field "${key}"` }))

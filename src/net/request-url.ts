@@ -25,6 +25,8 @@ export function parseTargetUrl(input: string, context = 'URL'): URL {
     throw new AppError('invalid_url', `${context} must use http or https, not ${url.protocol.slice(0, -1)}`);
   }
   if (url.hostname === '') throw new AppError('invalid_url', `${context} has no host`);
+  // Port 0 parses (RFC 3986 3.2.3 allows any digits) but names no service: nothing answers on it.
+  if (url.port === '0') throw new AppError('invalid_url', `${context} names port 0, which nothing can listen on`);
   url.username = '';
   url.password = '';
   return url;

@@ -30,7 +30,7 @@ import { addressPolicyFor, stripBrackets, type AddressPolicy } from '../net/addr
 import { browserProfile } from '../net/browser-profile.js';
 import { portOf, resolveGuarded, systemResolver } from '../net/connector.js';
 import type { FetchedResponse, HttpClient, ResponseHead } from '../net/fetch-types.js';
-import { precheckLiteralHost } from '../net/request-url.js';
+import { parseTargetUrl as parseRequestUrl, precheckLiteralHost } from '../net/request-url.js';
 import type { CacheStore } from '../core/cache-port.js';
 import type { ServiceObserver } from './metrics.js';
 
@@ -89,21 +89,15 @@ export interface PageExtractorDeps {
   renderer?: Renderer;
 }
 
-/** The result of parsing a submitted URL string, or the reason it cannot be fetched. */
+/** The result of parsing a submitted URL string (the fetcher's rules: net/request-url.ts), or the reason it cannot be fetched. */
 export function parseTargetUrl(raw: string): URL | AppError {
   const text = raw.trim();
   if (text === '') return new AppError('invalid_url', 'The URL is empty.');
-  let url: URL;
   try {
-    url = new URL(text);
-  } catch {
-    return new AppError('invalid_url', `Not a valid absolute URL: ${JSON.stringify(text.slice(0, 200))}.`);
+    return parseRequestUrl(text);
+  } catch (err) {
+    return toAppError(err);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return new AppError('invalid_url', `Only http and https URLs can be extracted, not ${url.protocol.slice(0, -1)}.`);
-  }
-  if (url.hostname === '') return new AppError('invalid_url', 'The URL has no host.');
-  return url;
 }
 
 /** The key a page is cached and de-duplicated under: the parsed URL without its fragment. */

@@ -134,7 +134,7 @@ describe('serve and the store', () => {
     const env = envFor(store);
     const refused = await run(['serve', '--host', '0.0.0.0', '--port', '0'], env);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/needs API keys/);
+    expect(refused.stderr).toMatch(/--host \/ WEBSEARCH_HOST 0\.0\.0\.0: .*needs API keys/);
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     const { stdout } = await run(['keys', 'create', '--name', 'remote'], env);
     const server = await serve(['--host', '0.0.0.0'], env);

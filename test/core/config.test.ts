@@ -227,3 +227,17 @@ describe('a credential in a setting error', () => {
     );
   });
 });
+
+describe('settings given by code (the library config object)', () => {
+  it('a name that is no setting is a problem, not silently nothing', () => {
+    let error: unknown;
+    try {
+      loadConfig({ env: {}, overrides: { bogus: 1, store: { path: ':memory:', pth: 'x' } } as never });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual(['bogus: no such setting', 'store.pth: no such setting']);
+    expect(loadConfig({ env: {}, overrides: { store: { path: ':memory:' } } }).store.path).toBe(':memory:');
+  });
+});

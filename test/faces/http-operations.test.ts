@@ -245,7 +245,9 @@ describe('behind a reverse proxy', () => {
   it('refuses to start without keys when a proxy publishes it, in one line naming the setting', async () => {
     await expect(api({ auth: { allowedHosts: ['search.example.com'] } })).rejects.toMatchObject({
       name: 'ConfigError',
-      problems: [expect.stringMatching(/^WEBSEARCH_ALLOWED_HOSTS=search\.example\.com: .*needs API keys/)],
+      problems: [
+        expect.stringMatching(/^--allowed-hosts \/ WEBSEARCH_ALLOWED_HOSTS search\.example\.com: .*needs API keys/),
+      ],
     });
   });
 });

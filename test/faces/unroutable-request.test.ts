@@ -3,9 +3,9 @@
  * JSON error body, as every other error does, not a 400 with an empty body. Raw sockets,
  * since no HTTP client sends these.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi } from '../helpers/test-server.js';
+import { rawHttp } from '../helpers/raw-http.js';
 import { startTestApi } from '../helpers/test-server.js';
 
 let api: TestApi;
@@ -16,25 +16,9 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** Sends one raw request and reads until the server closes or the answer's body is complete. */
+/** Sends one raw request with a Host header and reads the answer. */
 function raw(requestLine: string, host = `127.0.0.1:${api.server.port}`): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(api.server.port, '127.0.0.1');
-    let text = '';
-    const done = () => {
-      socket.destroy();
-      resolve(text);
-    };
-    socket.on('data', (d) => {
-      text += d;
-      const [head, body = ''] = text.split('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(head ?? '');
-      if (length && Buffer.byteLength(body) >= Number(length[1])) done();
-    });
-    socket.on('end', done);
-    socket.on('error', reject);
-    socket.write(`${requestLine}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
-  });
+  return rawHttp(api.server.port, `${requestLine}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
 }
 
 describe('request targets that make no URL', () => {

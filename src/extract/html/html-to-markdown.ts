@@ -35,6 +35,15 @@ export type { Stage, PageType, PassFailure };
  * matched is refused (AppError `invalid_request` naming it), as the request schema refuses it.
  */
 export function htmlToMarkdown(html: string, url: string, controls?: PageControls): HtmlExtraction {
+  // A library entry: plain JavaScript may pass anything, and "[object Object]" is no page.
+  const mistyped = [
+    ...(typeof html !== 'string' ? [{ path: 'html', message: 'not a string' }] : []),
+    ...(typeof url !== 'string' ? [{ path: 'url', message: 'not a string' }] : []),
+  ];
+  if (mistyped.length > 0)
+    throw new AppError('invalid_request', 'htmlToMarkdown(html, url) takes the HTML and its URL as strings.', {
+      details: mistyped,
+    });
   if (controls !== undefined) checkSelectors(controls);
   const { markdown, stage, metadata, pageType, failures, links, fromSelectors } = runPipeline(
     html,

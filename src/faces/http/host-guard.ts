@@ -49,6 +49,11 @@ export function hostGuard(bindHost: string, allowedHosts: readonly string[] = []
   const accepted = (name: string) => isLoopbackHost(name) || allowed.has(name);
   return async (c, next) => {
     const host = c.req.header('host');
+    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400 (HTTP/1.0 may omit it).
+    const version = (c.env as { incoming?: { httpVersion?: string } } | undefined)?.incoming?.httpVersion;
+    if (host === undefined && version !== undefined && version !== '1.0') {
+      return errorResponse(c, 'invalid_request', 'An HTTP/1.1 request must carry a Host header (RFC 9112 3.2).');
+    }
     if (checkHost && host !== undefined && !accepted(hostNameOf(host))) {
       return errorResponse(c, 'forbidden_host', `Host "${host}" is not accepted by a server bound to loopback.`);
     }

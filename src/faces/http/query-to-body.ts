@@ -2,11 +2,13 @@
  * A query string turned into the object a JSON body would be, by the schema the body is
  * validated with (`GET /api/search`, `GET /r/<url>`; docs/decisions.md, "Gaps in part 4
  * (endpoints)"): booleans and numbers are coerced, lists take repeated parameters and
- * comma-separated values. The types come from the schema itself, so an option added to
+ * comma-separated values; any other parameter given twice with different values is refused
+ * (400, by path) rather than one value taken. The types come from the schema itself, so an option added to
  * it works here at once. A value that cannot be coerced, or a name the schema does not
  * know, is passed on as the string it is, so the schema reports it by path.
  */
 import { z } from 'zod';
+import { AppError, type ErrorDetail } from '../../core/errors.js';
 
 type Kind = 'boolean' | 'number' | 'integer' | 'list' | 'text';
 
@@ -41,18 +43,29 @@ function coerceBoolean(value: string): boolean | string {
   return value;
 }
 
-function coerceNumber(value: string, integer: boolean): number | string {
-  return (integer ? /^\s*-?\d+\s*$/ : /^\s*-?\d+(\.\d+)?\s*$/).test(value) ? Number(value) : value;
+/** A decimal number as JSON writes one (no hex, no `Infinity`, no empty string, which Number() would take). */
+const DECIMAL = /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/;
+
+/**
+ * Any decimal becomes a number, for an integer setting too: `max_results=1.5` then gets the
+ * schema's "expected int" at its path rather than "received string".
+ */
+function coerceNumber(value: string): number | string {
+  return DECIMAL.test(value) ? Number(value) : value;
 }
 
 export function queryToBody(params: URLSearchParams, schema: z.ZodType): Record<string, unknown> {
   const kinds = propertyKinds(schema);
   const body: Record<string, unknown> = {};
+  const repeated: ErrorDetail[] = [];
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     const last = values[values.length - 1] as string;
     const kind = kinds.get(key) ?? 'text';
-    if (kind === 'list') {
+    // Taking one of two different values would silently drop the other (`?q=a&q=b`).
+    if (kind !== 'list' && new Set(values).size > 1) {
+      repeated.push({ path: key, message: `given ${values.length} times; only list parameters may repeat` });
+    } else if (kind === 'list') {
       body[key] = values
         .flatMap((v) => v.split(','))
         .map((v) => v.trim())
@@ -60,10 +73,17 @@ export function queryToBody(params: URLSearchParams, schema: z.ZodType): Record<
     } else if (kind === 'boolean') {
       body[key] = coerceBoolean(last);
     } else if (kind === 'integer' || kind === 'number') {
-      body[key] = coerceNumber(last, kind === 'integer');
+      body[key] = coerceNumber(last);
     } else {
       body[key] = last;
     }
+  }
+  if (repeated.length > 0) {
+    throw new AppError(
+      'invalid_request',
+      `Give each of ${repeated.map((d) => d.path).join(', ')} once: only list parameters may repeat.`,
+      { details: repeated },
+    );
   }
   return body;
 }

@@ -48,7 +48,24 @@ async function readLimited(c: Context, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeUtf8(Buffer.concat(chunks));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * JSON is UTF-8 (RFC 8259 8.1): bytes that are not would be replaced by U+FFFD, silently
+ * changing a URL or query, so they are refused. A leading BOM (which some Windows tools
+ * write) is dropped, as 8.1 allows.
+ */
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new AppError('invalid_request', 'The request body is not valid UTF-8; send JSON encoded as UTF-8.', {
+      details: [{ path: '(body)', message: 'not valid UTF-8' }],
+    });
+  }
 }
 
 /** Deepest nesting of `[` / `{` outside strings, stopping as soon as it passes `max`. */
@@ -120,6 +137,14 @@ export async function readJsonBody(c: Context, limit: number, options: ReadJsonO
         : 'Send a JSON body with "Content-Type: application/json".',
     );
   if (!declaredJson && !curlForm) throw unsupported();
+  // A compressed body would reach JSON.parse as bytes; RFC 9110 15.5.16: 415 for a coding not supported.
+  const coding = c.req.header('content-encoding')?.trim().toLowerCase();
+  if (coding !== undefined && coding !== '' && coding !== 'identity') {
+    throw new AppError(
+      'unsupported_media_type',
+      `Send the body uncompressed: Content-Encoding "${coding.slice(0, 40)}" is not accepted.`,
+    );
+  }
   const text = await readLimited(c, limit);
   if (curlForm) {
     assertDepth(text);

@@ -132,9 +132,11 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
       deps.observer?.toolCall(tool.name, outcome, (performance.now() - started) / 1000);
     try {
       const budgetChars = deps.config.mcp.outputBudgetChars;
-      const whole = await tool.handler(request.params.arguments ?? {}, ctx);
+      const args = request.params.arguments ?? {};
+      const whole = await tool.handler(args, ctx);
       for (const line of tool.logLines(whole)) logToClient(extra.sendNotification, line.level, line.message);
-      const { result, cut } = tool.budget(whole, budgetChars, tool.renderText);
+      const render = (r: unknown) => tool.renderText(r, args);
+      const { result, cut } = tool.budget(whole, budgetChars, render);
       const notice =
         cut > 0
           ? `[Output budget: ${cut} page(s) were cut to fit ${budgetChars} characters; each cut page says how to get the rest.]\n\n`
@@ -142,7 +144,7 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
       observe('ok');
       return {
         content: [
-          { type: 'text', text: notice + tool.renderText(result) },
+          { type: 'text', text: notice + render(result) },
           ...(tool.images?.(result) ?? []).map((image) => ({ type: 'image' as const, ...image })),
         ],
         structuredContent: result as Record<string, unknown>,
@@ -159,8 +161,13 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
         error.code === 'internal_error' ? 'error' : 'warning',
         `${tool.name}: ${error.code}: ${message}`,
       );
-      const details = error.details?.map((d) => `\n- ${d.path}: ${d.message}`).join('') ?? '';
-      return errorResult(`${error.code}: ${message}${details}`, meta);
+      // Validation states every issue in its message and again in details: the list alone, not both.
+      const lines = error.details?.map((d) => `${d.path}: ${d.message}`) ?? [];
+      const summary = lines.join('; ');
+      const head =
+        lines.length > 0 && message.endsWith(summary) ? message.slice(0, -summary.length).trimEnd() : message;
+      const details = lines.map((line) => `\n- ${line}`).join('');
+      return errorResult(`${error.code}: ${head}${details}`, meta);
     }
   });
 

@@ -5,7 +5,8 @@
  * character budget (short pages keep everything, long ones split what remains), each cut
  * page carries `total_chars` / `next_start_char` (extract_urls) or `content_total_chars` /
  * `content_next_start_char` (web_search), and the text block names the exact next call.
- * `structuredContent` is cut the same way, so both views agree.
+ * `structuredContent` is cut the same way, so both views agree. include_links lists are
+ * cut first, to at most half the budget (links_truncated says so).
  */
 import type { CrawlResponse, CrawlResult, PassageResult, SearchResponse, SearchResult } from '../../core/schemas.js';
 import { pageContent } from '../../services/paging.js';
@@ -141,12 +142,56 @@ function fitResultPassages<R extends { passages?: PassageResult[] | undefined },
   return { result: { ...response, results }, cut };
 }
 
+/** Characters a link costs in the text block beyond its text and URL (list marker, brackets, mark). */
+const LINK_OVERHEAD = 24;
+
+type Link = NonNullable<CrawlResult['links']>[number];
+
+function linkSize(link: Link): number {
+  return link.url.length + link.text.length + LINK_OVERHEAD;
+}
+
+/**
+ * include_links lists take at most half the budget, shared fairly (fairShares): each page
+ * keeps its first links that fit its share and says links_truncated, so ten link-heavy
+ * pages cannot push the result past the budget or starve the contents.
+ */
+function fitLinks(response: CrawlResponse, budget: number): { result: CrawlResponse; cut: number } {
+  const withLinks = response.results.filter((r) => (r.links ?? []).length > 0);
+  const sizes = withLinks.map((r) => (r.links ?? []).reduce((n, l) => n + linkSize(l), 0));
+  const shares = fairShares(sizes, budget);
+  const kept = new Map<CrawlResult, Link[]>();
+  withLinks.forEach((r, i) => {
+    if ((sizes[i] as number) <= (shares[i] as number)) return;
+    let left = shares[i] as number;
+    const links: Link[] = [];
+    for (const link of r.links ?? []) {
+      if (linkSize(link) > left) break;
+      links.push(link);
+      left -= linkSize(link);
+    }
+    kept.set(r, links);
+  });
+  if (kept.size === 0) return { result: response, cut: 0 };
+  const results = response.results.map((r) => {
+    const links = kept.get(r);
+    return links === undefined ? r : { ...r, links, links_truncated: true };
+  });
+  return { result: { ...response, results }, cut: kept.size };
+}
+
 export function budgetExtract(
   response: CrawlResponse,
   budget: number,
   render: (r: CrawlResponse) => string,
 ): Budgeted<CrawlResponse> {
   if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
+  const linked = fitLinks(response, Math.floor(budget / 2));
+  if (linked.cut > 0) {
+    const rest = budgetExtract(linked.result, budget, render);
+    // A page cut in its links and in its content is one cut page.
+    return { result: rest.result, cut: rest.result.results.filter((r, i) => r !== response.results[i]).length };
+  }
   // Passages first (with a query they are the page); then any max_chars slice, below.
   const bare = render(
     stableExtract({

@@ -10,6 +10,9 @@ export async function serveStdio(handle: McpServerHandle): Promise<{ closed: Pro
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
+    // The client stopped reading (EPIPE): nobody is left to answer; stop quietly, not with
+    // an unhandled 'error' event and its stack trace.
+    process.stdout.on('error', () => resolve());
   });
   await handle.server.connect(transport);
   return { closed };

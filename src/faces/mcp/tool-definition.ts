@@ -39,8 +39,8 @@ export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.
   handler: (args: unknown, ctx: ToolCallContext) => Promise<z.infer<Out>>;
   /** Images to return as MCP image content after the text block (base64 data), when the tool has any. */
   images?: (result: z.infer<Out>) => { data: string; mimeType: string }[];
-  /** Renders the response object as Markdown for clients without structured output. */
-  renderText: (result: z.infer<Out>) => string;
+  /** Renders the response object as Markdown for clients without structured output; `args` as the client sent them (read-on calls repeat some). */
+  renderText: (result: z.infer<Out>, args: unknown) => string;
   /** What the client's log (MCP `notifications/message`) should say about a result. */
   logLines: (result: z.infer<Out>) => ToolLogLine[];
   /** Cuts page contents fairly to fit the output budget (see output-budget.ts). */

@@ -2,12 +2,34 @@
  * The text block of an `extract_urls` result: readable Markdown for clients that do not
  * read `structuredContent`.
  */
-import type { CrawlResponse, CrawlResult } from '../../../core/schemas.js';
+import type { CrawlRequest, CrawlResponse, CrawlResult } from '../../../core/schemas.js';
 import { renderPassages } from './render-passages.js';
+
+/** The options of a call that shape the document its offsets index, which a follow-up call must repeat. */
+export type FollowUpOptions = Partial<
+  Pick<CrawlRequest, 'format' | 'stealth' | 'include_selectors' | 'exclude_selectors' | 'wait_for_selector'>
+>;
+
+/**
+ * What a read-on call copies from the call it continues: start_char indexes the HTML with
+ * format "html", the selected or trimmed Markdown with selectors, the rendered page with
+ * wait_for_selector; stealth fetches (and caches) the page apart. Without them the next
+ * slice would be cut from another document.
+ */
+export function followUpOptions(args: unknown): FollowUpOptions {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  return {
+    ...(a.format === 'html' ? { format: 'html' as const } : {}),
+    ...(a.stealth === true ? { stealth: true } : {}),
+    ...(Array.isArray(a.include_selectors) ? { include_selectors: a.include_selectors as string[] } : {}),
+    ...(Array.isArray(a.exclude_selectors) ? { exclude_selectors: a.exclude_selectors as string[] } : {}),
+    ...(typeof a.wait_for_selector === 'string' ? { wait_for_selector: a.wait_for_selector } : {}),
+  };
+}
 
 // The wrapper is no heading: a page's own headings (# to ######) stay the only ones, and
 // its content sits in <page_content> as in web_search's text.
-function renderResult(result: CrawlResult, index: number): string {
+function renderResult(result: CrawlResult, index: number, carry: FollowUpOptions): string {
   const heading = `**Page ${index + 1}: ${result.title ? `${result.title} — ` : ''}${result.url}**`;
   if (!result.success) {
     return `${heading}\n\n**Failed** (${result.error_type}, status ${result.status_code}): ${result.error ?? ''}`;
@@ -18,19 +40,28 @@ function renderResult(result: CrawlResult, index: number): string {
   if (result.page_type) facts.push(`page type ${result.page_type}`);
   if (result.final_url && result.final_url !== result.url) facts.push(`final URL ${result.final_url}`);
   if (result.published_at) facts.push(`published ${result.published_at}`);
+  if (result.rendered) facts.push('rendered in a headless browser');
   if (result.content_source === 'selectors') facts.push('content from include_selectors');
   if (result.screenshot !== undefined) facts.push('screenshot attached as an image');
   lines.push(`_${facts.join(' · ')}_`, '');
   // With a query the passages stand in place of the page; a max_chars slice still follows them.
-  if (result.passages !== undefined) lines.push(renderPassages(result.url, result.passages, result.total_chars));
+  if (result.passages !== undefined) lines.push(renderPassages(result.url, result.passages, result.total_chars, carry));
   if (result.passages === undefined || result.markdown !== '')
     lines.push(...(result.passages ? [''] : []), '<page_content>', result.html ?? result.markdown, '</page_content>');
   if (result.next_start_char !== undefined) {
-    const next = JSON.stringify({ urls: [result.url], start_char: result.next_start_char, max_chars: 30_000 });
+    const next = JSON.stringify({
+      urls: [result.url],
+      ...carry,
+      start_char: result.next_start_char,
+      max_chars: 30_000,
+    });
     lines.push(
       '',
       `[Cut at character ${result.next_start_char} of ${result.total_chars}. For the rest call extract_urls with ${next}.]`,
     );
+  } else if (result.total_chars !== undefined && (result.passages === undefined || result.markdown !== '')) {
+    // A slice that reaches the end (or starts past it, and is empty) says so: nothing is left to ask for.
+    lines.push('', `[End of page: it has ${result.total_chars} characters.]`);
   }
   if (result.links !== undefined) lines.push('', renderLinks(result.links, result.links_truncated === true));
   return lines.join('\n');
@@ -46,12 +77,16 @@ function renderLinks(links: NonNullable<CrawlResult['links']>, truncated: boolea
   for (const link of shown)
     lines.push(`- ${link.in_content ? '(in content) ' : ''}[${link.text.replace(/[[\]]/g, '')}](${link.url})`);
   if (links.length > shown.length) lines.push(`- … ${links.length - shown.length} more in the structured result`);
+  // Cut by the page's 1000-link cap or by the output budget (links share it with the contents).
+  if (truncated) lines.push('- … the list is cut (links_truncated): the page has more links than fit here');
   lines.push('</page_links>');
   return lines.join('\n');
 }
 
-export function renderExtractMarkdown(response: CrawlResponse): string {
+/** `args`: the call's arguments, whose document-shaping options the read-on calls repeat. */
+export function renderExtractMarkdown(response: CrawlResponse, args?: unknown): string {
+  const carry = followUpOptions(args);
   const m = response.metadata;
   const summary = `Extracted ${m.successful_crawls} of ${m.total_urls} URL(s); ${m.failed_crawls} failed; ${m.credits_used} credit(s) used${m.cached_free ? `, ${m.cached_free} from cache` : ''}.`;
-  return [summary, ...response.results.map(renderResult)].join('\n\n');
+  return [summary, ...response.results.map((r, i) => renderResult(r, i, carry))].join('\n\n');
 }

@@ -17,19 +17,32 @@ function renderPassage(passage: PassageResult): string {
 }
 
 /** `url`'s passages, and the call that reads on after the last one (or the whole page when none matched). */
-export function renderPassages(url: string, passages: PassageResult[], totalChars: number | undefined): string {
+/** `carry`: options the read-on call must repeat (those of the extract_urls call the passages came from). */
+export function renderPassages(
+  url: string,
+  passages: PassageResult[],
+  totalChars: number | undefined,
+  carry: object = {},
+): string {
   const size = totalChars !== undefined ? ` of ${totalChars} characters` : '';
   if (passages.length === 0) {
-    const whole = JSON.stringify({ urls: [url], max_chars: 30_000 });
+    const whole = JSON.stringify({ urls: [url], ...carry, max_chars: 30_000 });
     return `_No passage of this page${size} matches the query. To read it whole call extract_urls with ${whole}._`;
   }
-  const last = passages[passages.length - 1] as PassageResult;
-  const next = JSON.stringify({ urls: [url], start_char: last.end_char, max_chars: 3_000 });
+  // The example call reads on after the last passage that does not end the page: reading
+  // from the page's end answers an empty slice.
+  const open = passages.filter((p) => totalChars === undefined || p.end_char < totalChars);
+  const from = open[open.length - 1];
+  const endsPage = open.length < passages.length ? ' The last passage ends the page.' : '';
+  const readOn =
+    from === undefined
+      ? '[This passage ends the page.]'
+      : `[To read on after a passage call extract_urls with its end_char as start_char, e.g. ${JSON.stringify({ urls: [url], ...carry, start_char: from.end_char, max_chars: 3_000 })}.${endsPage}]`;
   return [
     `The ${passages.length} passage(s) of this page${size} that best match the query, in page order:`,
     '',
     ...passages.map(renderPassage),
     '',
-    `[To read on after a passage call extract_urls with its end_char as start_char, e.g. ${next}.]`,
+    readOn,
   ].join('\n');
 }

@@ -1,17 +1,23 @@
 /**
  * The `web_search` tool: the search operation (`POST /api/search`) for models.
  */
+import type { Config } from '../../../core/config.js';
 import { searchRequestSchema, searchResponseSchema } from '../../../core/schemas.js';
+import { resolveEngineSettings } from '../../../services/engine-settings.js';
 import type { Operations } from '../../../services/operations.js';
 import { budgetSearch } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { renderSearchMarkdown } from './render-search-markdown.js';
 
 export function webSearchTool(deps: {
+  config: Config;
   engines: readonly string[];
   services: () => Promise<{ operations: Pick<Operations, 'search'> }>;
 }) {
   const configured = deps.engines.join(', ');
+  // WEBSEARCH_ENGINES narrows the set a search without `engines` runs: the agent is told which.
+  const defaults = resolveEngineSettings(deps.config).defaults.join(', ');
+  const byDefault = defaults === configured ? '' : ` (a search without engines uses ${defaults})`;
   const tool: ToolDefinition<typeof searchRequestSchema, typeof searchResponseSchema> = {
     name: 'web_search',
     title: 'Search the web',
@@ -19,7 +25,7 @@ export function webSearchTool(deps: {
       'Search the web and get a ranked list of results (title, url, snippet), fused from several search engines.',
       'Use it to find pages about a topic or to answer questions that need current information; then read promising results with extract_urls, or set include_content=true to get the Markdown of the top results (content_results, default 5) in the same call.',
       'Prefer content_mode="passages" with include_content: each page then carries only the passages that answer q (max_passages each, default 3) instead of its whole Markdown; read more with extract_urls start_char.',
-      `Engines configured here: ${configured}. Narrow with include_domains / exclude_domains, time_range (day/week/month/year), country, language, safesearch.`,
+      `Engines configured here: ${configured}${byDefault}. Narrow with include_domains / exclude_domains, time_range (day/week/month/year), country, language, safesearch.`,
       'With include_content, each of the top results carries either content (Markdown) or content_error (blocked, robots_disallowed, http_error, timeout, network_error, unsupported_content_type, too_large, forbidden_address, empty_content, busy). PDFs and other binaries are listed but cannot be read.',
       'metadata.status is success, partial (an engine failed; results are still usable) or no_results. Errors: invalid_request (bad parameter), engines_unavailable (every engine failed; try later), and on a metered server insufficient_credits or rate_limited.',
       'Cost: 1 credit; with include_content 2 credits when 1-5 pages were delivered, 4 when 6-10, 1 when none; 0 for no results or a cached answer.',
