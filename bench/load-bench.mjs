@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HOSTILE_PAGES, hostileBody } from './fixtures/hostile-pages.mjs';
-import { spawnSelfServer } from './spawn-self-server.mjs';
+import { serveSelf, spawnSelfServer } from './spawn-self-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -80,21 +80,8 @@ function startFixture() {
 // ------------------------------------------------------------------------------ servers
 
 /** `--serve MODE`: this file as the server process, conversion by MODE (pool or in-thread). */
-async function serve(mode) {
-  const [{ buildCore }, { startHttpServer }, { loadConfig }, { silentLogger }] = await Promise.all([
-    import(built('compose.js')),
-    import(built('http-server.js')),
-    import(built('core/config.js')),
-    import(built('core/logger.js')),
-  ]);
-  const core = await buildCore(loadConfig({ env: {}, overrides: OVERRIDES }), silentLogger, { converter: mode });
-  const server = await startHttpServer(core);
-  process.stdout.write(`listening ${server.url}\n`);
-  process.once('SIGTERM', async () => {
-    await server.close(0);
-    await core.close();
-    process.exit(0);
-  });
+function serve(mode) {
+  return serveSelf(OVERRIDES, { converter: mode });
 }
 
 function spawnServer(mode) {

@@ -11,14 +11,11 @@
 //   --json FILE  write the figures to FILE
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnSelfServer } from './spawn-self-server.mjs';
+import { fileURLToPath } from 'node:url';
+import { serveSelf, spawnSelfServer } from './spawn-self-server.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
-const built = (file) => pathToFileURL(path.join(ROOT, 'dist', file)).href;
 
 const OVERRIDES = {
   server: { port: 0 },
@@ -53,21 +50,8 @@ function startFixture() {
 }
 
 /** `--serve`: this file as the server process (the built code). */
-async function serve() {
-  const [{ buildCore }, { startHttpServer }, { loadConfig }, { silentLogger }] = await Promise.all([
-    import(built('compose.js')),
-    import(built('http-server.js')),
-    import(built('core/config.js')),
-    import(built('core/logger.js')),
-  ]);
-  const core = await buildCore(loadConfig({ env: {}, overrides: OVERRIDES }), silentLogger);
-  const server = await startHttpServer(core);
-  process.stdout.write(`listening ${server.url}\n`);
-  process.once('SIGTERM', async () => {
-    await server.close(0);
-    await core.close();
-    process.exit(0);
-  });
+function serve() {
+  return serveSelf(OVERRIDES);
 }
 
 function spawnServer() {

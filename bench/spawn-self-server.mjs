@@ -1,6 +1,30 @@
 // A bench's own server in a child process (the bench file run again with `--serve ...`),
 // ready once it prints `listening <url>`; `stop()` ends it with SIGTERM and waits for it.
+// `serveSelf` is that child's side: the built server, stopped by SIGTERM.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const built = (file) => pathToFileURL(path.join(DIST, file)).href;
+
+/** In the child: the built HTTP server over a core of `overrides` (and `coreOptions`), announced on stdout. */
+export async function serveSelf(overrides, coreOptions = {}) {
+  const [{ buildCore }, { startHttpServer }, { loadConfig }, { silentLogger }] = await Promise.all([
+    import(built('compose.js')),
+    import(built('http-server.js')),
+    import(built('core/config.js')),
+    import(built('core/logger.js')),
+  ]);
+  const core = await buildCore(loadConfig({ env: {}, overrides }), silentLogger, coreOptions);
+  const server = await startHttpServer(core);
+  process.stdout.write(`listening ${server.url}\n`);
+  process.once('SIGTERM', async () => {
+    await server.close(0);
+    await core.close();
+    process.exit(0);
+  });
+}
 
 export function spawnSelfServer(self, args, label = 'server') {
   const child = spawn(process.execPath, [self, '--serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -400,30 +400,16 @@ function isBotWall(err: unknown): boolean {
 }
 
 function emptyContent(status: number, rendered: boolean, options: ExtractOptions): AppError {
-  const include = options.controls?.includeSelectors ?? [];
-  if (include.length > 0) {
-    const named = include.map((s) => JSON.stringify(s)).join(', ');
-    return new AppError(
-      'empty_content',
-      `No element matching include_selectors ${named} holds readable text on the page${rendered ? ' (rendered)' : ''}; nothing was charged.`,
-      { statusCode: status },
-    );
-  }
-  const exclude = options.controls?.excludeSelectors ?? [];
-  if (exclude.length > 0) {
-    const named = exclude.map((s) => JSON.stringify(s)).join(', ');
-    return new AppError(
-      'empty_content',
-      `The page has no readable text once the elements matching exclude_selectors ${named} are removed${rendered ? ' (rendered)' : ''}; nothing was charged.`,
-      { statusCode: status },
-    );
-  }
-  const why = rendered
-    ? 'even after its scripts ran in the headless browser'
-    : 'empty, or written by scripts this server did not run';
-  return new AppError('empty_content', `The page has no readable text (${why}); nothing was charged.`, {
-    statusCode: status,
-  });
+  const named = (selectors: readonly string[]) => selectors.map((s) => JSON.stringify(s)).join(', ');
+  const { includeSelectors: include = [], excludeSelectors: exclude = [] } = options.controls ?? {};
+  const seen = rendered ? ' (rendered)' : '';
+  const why =
+    include.length > 0
+      ? `No element matching include_selectors ${named(include)} holds readable text on the page${seen}`
+      : exclude.length > 0
+        ? `The page has no readable text once the elements matching exclude_selectors ${named(exclude)} are removed${seen}`
+        : `The page has no readable text (${rendered ? 'even after its scripts ran in the headless browser' : 'empty, or written by scripts this server did not run'})`;
+  return new AppError('empty_content', `${why}; nothing was charged.`, { statusCode: status });
 }
 
 /** wait_for_selector or screenshot without a browser: what to change for them to work. */
