@@ -129,6 +129,8 @@ describeWithChromium('the playground in Chromium', () => {
     for (let load = 0; load < 3; load++) {
       if (page) await context.close();
       page = await newPage(open);
+      // The page may be ready a frame before its first paint is recorded.
+      await page.waitForFunction("performance.getEntriesByType('paint').length > 0");
       // Browser code as strings: the tests compile against node's types, not the DOM's.
       const paints = (await page.evaluate(
         "Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]))",
