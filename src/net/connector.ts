@@ -15,6 +15,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { buildConnector } from 'undici';
 import { AppError } from '../core/errors.js';
+import { containSocketFaults } from './contain-socket-faults.js';
 import { describeAddress, stripBrackets, type AddressPolicy, type AddressTarget } from './address-policy.js';
 
 export interface ResolvedAddress {
@@ -139,13 +140,13 @@ export function createConnector(options: ConnectorOptions): buildConnector.conne
     }
     innerFor(port)(connectOptions, (...args) => {
       const [error, socket] = args;
-      if (error || !policy) {
+      if (error) {
         callback(...args);
         return;
       }
-      const refused = checkConnected(socket, target, policy);
+      const refused = policy ? checkConnected(socket, target, policy) : undefined;
       if (refused) callback(refused, null);
-      else callback(null, socket);
+      else callback(null, containSocketFaults(socket));
     });
   };
 }

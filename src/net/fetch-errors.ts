@@ -4,6 +4,7 @@
  * Callers branch on `code`, never on the message (core/errors.ts).
  */
 import { AppError } from '../core/errors.js';
+import { HTTP_CLIENT_FAULT } from './contain-socket-faults.js';
 
 interface ErrorLike {
   code?: unknown;
@@ -83,6 +84,8 @@ export function mapFetchError(error: unknown, context: ErrorContext): AppError {
         cause: error,
         statusCode: status,
       });
+    case HTTP_CLIENT_FAULT:
+      return network(`the HTTP client failed on the connection to ${host} (${messageOf(error)})`, error, true, status);
     case 'UND_ERR_HEADERS_OVERFLOW':
       return network(`response headers from ${host} are too large`, error, false, status);
     case 'HPE_INVALID_CONSTANT':

@@ -13,7 +13,7 @@
  *  - Non-2xx responses are RETURNED, not thrown: callers decide what a 404 means.
  */
 import { STATUS_CODES } from 'node:http';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import type { Config } from '../core/config.js';
 import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
@@ -36,6 +36,7 @@ import {
 } from './redirects.js';
 import { closeAgent, destroyBody, drainBody } from './response-cleanup.js';
 import { hostKey, parseTargetUrl, precheckLiteralHost, requestTarget } from './request-url.js';
+import { sendRequest, type SentResponse } from './send-request.js';
 
 export type FetchConfig = Config['fetch'];
 
@@ -158,12 +159,12 @@ export class GuardedFetcher implements HttpClient {
       seen.add(`${method} ${requestTarget(current).href}`);
       const release = await this.#acquire(current, options, scope);
       try {
-        const response = await request(requestTarget(current), {
-          dispatcher: agent,
+        const response = await sendRequest(agent, requestTarget(current), {
           method,
           headers,
           body,
           signal: scope.signal,
+          maxBufferedBytes: positive(options.maxBytes, this.#config.maxBytes),
         });
         const status = response.statusCode;
         progress(current, status);
@@ -223,7 +224,7 @@ export class GuardedFetcher implements HttpClient {
     return headers;
   }
 
-  #head(requested: URL, current: URL, response: Dispatcher.ResponseData, redirects: string[]): ResponseHead {
+  #head(requested: URL, current: URL, response: SentResponse, redirects: string[]): ResponseHead {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value === undefined) continue;
@@ -240,7 +241,7 @@ export class GuardedFetcher implements HttpClient {
   }
 
   async #readFinal(
-    response: Dispatcher.ResponseData,
+    response: SentResponse,
     head: ResponseHead,
     method: Method,
     options: FetchOptions,

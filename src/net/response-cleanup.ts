@@ -2,6 +2,7 @@
  * Releasing undici resources on every path: a half-read body keeps its socket busy, and
  * an Agent that is never closed keeps the process alive.
  */
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 /** Bytes of a redirect body read to keep the connection reusable; larger ones close it. */
@@ -10,19 +11,22 @@ const REDIRECT_BODY_DRAIN = 64 * 1024;
 const CLOSE_GRACE_MS = 1_000;
 
 /** Reads (a little of) a redirect body so the connection can be reused; errors are irrelevant. */
-export async function drainBody(body: Dispatcher.ResponseData['body']): Promise<void> {
+export async function drainBody(body: Readable): Promise<void> {
+  let read = 0;
   try {
-    await body.dump({ limit: REDIRECT_BODY_DRAIN });
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      read += chunk.length;
+      if (read > REDIRECT_BODY_DRAIN) break;
+    }
   } catch {
+    // A failed redirect body changes nothing: the next hop has its own exchange.
+  } finally {
     destroyBody(body);
   }
 }
 
-/**
- * Destroys a response body (closing its socket). undici's BodyReadable emits an
- * AbortError when destroyed; with no listener that would be an uncaught exception.
- */
-export function destroyBody(body: Dispatcher.ResponseData['body']): void {
+/** Destroys a response body (and so its exchange); a late error from it has no listener to crash. */
+export function destroyBody(body: Readable): void {
   body.on('error', () => undefined);
   if (!body.destroyed) body.destroy();
 }
