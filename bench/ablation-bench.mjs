@@ -22,7 +22,7 @@
 //   --max-half-gap X     exit 1 when, with everything on, the F1 of any split's two
 //                        halves differ by more than X (the CI gate)
 //   --workers N          worker threads, each taking a share of the pages (default: cores)
-//   --markdown FILE      also write the table as Markdown (for docs/extraction.md)
+//   --markdown FILE      also write the table as Markdown (the full table for docs/extraction-history.md; docs/extraction.md keeps a trimmed one)
 //   --json FILE          write every figure to FILE
 //
 // Exit codes: 0 fine, 1 a bound was missed, 2 setup or usage error.

@@ -16,7 +16,7 @@ import { loadConfig } from '../dist/core/config.js';
 import { silentLogger } from '../dist/core/logger.js';
 import { withRequestContext } from '../dist/core/request-context.js';
 import { GuardedFetcher } from '../dist/net/guarded-fetcher.js';
-import { SearchService } from '../dist/services/search-service.js';
+import { SearchService } from '../dist/services/search/search-service.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

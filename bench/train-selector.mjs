@@ -20,7 +20,7 @@
 //   --rows FILE       reuse the runs saved in FILE (written by an earlier --save-rows)
 //   --save-rows FILE  save the runs, to try models without running the pipeline again
 //   --write           write the models fitted on every page to stage-model.json
-//   --markdown FILE   also write the tables as Markdown (for docs/extraction.md)
+//   --markdown FILE   also write the tables as Markdown (for docs/extraction-history.md)
 //
 // Exit codes: 0 fine, 2 setup or usage error.
 import fs from 'node:fs';
@@ -42,8 +42,8 @@ const CLASSES = ['article', 'collection', 'documentation', 'forum', 'listing', '
  * The stage model: two runs of boosted trees, two and three levels deep, 200 trees each at
  * a rate of 0.05, leaves of at least 10 pages, their scores added (a sum of boosted models
  * is one with both sets of trees). Either run alone, or at a rate of 0.1, moved WCXB and
- * dragnet by ±0.003 between feature sets; this varied least (docs/extraction.md, "4.
- * Choosing a stage").
+ * dragnet by ±0.003 between feature sets; this varied least (docs/extraction-history.md,
+ * "4. Choosing a stage").
  */
 const STAGE_TREES = [
   { depth: 2, rounds: 200, rate: 0.05, minLeaf: 10 },
@@ -53,11 +53,11 @@ const STAGE_TREES = [
  * The page-type model: one run of boosted trees per type (that type against the others),
  * two levels deep, 60 trees at 0.1, leaves of at least 5 pages; the type whose trees score
  * highest wins. Cross-validated, it guessed 0.74 to 0.76 of WCXB's pages right (by the
- * version of the features) where a softmax regression guessed 0.71 (docs/extraction.md).
+ * version of the features) where a softmax regression guessed 0.71 (docs/extraction-history.md).
  */
 const TYPE_TREES = { depth: 2, rounds: 60, rate: 0.1, minLeaf: 5 };
 
-// Today's rule, as it stood before the selector (docs/extraction.md), for the comparison.
+// Today's rule, as it stood before the selector (docs/extraction-history.md), for the comparison.
 const RULE = { MIN_ITEM_SHARE: 0.35, MIN_READABILITY_SHARE: 0.5, MIN_PRODUCT_READABILITY_SHARE: 0.8 };
 
 if (!isMainThread) {

@@ -12,7 +12,7 @@ echo "== pack"
 tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 tar -tzf "$work/$tarball" > "$work/files"
 if grep -q '\.map$' "$work/files"; then echo "the tarball ships source maps without their sources" >&2; exit 1; fi
-for f in package/LICENSE package/README.md package/dist/cli.js package/dist/index.js package/dist/index.d.ts package/dist/workers/convert-worker.js package/dist/faces/http/playground/index.html package/dist/faces/http/playground/playground.js; do
+for f in package/LICENSE package/README.md package/dist/cli.js package/dist/index.js package/dist/index.d.ts package/dist/require.cjs package/dist/workers/convert-worker.js package/dist/faces/http/playground/index.html package/dist/faces/http/playground/playground.js; do
   grep -qx "$f" "$work/files" || { echo "the tarball lacks $f" >&2; exit 1; }
 done
 
@@ -80,6 +80,17 @@ if (!pooled.results[0]?.markdown.includes('Converted on a worker thread')) throw
 console.log('createWebSearch: a page converted by the worker pool');
 JS
 node check.mjs
+
+echo "== require() from CommonJS"
+# The library is ESM only (README, "Use it as a library"): require() gives it where Node.js
+# can require() an ES module, and otherwise says to use import().
+node -e "const { htmlToMarkdown } = require('websearch-mcp'); if (typeof htmlToMarkdown !== 'function') process.exit(1)"
+echo "require('websearch-mcp'): the ES module"
+if node --no-experimental-require-module -e "require('websearch-mcp')" 2> require.err; then
+  echo "require() without require(esm) did not fail" >&2; exit 1
+fi
+grep -q "websearch-mcp is ESM-only: use import()" require.err || { cat require.err >&2; exit 1; }
+echo "require('websearch-mcp') without require(esm): says to use import()"
 
 cat > check.ts <<'TS'
 import { createWebSearch, type SearchResponse, type ExtractRequest } from 'websearch-mcp';

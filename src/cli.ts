@@ -11,8 +11,8 @@ import type { Config, ConfigSources, DeepPartial } from './core/config.js';
 import { ConfigError, VERSION, loadConfig, settingsHelp } from './core/config.js';
 import type { Core } from './compose.js';
 import type { Logger } from './core/logger.js';
-import type { CrawlResult } from './core/schemas.js';
-import { readerText } from './faces/reader-text.js';
+import type { ExtractResult } from './core/schemas.js';
+import { linksText, readerText } from './faces/reader-text.js';
 
 const USAGE = `websearch-mcp ${VERSION} — web search and URL extraction for AI agents (MCP + HTTP API)
 
@@ -32,22 +32,23 @@ A flag takes its value as --port 8080 or --port=8080; an on/off flag goes alone 
 ${settingsHelp()}
 `;
 
+type Options = Record<string, string | boolean | string[] | undefined>;
+
 interface CommandDef {
-  usage: string;
-  options: Record<string, OptionSpec>;
+  /** The help; a function when it is written from the configuration (extract's page options and their limits). */
+  usage: string | ((config: Config) => Promise<string>);
+  /** The command's own options; a function when they come from a schema, loaded for that command only. */
+  options: Record<string, OptionSpec> | (() => Promise<Record<string, OptionSpec>>);
   positionals: boolean;
   /** Config sections (or single settings) the command never reads: a bad value there does not stop it. */
   unused: readonly string[];
   /** Settings this call does not read because one of its own options replaces them. */
-  replaced?: (options: Record<string, string | boolean | undefined>) => string[];
+  replaced?: (options: Options) => string[];
   /** One-shot commands log warnings and errors only, unless a level is asked for. */
   quiet: boolean;
   /** The command's own defaults, where no flag or variable gives a value. */
   defaults?: DeepPartial<Config>;
-  run(
-    config: Config,
-    parsed: { options: Record<string, string | boolean | undefined>; positionals: string[] },
-  ): Promise<number>;
+  run(config: Config, parsed: { options: Options; positionals: string[] }): Promise<number>;
 }
 
 const COMMANDS: Record<string, CommandDef> = {
@@ -78,27 +79,32 @@ const COMMANDS: Record<string, CommandDef> = {
     },
   },
   extract: {
-    usage: `websearch-mcp extract <url...> [options] [settings]
-  --format markdown|html   main content as Markdown (default), or the page's HTML
-  --json                   print the API's response object, once every URL is done
-  --jsonl                  print each result as one JSON line as it completes, then {"metadata": ...}
-  --max-chars N            at most N characters of each page (the rest: --start-char)
-  --start-char N           continue a cut page from this offset
-  --stealth                the stealth rate (see README)
-  --query Q                only the passages of each page that answer Q (offsets to read on)
-  --max-passages N         passages per page with --query (1-10, default 3)
-  Each page prints as it completes (so in completion order); on a terminal, a progress line
-  on stderr counts URLs done and failed. Exit 1 when a URL failed (its error goes to stderr).
-`,
-    options: {
-      format: { type: 'string' },
-      json: { type: 'boolean' },
-      jsonl: { type: 'boolean' },
-      'max-chars': { type: 'string' },
-      'start-char': { type: 'string' },
-      stealth: { type: 'boolean' },
-      query: { type: 'string' },
-      'max-passages': { type: 'string' },
+    usage: async (config) => {
+      const { crawlFlagsHelp, crawlSchema } = await import('./cli/crawl-flags.js');
+      return `websearch-mcp extract <url...> [options] [settings]
+  --json                     print the API's response object, once every URL is done
+  --jsonl                    print each result as one JSON line as it completes, then {"metadata": ...}
+  --screenshot-dir DIR       with --screenshot: where each page's PNG is written (default: the current
+                             directory), named from its URL (example.com-docs.png; an old one is replaced)
+Page options, one for each field of POST /api/crawl (the API's names with dashes):
+${crawlFlagsHelp(crawlSchema(config))}
+  A LIST repeats the flag and/or separates values with commas (--exclude-selectors nav,.ad).
+  On/off options go alone, negated (--no-stealth) or with true/false.
+  Each page prints as it completes (so in completion order), its links under it with
+  --include-links; a screenshot is a file (--screenshot-dir), its path on stderr. On a terminal,
+  a progress line on stderr counts URLs done and failed. Exit 1 when a URL failed (its error
+  goes to stderr).
+`;
+    },
+    options: async () => {
+      const { crawlOptions, crawlSchema } = await import('./cli/crawl-flags.js');
+      return {
+        // The flags' names and kinds do not depend on the limits: the defaults' serve.
+        ...crawlOptions(crawlSchema(loadConfig({ env: {} }))),
+        json: { type: 'boolean' },
+        jsonl: { type: 'boolean' },
+        'screenshot-dir': { type: 'string' },
+      };
     },
     positionals: true,
     unused: ['server', 'mcp', 'auth', 'search', 'engines'],
@@ -146,7 +152,7 @@ async function runStdio(config: Config): Promise<void> {
   // tools/list loads now; the core (fetcher, parsers, engines, store) loads on the first call.
   const [logger, { resolveEngineSettings }, { createMcpServer }, { serveStdio }] = await Promise.all([
     makeLogger(config),
-    import('./services/engine-settings.js'),
+    import('./services/search/engine-settings.js'),
     import('./faces/mcp/create-mcp-server.js'),
     import('./faces/mcp/stdio.js'),
   ]);
@@ -247,47 +253,49 @@ function redactedUrl(url: string): string {
   }
 }
 
-type Parsed = { options: Record<string, string | boolean | undefined>; positionals: string[] };
+type Parsed = { options: Options; positionals: string[] };
 
 async function runExtract(config: Config, { options, positionals }: Parsed): Promise<number> {
   if (positionals.length === 0) throw new UsageError('extract needs at least one URL');
-  const format = (options.format as string | undefined) ?? 'markdown';
-  if (format !== 'markdown' && format !== 'html')
-    throw new UsageError(`--format is markdown or html (got "${format}")`);
-  const maxChars = wholeNumber(options['max-chars'] as string | undefined, '--max-chars', 1);
-  const startChar = wholeNumber(options['start-char'] as string | undefined, '--start-char') ?? 0;
   const json = options.json === true;
   const jsonl = options.jsonl === true;
   if (json && jsonl) throw new UsageError('--json and --jsonl are two output forms: choose one');
+  const [{ crawlBody, crawlSchema }, { ScreenshotFiles }] = await Promise.all([
+    import('./cli/crawl-flags.js'),
+    import('./cli/screenshot-files.js'),
+  ]);
+  // The page options, read and checked as POST /api/crawl's body before anything is fetched.
+  const body = crawlBody(crawlSchema(config), positionals, options);
+  const screenshotDir = options['screenshot-dir'] as string | undefined;
+  if (screenshotDir !== undefined && body.screenshot !== true)
+    throw new UsageError('--screenshot-dir is where --screenshot writes its files: give --screenshot too');
+  if (screenshotDir !== undefined && (json || jsonl))
+    throw new UsageError(
+      '--screenshot-dir is for the page text: with --json or --jsonl the PNG is base64 in screenshot',
+    );
+  // Checked now: a directory that cannot be written to fails the call, not each page after its render.
+  const screenshots = body.screenshot === true && !json && !jsonl ? new ScreenshotFiles(screenshotDir ?? '.') : null;
   const [{ buildCore }, { LOCAL_CALLER }, { incomingRequest }, { ProgressLine }] = await Promise.all([
     import('./compose.js'),
     import('./core/caller.js'),
     import('./core/request-context.js'),
     import('./cli/progress.js'),
   ]);
-  const body = {
-    urls: positionals,
-    format,
-    stealth: options.stealth === true,
-    start_char: startChar,
-    ...(maxChars !== undefined ? { max_chars: maxChars } : {}),
-    ...(options.query !== undefined ? { query: options.query } : {}),
-    ...(options['max-passages'] !== undefined
-      ? { max_passages: wholeNumber(options['max-passages'] as string, '--max-passages', 1) }
-      : {}),
-  };
   const logger = await makeLogger(config);
   // One-shot: converting on this thread starts faster than a worker pool (BENCHMARKS.md).
   const core = await buildCore(config, logger, { converter: 'in-thread' });
   const progress = new ProgressLine(process.stderr, new Set(positionals).size);
   let printed = 0;
+  let unsaved = 0;
   // Each page as it completes: Markdown in a terminal, one JSON line with --jsonl.
-  const onProgress = ({ result, total }: { result: CrawlResult; total: number }) => {
+  const onProgress = ({ result, total }: { result: ExtractResult; total: number }) => {
     progress.step(!result.success, total);
     if (json) return;
     progress.print(() => {
       if (jsonl) process.stdout.write(`${JSON.stringify(result)}\n`);
-      else printPage(result, printed++ > 0);
+      // Only a page printed counts: a failure, on stderr, leaves no page for the next one's separator to follow.
+      else if (printPage(result, printed > 0)) printed++;
+      if (screenshots !== null && result.screenshot !== undefined && !screenshots.save(result)) unsaved++;
     });
   };
   try {
@@ -299,25 +307,31 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
     progress.finish();
     if (json) process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
     if (jsonl) process.stdout.write(`${JSON.stringify({ metadata: response.metadata })}\n`);
-    return response.metadata.failed_crawls > 0 ? 1 : 0;
+    return response.metadata.failed_crawls > 0 || unsaved > 0 ? 1 : 0;
   } finally {
     progress.finish();
     await core.close();
   }
 }
 
-/** One page of `extract`'s human output: what it is and where it came from, then its Markdown as the API returns it. */
-function printPage(result: CrawlResult, after: boolean): void {
+/**
+ * One page of `extract`'s human output: what it is and where it came from, then its
+ * Markdown as the API returns it, and its links (include_links); `after`: a page was printed
+ * before it. Returns whether the page went to stdout (a failure goes to stderr).
+ */
+function printPage(result: ExtractResult, after: boolean): boolean {
   if (!result.success) {
     process.stderr.write(`${result.url}: ${result.error_type}: ${result.error}\n`);
-    return;
+    return false;
   }
-  process.stdout.write(`${after ? '\n---\n\n' : ''}${readerText(result)}`);
+  const links = result.links !== undefined ? `\n${linksText(result.links, result.links_truncated === true)}\n` : '';
+  process.stdout.write(`${after ? '\n---\n\n' : ''}${readerText(result)}${links}`);
   if (result.next_start_char !== undefined) {
     process.stderr.write(
       `${result.url}: cut at ${result.next_start_char} of ${result.total_chars} characters (--start-char ${result.next_start_char} for the rest)\n`,
     );
   }
+  return true;
 }
 
 async function runSearch(config: Config, { options, positionals }: Parsed): Promise<number> {
@@ -384,6 +398,16 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
   }
 }
 
+/** The configuration a command's help describes: the one given, or the defaults when it has a mistake (help still answers). */
+function helpConfig(sources: ConfigSources): Config {
+  try {
+    return loadConfig(sources);
+  } catch (err) {
+    if (err instanceof ConfigError) return loadConfig({ env: {} });
+    throw err;
+  }
+}
+
 function configError(err: ConfigError): string {
   return err.problems.length === 1
     ? `websearch-mcp: ${err.problems[0]}\n`
@@ -403,7 +427,7 @@ export async function main(argv: string[]): Promise<number> {
   let name = '';
   try {
     // Setting flags may come before the command: `websearch-mcp --log-level warn serve`.
-    const { command, args } = splitCommand(argv);
+    const { command, args } = splitCommand(argv, [...Object.keys(COMMANDS).filter(Boolean), 'keys']);
     name = command;
     if (name === 'keys') {
       const { runKeys } = await import('./cli/keys.js');
@@ -416,17 +440,19 @@ export async function main(argv: string[]): Promise<number> {
         `unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: serve, search, extract, keys`,
       );
     }
-    const parsed = parseCommand(name, args, def.options, def.positionals);
-    if (parsed.help) {
-      process.stdout.write(`Usage: ${def.usage}\nEvery setting can be given too: see "websearch-mcp --help".\n`);
-      return 0;
-    }
+    const options = typeof def.options === 'function' ? await def.options() : def.options;
+    const parsed = parseCommand(name, args, options, def.positionals);
     const unused = [...def.unused, ...(def.replaced?.(parsed.options) ?? [])];
     const sources: ConfigSources = {
       argv: parsed.settings,
       unused,
       defaults: { ...def.defaults, ...(def.quiet ? { log: { level: 'warn' as const } } : {}) },
     };
+    if (parsed.help) {
+      const usage = typeof def.usage === 'string' ? def.usage : await def.usage(helpConfig(sources));
+      process.stdout.write(`Usage: ${usage}\nEvery setting can be given too: see "websearch-mcp --help".\n`);
+      return 0;
+    }
     const config = loadConfig(sources);
     return await def.run(config, parsed);
   } catch (err) {

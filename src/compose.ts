@@ -3,24 +3,24 @@
  * this file picks concrete adapters.
  */
 import type { Config } from './core/config.js';
-import type { ConverterPort } from './core/converter-port.js';
+import type { ConverterPort } from './core/ports/converter-port.js';
 import { ConfigError } from './core/config.js';
 import type { Logger } from './core/logger.js';
 import type { SearchResponse } from './core/schemas.js';
-import type { Store } from './core/store-port.js';
-import type { Renderer } from './core/render-port.js';
+import type { Store } from './core/ports/store-port.js';
+import type { Renderer } from './core/ports/render-port.js';
 import { addressPolicyFor } from './net/address-policy.js';
 import { GuardedFetcher } from './net/guarded-fetcher.js';
 import type { StoredRobots } from './net/robots.js';
 import { RobotsChecker } from './net/robots.js';
-import { ApiKeys } from './services/api-keys.js';
-import { ExtractService } from './services/extract-service.js';
-import { Metering } from './services/metering.js';
+import { ApiKeys } from './services/accounts/api-keys.js';
+import { ExtractService } from './services/pages/extract-service.js';
+import { Metering } from './services/accounts/metering.js';
 import type { Metrics } from './services/metrics.js';
 import { Operations } from './services/operations.js';
-import type { ExtractedPage } from './services/page-extractor.js';
-import { PageExtractor } from './services/page-extractor.js';
-import { SearchService } from './services/search-service.js';
+import type { ExtractedPage } from './services/pages/extracted-page.js';
+import { PageExtractor } from './services/pages/page-extractor.js';
+import { SearchService } from './services/search/search-service.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ConvertInput, ConvertOutput } from './extract/index.js';
 import { ConvertPool } from './workers/convert-pool.js';

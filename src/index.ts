@@ -20,8 +20,8 @@ import type { Logger } from './core/logger.js';
 import { silentLogger } from './core/logger.js';
 import { incomingRequest } from './core/request-context.js';
 import type { extractRequestSchema, searchRequestSchema } from './core/schemas.js';
-import type { CrawlResponse, SearchResponse } from './core/schemas.js';
-import { engineSettingsProblems } from './services/engine-settings.js';
+import type { ExtractResponse, SearchResponse } from './core/schemas.js';
+import { engineSettingsProblems } from './services/search/engine-settings.js';
 
 export { htmlToMarkdown } from './extract/html/html-to-markdown.js';
 export type { HtmlExtraction } from './extract/html/html-to-markdown.js';
@@ -43,7 +43,12 @@ export {
   searchRequestSchema,
   searchResponseSchema,
 } from './core/schemas.js';
-export type { CrawlResponse, CrawlResult, SearchResponse, SearchResult } from './core/schemas.js';
+export type {
+  ExtractResponse as CrawlResponse,
+  ExtractResult as CrawlResult,
+  SearchResponse,
+  SearchResult,
+} from './core/schemas.js';
 export type { PageType } from './core/page-types.js';
 
 /** What `search` takes: the body of `POST /api/search` (defaults may be left out). */
@@ -71,7 +76,7 @@ export interface WebSearch {
   /** Web search; the answer is the `/api/search` JSON. Throws `AppError` (`invalid_request`, `engines_unavailable`). */
   search(request: SearchRequest, options?: CallOptions): Promise<SearchResponse>;
   /** Extraction of 1 to 10 URLs; each URL succeeds or fails on its own, as in `/api/crawl`. */
-  extract(request: ExtractRequest, options?: CallOptions): Promise<CrawlResponse>;
+  extract(request: ExtractRequest, options?: CallOptions): Promise<ExtractResponse>;
   /** Closes connections and the store. */
   close(): Promise<void>;
 }

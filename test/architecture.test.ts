@@ -59,3 +59,31 @@ describe('dependency rule', () => {
     }
   });
 });
+
+describe('import graph', () => {
+  it('has no cycle, type-only imports included', () => {
+    const graph = new Map<string, string[]>();
+    for (const file of files(SRC)) {
+      const targets = imports(readFileSync(file, 'utf8'))
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => join(file, '..', spec).replace(/\.js$/, '.ts'));
+      graph.set(file, targets);
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const path: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      path.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'open') {
+          cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(SRC, f)).join(' -> '));
+        } else if (state.get(next) === undefined && graph.has(next)) visit(next);
+      }
+      path.pop();
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+});

@@ -34,6 +34,21 @@ describe('createWebSearch', () => {
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({ code: 'invalid_request', details: [{ path: 'urls' }] });
       await expect(web.search({ q: '' })).rejects.toMatchObject({ code: 'invalid_request' });
+      // One selector rule on every field (docs/decisions.md, "Page controls"), by path.
+      const selectors = await web
+        .extract({
+          urls: [`${site.origin}/html`],
+          include_selectors: ['main', 'div >'],
+          exclude_selectors: ['a,'],
+          wait_for_selector: ':contains(x)',
+        })
+        .catch((e: unknown) => e);
+      expect(selectors).toBeInstanceOf(AppError);
+      expect((selectors as AppError).details?.map((d) => d.path)).toEqual([
+        'include_selectors.1',
+        'exclude_selectors.0',
+        'wait_for_selector',
+      ]);
     } finally {
       await web.close();
     }
@@ -89,6 +104,10 @@ describe('createWebSearch', () => {
     // The engine settings too, not only on the first search.
     expect(() => createWebSearch({ env: { WEBSEARCH_ENGINES: 'bing' } })).toThrow(/WEBSEARCH_ENGINES/);
     expect(createWebSearch({ env: {}, config: { fetch: { timeoutMs: 2_000 } } }).config.fetch.timeoutMs).toBe(2_000);
+    // A misspelt name says what it probably is.
+    expect(() => createWebSearch({ env: {}, config: { fetch: { allowPrivateAdresses: true } } as never })).toThrow(
+      'fetch.allowPrivateAdresses: no such setting (did you mean fetch.allowPrivateAddresses?)',
+    );
   });
 
   it('exports the converter the pipeline runs', () => {

@@ -7,9 +7,10 @@
  * parser); an on/off flag goes alone (`--robots`, `--no-robots`) or with `true`/`false`
  * (`--robots false`; `--robots=off` takes every form the variable does); the one on/off
  * setting that takes a list too takes it the same ways (`--allow-private-addresses
- * 127.0.0.1:8080`). Setting flags may come before the command (`--log-level warn serve`).
+ * 127.0.0.1:8080`). A command's list option (`strings`) may repeat, each value kept.
+ * Setting flags may come before the command (`--log-level warn serve`).
  */
-import { parseAllowedOrigins } from '../core/allowed-origins.js';
+import { closest } from '../core/closest.js';
 import { settingFlags, type SettingFlag } from '../core/config.js';
 
 /** A mistake in how the command was called: one line, exit 2. */
@@ -18,42 +19,23 @@ export class UsageError extends Error {
 }
 
 export interface OptionSpec {
-  type: 'string' | 'boolean';
+  /** `strings`: a value each time the option is given, every one kept in order. */
+  type: 'string' | 'boolean' | 'strings';
   short?: string;
 }
 
 export interface ParsedCommand<O extends Record<string, OptionSpec>> {
-  options: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+  options: {
+    [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : O[K]['type'] extends 'strings' ? string[] : string;
+  };
   positionals: string[];
   /** The setting flags given, as `loadConfig({ argv })` takes them. */
   settings: string[];
   help: boolean;
 }
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j] as number;
-      row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length] as number;
-}
-
-export function closest(name: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = distance(name, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
+// One "did you mean" for the whole project (core/closest.ts); the commands import it from here.
+export { closest };
 
 /** How an option reads its value: `value` always takes one; `switch` may; `list` may, a list too. */
 type Kind = 'value' | 'switch' | 'list';
@@ -62,6 +44,8 @@ interface Known {
   kind: Kind;
   /** The setting it sets, or undefined for a command's own option. */
   setting?: SettingFlag;
+  /** A command's option that may repeat (`strings`). */
+  repeats?: boolean;
 }
 
 /** The words a switch's value may be: every form with `=`, only true/false as the next argument. */
@@ -78,18 +62,17 @@ const SWITCH_WORDS: Record<string, boolean> = {
 
 const kindOf = (s: SettingFlag): Kind => (s.list ? 'list' : s.boolean ? 'switch' : 'value');
 
-/** Whether the argument after a switch is its value rather than a URL or a query word. */
-function isSwitchValue(kind: Kind, next: string | undefined): boolean {
+/**
+ * Whether the argument after an on/off flag is its value. A switch takes true or false
+ * there, nothing else (a query word stays a query word). A flag that takes a list takes
+ * the next argument unless it is a URL (`://`), an option or, before the command, a
+ * command: a mistyped list (`127.0.0.1:99999`) is then refused by the setting, naming
+ * it, instead of being read as a URL while the bare flag opens every private address.
+ */
+function isSwitchValue(kind: Kind, next: string | undefined, commands: readonly string[] = []): boolean {
   if (next === undefined) return false;
   if (next === 'true' || next === 'false') return true;
-  if (kind !== 'list' || next.includes('://') || next.startsWith('-')) return false;
-  try {
-    parseAllowedOrigins(next);
-    // A bare word ("wiki") is a query word as likely as a host: a list entry has a port, a dot or a range.
-    return /[.:/\]]/.test(next);
-  } catch {
-    return false;
-  }
+  return kind === 'list' && !next.includes('://') && !next.startsWith('-') && !commands.includes(next);
 }
 
 /** `--no-x`: the option `x` when it is on/off. */
@@ -109,7 +92,7 @@ function settingTable(own: Record<string, OptionSpec>): Map<string, Known> {
     if (!(name in own)) known.set(name, { kind: kindOf(s), setting: s });
   }
   for (const [name, spec] of Object.entries(own))
-    known.set(name, { kind: spec.type === 'string' ? 'value' : 'switch' });
+    known.set(name, { kind: spec.type === 'boolean' ? 'switch' : 'value', repeats: spec.type === 'strings' });
   return known;
 }
 
@@ -117,8 +100,12 @@ function settingTable(own: Record<string, OptionSpec>): Map<string, Known> {
  * Splits `argv` at its command: setting flags before the command are kept for it
  * (`--log-level warn serve --port 0` is `serve --log-level warn --port 0`). The command is
  * the first argument that is neither a flag nor a flag's value; '' when there is none.
+ * `commands`: the command names, never taken for a list flag's value.
  */
-export function splitCommand(argv: readonly string[]): { command: string; args: string[] } {
+export function splitCommand(
+  argv: readonly string[],
+  commands: readonly string[] = [],
+): { command: string; args: string[] } {
   const known = settingTable({});
   const before: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -133,7 +120,7 @@ export function splitCommand(argv: readonly string[]): { command: string; args: 
     const k = known.get(name);
     const next = argv[i + 1];
     if (k?.kind === 'value' && next !== undefined) before.push(argv[++i] as string);
-    else if (k && k.kind !== 'value' && isSwitchValue(k.kind, next)) before.push(argv[++i] as string);
+    else if (k && k.kind !== 'value' && isSwitchValue(k.kind, next, commands)) before.push(argv[++i] as string);
   }
   return { command: '', args: before };
 }
@@ -151,7 +138,7 @@ export function parseCommand<O extends Record<string, OptionSpec>>(
   const known = settingTable(own);
   const shorts = new Map(Object.entries(own).flatMap(([name, spec]) => (spec.short ? [[spec.short, name]] : [])));
   const where = command ? `${command}: ` : '';
-  const values = new Map<string, string | boolean>();
+  const values = new Map<string, string | boolean | string[]>();
   const positionals: string[] = [];
   let help = false;
   const unknown = (option: string): UsageError => {
@@ -192,10 +179,13 @@ export function parseCommand<O extends Record<string, OptionSpec>>(
     if (!k) throw unknown(arg);
     if (k.kind === 'value') {
       const next = args[i + 1];
-      if (inline !== undefined) values.set(name, inline);
+      let value: string;
+      if (inline !== undefined) value = inline;
       // A value may start with one dash (`--port -1`), not with two: `--engines --json` forgot the value.
-      else if (next !== undefined && !next.startsWith('--')) values.set(name, args[++i] as string);
+      else if (next !== undefined && !next.startsWith('--')) value = args[++i] as string;
       else throw new UsageError(`${where}--${name} needs a value`);
+      const earlier = values.get(name);
+      values.set(name, k.repeats ? [...(Array.isArray(earlier) ? earlier : []), value] : value);
       continue;
     }
     if (inline !== undefined) {
@@ -211,7 +201,7 @@ export function parseCommand<O extends Record<string, OptionSpec>>(
   if (!allowPositionals && positionals.length > 0 && !help)
     throw new UsageError(`${command || 'the stdio server'} takes no arguments besides options (got ${positionals[0]})`);
   const settingArgs: string[] = [];
-  const ownValues: Record<string, string | boolean> = {};
+  const ownValues: Record<string, string | boolean | string[]> = {};
   for (const [name, value] of values) {
     const setting = known.get(name)?.setting;
     if (setting === undefined) ownValues[name] = value;

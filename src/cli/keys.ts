@@ -6,8 +6,8 @@
 import type { Config } from '../core/config.js';
 import { UsageError, closest, parseCommand, splitCommand, wholeNumber } from './args.js';
 import { isAppError } from '../core/errors.js';
-import type { ApiKeyRecord } from '../core/key-store.js';
-import type { UsageRecord } from '../core/ledger-store.js';
+import type { ApiKeyRecord } from '../core/ports/key-store.js';
+import type { UsageRecord } from '../core/ports/ledger-store.js';
 import { usageRecordJson } from '../core/usage-schema.js';
 
 export const KEYS_USAGE = `Usage:
@@ -134,7 +134,7 @@ export async function runKeys(
   if (!(KEYS_COMMANDS as readonly string[]).includes(sub)) throw unknownKeysCommand(sub);
   const config = makeConfig(parsed.settings, UNUSED);
   const { openStore } = await import('../compose.js');
-  const { ApiKeys } = await import('../services/api-keys.js');
+  const { ApiKeys } = await import('../services/accounts/api-keys.js');
   const store = await openStore(config);
   const keys = new ApiKeys(store);
   try {

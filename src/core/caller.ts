@@ -3,7 +3,7 @@
  * library, a loopback server while no key exists). Part of every request's context
  * (request-context.ts); metering charges the key, the MCP transports tie sessions to it.
  */
-import type { ApiKeyRecord } from './key-store.js';
+import type { ApiKeyRecord } from './ports/key-store.js';
 
 export interface Caller {
   key?: ApiKeyRecord;

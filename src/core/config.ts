@@ -10,6 +10,7 @@ import { availableParallelism, homedir, hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedOrigins, type AllowedOrigin } from './allowed-origins.js';
+import { closest } from './closest.js';
 
 const MiB = 1024 * 1024;
 
@@ -191,7 +192,7 @@ const SETTINGS = [
     env: 'WEBSEARCH_ALLOW_PRIVATE_ADDRESSES',
     flag: '--allow-private-addresses',
     schema: privateAddresses(),
-    help: 'allow loopback/private addresses: true, or only the listed origins, e.g. "wiki.corp:443,10.2.0.0/16,127.0.0.1:8080" (intranet, tests)',
+    help: 'allow loopback/private addresses: true (the flag alone) every one, or only the listed origins, e.g. "wiki.corp:443,10.2.0.0/16,127.0.0.1:8080" (intranet, tests); the flag takes the next argument as its list unless that is a URL (://), an option or the command',
   },
   {
     path: 'fetch.stealthProxy',
@@ -881,6 +882,15 @@ function unknownPaths(value: unknown, prefix = ''): string[] {
 }
 
 /**
+ * A code caller's unknown path, with what was probably meant: the setting whose variable
+ * it names (`WEBSEARCH_PORT` is `server.port`), else the nearest path or section.
+ */
+function noSuchSetting(path: string): string {
+  const guess = SETTINGS.find((def) => def.env === path)?.path ?? closest(path, [...SETTING_PATHS, ...SECTION_PATHS]);
+  return `${path}: no such setting${guess ? ` (did you mean ${guess}?)` : ''}`;
+}
+
+/**
  * Builds the configuration from env vars, CLI flags and code overrides (highest wins),
  * validating every setting and every rule between settings, and throwing one ConfigError
  * that lists every problem.
@@ -889,7 +899,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const env = sources.env ?? process.env;
   const exists = sources.fileExists ?? existsSync;
   const flags = parseSettingFlags(sources.argv ?? []);
-  const problems = [...flags.problems, ...unknownPaths(sources.overrides).map((path) => `${path}: no such setting`)];
+  const problems = [...flags.problems, ...unknownPaths(sources.overrides).map(noSuchSetting)];
   const values = new Map<string, unknown>();
   const failed = new Set<string>();
   // A setting the command never reads (its section, or the setting itself) takes its default.
@@ -960,16 +970,34 @@ function splitList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/** A setting's meaning as `--help` and the README give it: its help, then its default unless the help tells it. */
+function meaningOf(def: SettingDef): string {
+  const fallback = def.schema.safeParse(undefined);
+  const shown =
+    fallback.success && fallback.data !== undefined && !def.help.includes('(default:')
+      ? ` (default: ${String(fallback.data)})`
+      : '';
+  return `${def.help}${shown}`;
+}
+
 /** One line per setting, for `--help`: flag (with its `--no-` form), variable, meaning and default. */
 export function settingsHelp(): string {
   return SETTINGS.map((s) => {
-    const fallback = s.schema.safeParse(undefined);
-    // A help text that explains its default itself ("this machine's cores") is not followed by the number.
-    const shown =
-      fallback.success && fallback.data !== undefined && !s.help.includes('(default:')
-        ? ` (default: ${String(fallback.data)})`
-        : '';
     const flag = isBooleanSetting(s) ? `--[no-]${s.flag.slice(2)}` : s.flag;
-    return `  ${flag.padEnd(30)} ${s.env.padEnd(36)} ${s.help}${shown}`;
+    return `  ${flag.padEnd(30)} ${s.env.padEnd(36)} ${meaningOf(s)}`;
   }).join('\n');
+}
+
+/**
+ * Every setting as a Markdown table (variable, path in the library's `config`, meaning),
+ * from the same rows as `--help`: README.md, "Configuration" holds it, and
+ * test/docs/settings-table.test.ts fails when the two differ.
+ */
+export function settingsTable(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  return [
+    '| variable | config path | meaning |',
+    '|---|---|---|',
+    ...SETTINGS.map((s) => `| \`${s.env}\` | \`${s.path}\` | ${cell(meaningOf(s))} |`),
+  ].join('\n');
 }

@@ -5,7 +5,8 @@
  * covers its charge; the services only report what they did. Pure functions.
  */
 import { AppError } from './errors.js';
-import type { CrawlRequest, SearchRequest } from './schemas.js';
+import { RATES } from './prices.js';
+import type { ExtractRequest, SearchRequest } from './schemas.js';
 
 /**
  * The largest balance a key may hold: past 2^53 - 1 a JSON number (and a JavaScript one)
@@ -18,14 +19,6 @@ export function balanceTooLarge(keyId: string, balance: number, credits: number)
   const message = `a top-up of ${credits} would take key ${keyId} (balance ${balance}) past ${MAX_BALANCE} credits, the most a balance can hold exactly`;
   return new AppError('invalid_request', `${message}.`, { details: [{ path: 'credits', message }] });
 }
-
-const CRAWL_CREDITS_PER_URL = 1;
-const CRAWL_CREDITS_PER_URL_STEALTH = 5;
-const SEARCH_CREDITS = 1;
-/** With content: up to this many pages delivered cost the lower rate, more the higher. */
-const SEARCH_CONTENT_LOWER_TIER_PAGES = 5;
-const SEARCH_CREDITS_CONTENT_LOWER = 2;
-const SEARCH_CREDITS_CONTENT_HIGHER = 4;
 
 /** What an extraction did, as far as its price goes. */
 export interface ExtractUsage {
@@ -47,7 +40,7 @@ export interface SearchUsage {
 
 /** docs/interface.md 8.3: 1 credit per URL extracted (5 with stealth), 0 from cache, 0 for a failure. */
 export function extractCredits({ extracted, stealth }: ExtractUsage): number {
-  return extracted * (stealth ? CRAWL_CREDITS_PER_URL_STEALTH : CRAWL_CREDITS_PER_URL);
+  return extracted * (stealth ? RATES.extractPerUrlStealth : RATES.extractPerUrl);
 }
 
 /**
@@ -56,10 +49,8 @@ export function extractCredits({ extracted, stealth }: ExtractUsage): number {
  */
 export function searchCredits({ fromCache, numberOfResults, contentDelivered }: SearchUsage): number {
   if (fromCache || numberOfResults === 0) return 0;
-  if (contentDelivered === undefined || contentDelivered === 0) return SEARCH_CREDITS;
-  return contentDelivered <= SEARCH_CONTENT_LOWER_TIER_PAGES
-    ? SEARCH_CREDITS_CONTENT_LOWER
-    : SEARCH_CREDITS_CONTENT_HIGHER;
+  if (contentDelivered === undefined || contentDelivered === 0) return RATES.search;
+  return contentDelivered <= RATES.searchContentLowerTierPages ? RATES.searchContentLower : RATES.searchContentHigher;
 }
 
 /**
@@ -67,11 +58,11 @@ export function searchCredits({ fromCache, numberOfResults, contentDelivered }: 
  * apart as written (the extract service also merges ones differing only in a fragment), so the
  * bound is never below the charge.
  */
-export function maxExtractCredits(request: Pick<CrawlRequest, 'urls' | 'stealth'>): number {
+export function maxExtractCredits(request: Pick<ExtractRequest, 'urls' | 'stealth'>): number {
   return extractCredits({ extracted: new Set(request.urls).size, stealth: request.stealth });
 }
 
 /** Admission: the most a search can cost, the plain rate, or the higher content tier with content. */
 export function maxSearchCredits(request: Pick<SearchRequest, 'include_content'>): number {
-  return request.include_content ? SEARCH_CREDITS_CONTENT_HIGHER : SEARCH_CREDITS;
+  return request.include_content ? RATES.searchContentHigher : RATES.search;
 }

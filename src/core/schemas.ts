@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { PAGE_TYPES } from './page-types.js';
-import { browserSelectorProblem, cssSelectorProblem } from './css-selector.js';
+import { cssSelectorProblem } from './css-selector.js';
+import { STEALTH_PRICE_TEXT } from './prices.js';
 
 /** Longest URL string accepted in a request (browsers and CDNs cap near 8 KiB too). */
 export const MAX_URL_LENGTH = 8192;
@@ -31,23 +32,20 @@ export const extractFormatSchema = z.enum(['markdown', 'html']);
 export const MAX_SELECTORS = 20;
 export const MAX_SELECTOR_LENGTH = 500;
 
-/** A CSS selector `problemOf` finds nothing wrong with; 400 naming its path otherwise. */
-const selectorSchema = (problemOf: (selector: string) => string | null) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'a CSS selector is empty')
-    .max(MAX_SELECTOR_LENGTH, `a CSS selector is at most ${MAX_SELECTOR_LENGTH} characters`)
-    .superRefine((selector, ctx) => {
-      const problem = problemOf(selector);
-      if (problem !== null)
-        ctx.addIssue({ code: 'custom', message: `not a CSS selector this server can match: ${problem}` });
-    });
-
-/** A selector the extraction (linkedom's css-select) can match. */
-const cssSelector = selectorSchema(cssSelectorProblem);
-/** A selector the headless browser can wait for: no css-select extensions (a per-URL failure after the fetch otherwise). */
-const browserSelector = selectorSchema(browserSelectorProblem);
+/**
+ * A CSS selector of the page controls, one rule on every field (docs/decisions.md, "Page
+ * controls"): standard CSS that css-select also runs; a 400 naming its path otherwise.
+ */
+const cssSelector = z
+  .string()
+  .trim()
+  // abort: an empty or overlong selector gets that one message, not a parse error besides.
+  .min(1, { message: 'a CSS selector is empty', abort: true })
+  .max(MAX_SELECTOR_LENGTH, { message: `a CSS selector is at most ${MAX_SELECTOR_LENGTH} characters`, abort: true })
+  .superRefine((selector, ctx) => {
+    const problem = cssSelectorProblem(selector);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const selectorList = (what: string) =>
   z.array(cssSelector).max(MAX_SELECTORS, `at most ${MAX_SELECTORS} selectors`).optional().describe(what);
@@ -69,7 +67,7 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
         .boolean()
         .default(false)
         .describe(
-          'Fetch with a realistic Chrome profile (headers, client hints; through the stealth proxy when one is configured) and, when the plain fetch is blocked (challenge page, 401/403/429/451), retry in the headless browser with that profile. 5 credits per successful URL instead of 1.',
+          `Fetch with a realistic Chrome profile (headers, client hints; through the stealth proxy when one is configured) and, when the plain fetch is blocked (challenge page, 401/403/429/451), retry in the headless browser with that profile. ${STEALTH_PRICE_TEXT}`,
         ),
       max_chars: z
         .number()
@@ -100,12 +98,12 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
           "List the page's links in `links` ({ url, text, in_content }): absolute, de-duplicated, at most 1000 (links_truncated says when cut). Default false.",
         ),
       include_selectors: selectorList(
-        `CSS selectors (at most ${MAX_SELECTORS}) whose elements, in page order, are the content instead of the extractor's choice (content_source "selectors"); empty_content when none matches. HTML pages, format "markdown" only.`,
+        `CSS selectors (standard CSS, no :contains; at most ${MAX_SELECTORS}) whose elements, in page order, are the content instead of the extractor's choice (content_source "selectors"); empty_content when none matches. HTML pages, format "markdown" only.`,
       ),
       exclude_selectors: selectorList(
-        `CSS selectors (at most ${MAX_SELECTORS}) whose elements are removed before extraction. HTML pages, format "markdown" only.`,
+        `CSS selectors (standard CSS, no :contains; at most ${MAX_SELECTORS}) whose elements are removed before extraction. HTML pages, format "markdown" only.`,
       ),
-      wait_for_selector: browserSelector
+      wait_for_selector: cssSelector
         .optional()
         .describe(
           'Render the page in the headless browser and wait (within the deadline) until this CSS selector (standard CSS, no :contains) matches; timeout when it never does. Needs a browser on the server (render_unavailable otherwise).',
@@ -150,7 +148,7 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
       }
     });
 }
-export type CrawlRequest = z.infer<ReturnType<typeof extractRequestSchema>>;
+export type ExtractRequest = z.infer<ReturnType<typeof extractRequestSchema>>;
 
 export const extractionErrorTypeSchema = z.enum([
   'http',
@@ -243,7 +241,7 @@ export const extractResultSchema = z.object({
     .describe('"selectors": the content is what include_selectors matched, not the extractor\'s choice.'),
   screenshot: z.string().optional().describe('screenshot: the rendered page as a base64 PNG.'),
 });
-export type CrawlResult = z.infer<typeof extractResultSchema>;
+export type ExtractResult = z.infer<typeof extractResultSchema>;
 
 export const extractMetadataSchema = z.object({
   total_urls: z.number().int(),
@@ -260,7 +258,7 @@ export const extractResponseSchema = z.object({
   results: z.array(extractResultSchema),
   metadata: extractMetadataSchema,
 });
-export type CrawlResponse = z.infer<typeof extractResponseSchema>;
+export type ExtractResponse = z.infer<typeof extractResponseSchema>;
 
 /** Request-level error body (docs/decisions.md, "Gaps in part 7 (request-level errors)"). */
 export const errorBodySchema = z.object({

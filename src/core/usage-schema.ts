@@ -4,7 +4,7 @@
  * document shows them. HTTP only: MCP clients have no use for a ledger listing.
  */
 import { z } from 'zod';
-import type { UsageRecord } from './ledger-store.js';
+import type { UsageRecord } from './ports/ledger-store.js';
 
 /** Records per page: 20 unless asked, at most 100 (a page stays one small answer). */
 export const USAGE_PAGE_DEFAULT = 20;

@@ -9,3 +9,17 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Whether `promise` settles (fulfilled or rejected) within `ms`: the shape of a graceful close
+ * that is forced when late. Never rejects; the timer is cleared either way.
+ */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return withTimeout(
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    ms,
+  ).catch(() => false);
+}

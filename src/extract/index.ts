@@ -18,6 +18,7 @@ import { convertCsv } from './csv.js';
 import { readHtmlMeta } from './html-meta.js';
 import { convertJson } from './json.js';
 import type { HtmlExtraction } from './html/html-to-markdown.js';
+import { looksScriptDependent } from './script-dependent.js';
 import { sniffBinary, utf16Endianness } from './sniff.js';
 import { convertMarkdown, convertText, markdownTitle } from './text.js';
 import type { ContentKind, ConvertInput, ConvertOutput, PageControls } from './types.js';
@@ -59,7 +60,7 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
     if (kind === null) throw unsupported(declared.essence);
   }
 
-  const binary = await sniffBinary(bytes);
+  const binary = input.sniffed === true ? null : await sniffBinary(bytes);
   if (binary !== null) throw unsupported(binary, declared?.essence);
 
   let essence: string;
@@ -102,6 +103,7 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
         links_truncated: extraction.linksTruncated,
         content_source: extraction.fromSelectors ? 'selectors' : undefined,
         pass_failures: extraction.failures,
+        script_dependent: looksScriptDependent(text, extraction.markdown) ? true : undefined,
       });
     }
     case 'markdown': {

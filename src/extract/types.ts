@@ -20,6 +20,11 @@ export interface ConvertInput {
   headers?: Record<string, string>;
   /** What the caller asked of the page beyond its main content (HTML only; absent: nothing). */
   controls?: PageControls;
+  /**
+   * The bytes already passed the binary sniff (the page journey sniffs the first bytes while
+   * they download, to stop a binary early): not sniffed again. Absent: this call sniffs.
+   */
+  sniffed?: true;
 }
 
 /** The caller's page controls (`include_links`, `include_selectors`, `exclude_selectors`). */
@@ -65,6 +70,12 @@ export interface ConvertOutput {
    * (absent when none did). The page extractor counts them (the metrics) and drops them.
    */
   pass_failures?: PassFailure[];
+  /**
+   * An HTML page with next to no Markdown whose markup says scripts write its content
+   * (script-dependent.ts), judged on the text decoded here: the render decision reads it
+   * instead of decoding the body again. Set only then; never part of an answer.
+   */
+  script_dependent?: true;
 }
 
 export type { PassFailure };

@@ -1,11 +1,14 @@
 /**
  * A page as a person reads it, for the command line's `extract` and the `GET /r/` reader:
  * its title and source (and page type), then its Markdown, or with a query the passages
- * that answer it, each after its offsets into the whole Markdown and its section.
+ * that answer it, each after its offsets into the whole Markdown and its section; and
+ * its links (include_links) as a list to put under it.
  */
-import type { CrawlResult } from '../core/schemas.js';
+import type { ExtractResult } from '../core/schemas.js';
 
-export function readerText(result: CrawlResult): string {
+export type PageLink = NonNullable<ExtractResult['links']>[number];
+
+export function readerText(result: ExtractResult): string {
   const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
   if (result.page_type) header.push(`Page type: ${result.page_type}`);
   const body = result.passages !== undefined ? passagesText(result) : (result.html ?? result.markdown);
@@ -13,7 +16,7 @@ export function readerText(result: CrawlResult): string {
 }
 
 /** The passages, with what reads on from each (`start_char`), or a line saying none matched. */
-function passagesText(result: CrawlResult): string {
+function passagesText(result: ExtractResult): string {
   const passages = result.passages ?? [];
   const size = result.total_chars !== undefined ? ` of ${result.total_chars} characters` : '';
   if (passages.length === 0) return `(no passage of this page${size} matches the query)`;
@@ -25,4 +28,22 @@ function passagesText(result: CrawlResult): string {
   // A max_chars slice asked for beside the query follows the passages.
   if (result.markdown !== '') shown.push(`---\n\n${result.markdown}`);
   return shown.join('\n\n');
+}
+
+/** One link as a Markdown list item, its text as the label (the URL when it has none), marked when inside the content. */
+export function linkItem(link: PageLink): string {
+  const label = link.text.replace(/[[\]]/g, '').trim();
+  return `- ${link.in_content ? '(in content) ' : ''}[${label === '' ? link.url : label}](${link.url})`;
+}
+
+/**
+ * The page's links (include_links) as a "Links" section to follow the content: each a
+ * Markdown link with its text; `truncated` (links_truncated) says the page has more.
+ */
+export function linksText(links: readonly PageLink[], truncated = false): string {
+  const lines = ['## Links', ''];
+  if (links.length === 0) lines.push('(none)');
+  else lines.push(...links.map(linkItem));
+  if (truncated) lines.push('', `(the page has more links than these ${links.length})`);
+  return lines.join('\n');
 }

@@ -65,6 +65,12 @@ export interface FetchOptions {
 }
 
 export interface HttpClient {
-  fetch(url: string, options?: FetchOptions): Promise<FetchedResponse>;
+  /** A URL string is parsed by the fetcher's rules; a parsed URL is checked by them (net/request-url.ts). */
+  /**
+   * Under the caller's context: its deadline covers the whole exchange and its signal
+   * cancels it. (GuardedFetcher, as a library class, also takes a call without one: the
+   * configured timeout then applies.)
+   */
+  fetch(url: string | URL, options: FetchOptions & { ctx: RequestDeadline }): Promise<FetchedResponse>;
   close(): Promise<void>;
 }

@@ -89,7 +89,7 @@ export class GuardedFetcher implements HttpClient {
       : undefined;
   }
 
-  async fetch(url: string, options: FetchOptions = {}): Promise<FetchedResponse> {
+  async fetch(url: string | URL, options: FetchOptions = {}): Promise<FetchedResponse> {
     if (this.#closed) throw new AppError('cancelled', 'the HTTP client is closed');
     const requested = parseTargetUrl(url);
     const policy = options.allowPrivate ? undefined : this.#policy;

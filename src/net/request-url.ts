@@ -9,17 +9,21 @@ import { stripBrackets, type AddressPolicy } from './address-policy.js';
 import { forbiddenAddressError, isLocalhostName, portOf, PRIVATE_HINT } from './connector.js';
 
 /**
- * Parses and validates a target URL. Credentials (`user:pass@`) are STRIPPED, not sent
- * and not echoed back: they are never needed for public pages, must not leak into logs or
- * results, and refusing would fail links that merely carry them. The fragment is kept
- * for reporting but is never sent (RFC 9110 4.2.4); see `requestTarget`.
+ * Parses and validates a target URL (or validates one parsed already, by the same rules).
+ * Credentials (`user:pass@`) are STRIPPED, not sent and not echoed back: they are never
+ * needed for public pages, must not leak into logs or results, and refusing would fail links
+ * that merely carry them. The fragment is kept for reporting but is never sent (RFC 9110
+ * 4.2.4); see `requestTarget`.
  */
-export function parseTargetUrl(input: string, context = 'URL'): URL {
+export function parseTargetUrl(input: string | URL, context = 'URL'): URL {
   let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new AppError('invalid_url', `${context} is not a valid absolute URL: ${truncate(input)}`);
+  if (typeof input !== 'string') url = input;
+  else {
+    try {
+      url = new URL(input);
+    } catch {
+      throw new AppError('invalid_url', `${context} is not a valid absolute URL: ${truncate(input)}`);
+    }
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new AppError('invalid_url', `${context} must use http or https, not ${url.protocol.slice(0, -1)}`);
@@ -27,14 +31,16 @@ export function parseTargetUrl(input: string, context = 'URL'): URL {
   if (url.hostname === '') throw new AppError('invalid_url', `${context} has no host`);
   // Port 0 parses (RFC 3986 3.2.3 allows any digits) but names no service: nothing answers on it.
   if (url.port === '0') throw new AppError('invalid_url', `${context} names port 0, which nothing can listen on`);
-  url.username = '';
-  url.password = '';
-  return url;
+  if (url.username === '' && url.password === '') return url;
+  const bare = typeof input === 'string' ? url : new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return bare;
 }
 
-/** The URL as sent on the wire: without the fragment. */
+/** The URL as sent on the wire: without the fragment (an empty one, `#`, too). */
 export function requestTarget(url: URL): URL {
-  if (url.hash === '') return url;
+  if (!url.href.includes('#')) return url;
   const copy = new URL(url.href);
   copy.hash = '';
   return copy;

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { settlesWithin } from '../core/with-timeout.js';
 
 /** Bytes of a redirect body read to keep the connection reusable; larger ones close it. */
 const REDIRECT_BODY_DRAIN = 64 * 1024;
@@ -33,20 +34,9 @@ export function destroyBody(body: Readable): void {
 
 /** Closes gracefully, then destroys whatever is still running after a short grace. */
 export async function closeAgent(agent: Dispatcher): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS);
-  });
   try {
-    const closing = agent.close().then(
-      () => 'closed' as const,
-      () => 'closed' as const,
-    );
-    const outcome = await Promise.race([closing, grace]);
-    if (outcome === 'late') await agent.destroy().catch(() => undefined);
+    if (!(await settlesWithin(agent.close(), CLOSE_GRACE_MS))) await agent.destroy().catch(() => undefined);
   } catch {
     // Closing is best effort: a failed close must not mask the caller's own shutdown.
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -13,10 +13,11 @@ import robotsParserModule from 'robots-parser';
 import type { Config } from '../core/config.js';
 import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, toAppError } from '../core/errors.js';
-import type { CacheStore } from '../core/cache-port.js';
+import type { CacheStore } from '../core/ports/cache-port.js';
 import { deadlineIn, type RequestDeadline } from '../core/request-context.js';
 import type { HttpClient } from './fetch-types.js';
 import { LruCache } from '../core/lru-cache.js';
+import { parseTargetUrl } from './request-url.js';
 
 export interface RobotsVerdict {
   allowed: boolean;
@@ -132,9 +133,10 @@ export class RobotsChecker {
    * deadline (`timeout`) or cancellation (`cancelled`); the fetch itself, shared by every
    * caller of the origin, runs under robots.txt's own budget (WEBSEARCH_ROBOTS_TIMEOUT_MS).
    */
-  async check(url: string, ctx?: RequestDeadline): Promise<RobotsVerdict> {
+  async check(url: string | URL, ctx?: RequestDeadline): Promise<RobotsVerdict> {
     if (!this.#config.enabled) return { allowed: true, source: 'disabled' };
-    const target = parseHttpUrl(url);
+    // The fetcher's URL rules: one parser for every URL we request (net/request-url.ts).
+    const target = parseTargetUrl(url);
     // 2.2.2: "The /robots.txt URI is implicitly allowed."
     if (target.pathname === '/robots.txt') return { allowed: true, source: 'self' };
     const rules = await this.#rulesFor(target.origin, ctx);
@@ -272,24 +274,6 @@ export function robotsText(body: Uint8Array, maxBytes: number): string {
   }
   // TextDecoder drops a UTF-8 BOM and replaces invalid sequences instead of throwing.
   return new TextDecoder('utf-8').decode(bytes);
-}
-
-function parseHttpUrl(url: string): URL {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    throw new AppError('invalid_url', `not a valid absolute URL: ${url.slice(0, 200)}`);
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new AppError(
-      'invalid_url',
-      `robots.txt applies to http and https URLs only, not ${target.protocol.slice(0, -1)}`,
-    );
-  }
-  target.username = '';
-  target.password = '';
-  return target;
 }
 
 function withStatus<T extends object>(value: T, status: number | undefined): T & { status?: number } {

@@ -8,6 +8,7 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import type { Logger } from '../core/logger.js';
+import { settlesWithin } from '../core/with-timeout.js';
 import { browserProfile } from '../net/browser-profile.js';
 import { descendants } from './process-tree.js';
 
@@ -161,17 +162,7 @@ export class BrowserHost {
   /** Closes gracefully; a browser that does not answer in time is killed by its process id. */
   async #shutdown(browser: Browser): Promise<void> {
     this.#closing.add(browser);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS)));
-    const outcome = await Promise.race([
-      browser.close().then(
-        () => 'closed' as const,
-        () => 'closed' as const,
-      ),
-      late,
-    ]);
-    clearTimeout(timer);
-    if (outcome === 'late') {
+    if (!(await settlesWithin(browser.close(), CLOSE_GRACE_MS))) {
       for (const p of descendants()) {
         if (p.cmdline.includes(`--proxy-server=${this.#options.proxyUrl}`)) {
           try {

@@ -17,7 +17,8 @@ import { errors, type Browser } from 'playwright-core';
 import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError, BLOCKING_STATUSES } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { RenderedPage, Renderer, RenderRequest } from '../core/render-port.js';
+import type { RenderedPage, Renderer, RenderRequest } from '../core/ports/render-port.js';
+import { withTimeout } from '../core/with-timeout.js';
 import { timeLeft, type RequestDeadline } from '../core/request-context.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { ACCEPT_LANGUAGE, browserProfile, HIDE_WEBDRIVER_SCRIPT, majorOf } from '../net/browser-profile.js';
@@ -327,12 +328,8 @@ export class ChromiumRenderer implements Renderer {
    */
   async #setupStep<T>(step: Promise<T>, browser: Browser, host: BrowserHost, scope: DeadlineScope): Promise<T> {
     const started = performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    const hung = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${HUNG_SETUP_MS} ms`)), HUNG_SETUP_MS);
-    });
     try {
-      return await untilAborted(Promise.race([step, hung]), scope.signal);
+      return await untilAborted(withTimeout(step, HUNG_SETUP_MS), scope.signal);
     } catch (error) {
       if (scope.failure && performance.now() - started < HUNG_SETUP_MS) throw scope.failure;
       host.drop(browser);
@@ -342,7 +339,6 @@ export class ChromiumRenderer implements Renderer {
         { statusCode: 0, retryable: true, cause: error },
       );
     } finally {
-      clearTimeout(timer);
       step.catch(() => undefined);
     }
   }

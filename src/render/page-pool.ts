@@ -9,7 +9,7 @@
  * context) and retired after MAX_USES renders, or when their browser is gone.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import type { StaticDocument } from '../core/render-port.js';
+import type { StaticDocument } from '../core/ports/render-port.js';
 import { withTimeout } from '../core/with-timeout.js';
 
 /** Renders one page serves before it is closed (bounds what a long-lived page accumulates). */

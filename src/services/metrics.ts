@@ -7,26 +7,20 @@
  * as a label would grow the series without end.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Operation } from '../core/ledger-store.js';
+import type { Operation } from '../core/ports/ledger-store.js';
 import type { PassFailure } from '../extract/index.js';
-import type { MeteringObserver } from './metering.js';
+import type { MeteringObserver } from './accounts/metering.js';
+import type { PageObserver } from './pages/page-ports.js';
+import type { PageFailureStep } from './pages/page-step-names.js';
+import type { SearchObserver } from './search/search-observer.js';
 
 /** Seconds, from a cache hit (about 1 ms) to a slow page (the 30 s class). */
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export type CacheKind = 'page' | 'search' | 'robots';
 
-/** What the services report as they work (optional: the CLI reports nothing). */
-export interface ServiceObserver {
-  cacheLookup(kind: CacheKind, hit: boolean): void;
-  engineCall(engine: string, outcome: string): void;
-  engineSuspended(engine: string, reason: string): void;
-  pageFetched(outcome: string): void;
-  /** A pass of the HTML pipeline failed on a page converted (its name: a bounded set, switches.ts). */
-  passFailed(pass: PassFailure['pass']): void;
-}
-
-export class Metrics implements MeteringObserver, ServiceObserver {
+/** The operator's metrics: each capability's observer port (optional: the CLI reports nothing). */
+export class Metrics implements MeteringObserver, PageObserver, SearchObserver {
   readonly registry = new Registry();
   readonly #httpRequests = new Counter({
     name: 'websearch_http_requests_total',
@@ -96,6 +90,12 @@ export class Metrics implements MeteringObserver, ServiceObserver {
     labelNames: ['pass'],
     registers: [this.registry],
   });
+  readonly #stepFailures = new Counter({
+    name: 'websearch_page_step_failures_total',
+    help: 'URLs that failed, by the step of the page journey that failed them and the error type',
+    labelNames: ['step', 'error_type'],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'websearch_' });
@@ -138,6 +138,10 @@ export class Metrics implements MeteringObserver, ServiceObserver {
 
   passFailed(pass: PassFailure['pass']): void {
     this.#passFailures.inc({ pass });
+  }
+
+  pageStepFailed(step: PageFailureStep, errorType: string): void {
+    this.#stepFailures.inc({ step, error_type: errorType });
   }
 
   /** Open MCP sessions, read when scraped. */

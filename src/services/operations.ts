@@ -8,17 +8,17 @@
  * request, the debit from the services' priced answer.
  */
 import type { Config } from '../core/config.js';
-import type { Operation } from '../core/ledger-store.js';
+import type { Operation } from '../core/ports/ledger-store.js';
 import { maxExtractCredits, maxSearchCredits } from '../core/pricing.js';
 import { withRequestContext, type IncomingRequest, type RequestContext } from '../core/request-context.js';
-import type { CrawlRequest, CrawlResponse, SearchRequest, SearchResponse } from '../core/schemas.js';
+import type { ExtractRequest, ExtractResponse, SearchRequest, SearchResponse } from '../core/schemas.js';
 import { extractRequestSchema, searchRequestSchema } from '../core/schemas.js';
 import { validate } from '../core/validate.js';
 import type { UsageResponse } from '../core/usage-schema.js';
 import { usageQuerySchema, usageRecordJson } from '../core/usage-schema.js';
-import type { ExtractCallOptions, ExtractService } from './extract-service.js';
-import type { Metering, MeteringRunOptions } from './metering.js';
-import type { SearchOptions, SearchService } from './search-service.js';
+import type { ExtractCallOptions, ExtractService } from './pages/extract-service.js';
+import type { Metering, MeteringRunOptions } from './accounts/metering.js';
+import type { SearchOptions, SearchService } from './search/search-service.js';
 
 export interface OperationsDeps {
   config: Config;
@@ -47,7 +47,7 @@ export class Operations {
     incoming: IncomingRequest,
     input: unknown,
     options: ExtractCallOptions & MeteredCallOptions = {},
-  ): Promise<CrawlResponse> {
+  ): Promise<ExtractResponse> {
     const request = validate(this.#extractSchema, input);
     const { onCharged, ...extractOptions } = options;
     return this.#run(
@@ -129,7 +129,7 @@ export class Operations {
    * deadline is the request's), or the configured default, never past the configured
    * maximum (the schema refuses more; this is the one clamp, for callers of the services).
    */
-  #extractTimeoutMs(request: Pick<CrawlRequest, 'timeout_ms'>): number {
+  #extractTimeoutMs(request: Pick<ExtractRequest, 'timeout_ms'>): number {
     const { timeoutMs, maxTimeoutMs } = this.#deps.config.fetch;
     return Math.min(request.timeout_ms ?? timeoutMs, maxTimeoutMs);
   }

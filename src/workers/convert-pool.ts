@@ -9,7 +9,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { ConverterPort } from '../core/converter-port.js';
+import type { ConverterPort } from '../core/ports/converter-port.js';
 import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
 import type { RequestDeadline } from '../core/request-context.js';

@@ -3,7 +3,7 @@
  * no workers. It cannot stop a conversion once started, so the deadline and the memory
  * bound hold only for the worker pool (convert-pool.ts); the input bounds hold for both.
  */
-import type { ConverterPort } from '../core/converter-port.js';
+import type { ConverterPort } from '../core/ports/converter-port.js';
 import { isTimeout } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
 import { timeLeft, type RequestDeadline } from '../core/request-context.js';

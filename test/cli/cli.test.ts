@@ -167,6 +167,22 @@ describe.concurrent('extract in human mode', () => {
     // A text page has no page type, so no such line.
     expect(out.stdout).toContain(`URL: ${site.origin}/text\n\n`);
   });
+
+  it('never starts with a blank line or a separator when the first URL to finish failed', async () => {
+    // The bad URLs fail at once, before the delayed pages arrive; the separators sit between pages only.
+    const out = await run([
+      'extract',
+      'not-a-url',
+      `${site.origin}/delay/300`,
+      'ftp://x.example/',
+      `${site.origin}/delay/600`,
+    ]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/^not-a-url: invalid_url: /m);
+    expect(out.stdout.startsWith('Title: Delayed\n')).toBe(true);
+    expect(out.stdout.split('\n---\n')).toHaveLength(2);
+    expect(out.stdout.endsWith('\n---\n')).toBe(false);
+  });
 });
 
 describe.concurrent('through Operations', () => {

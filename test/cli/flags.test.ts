@@ -62,6 +62,43 @@ describe('--allow-private-addresses', () => {
     expect(parsed.positionals).toEqual(['http://10.0.0.1/']);
     expect(configOf(['--allow-private-addresses', 'http://10.0.0.1/']).fetch.allowPrivateAddresses).toBe(true);
     expect(configOf(['--no-allow-private-addresses']).fetch.allowPrivateAddresses).toBe(false);
+    // An option after it leaves it bare too.
+    expect(configOf(['--allow-private-addresses', '--json']).fetch.allowPrivateAddresses).toBe(true);
+  });
+
+  it('takes a mistyped list as the list, refused naming the flag and the value, never as a URL', () => {
+    const url = 'http://127.0.0.1:9100/a.html';
+    const cases: [string, RegExp][] = [
+      ['127.0.0.1:99999', /port "99999" is not 1-65535/],
+      ['300.1.1.1', /"300\.1\.1\.1" is not an allowed origin/],
+      ['10.0.0.0/33', /not a valid CIDR range/],
+      ['wiki.corp', /a host name needs a port/],
+      ['localhost', /a host name needs a port/],
+      // A URL without its scheme is no URL: read as the list, it is refused rather than fetched open.
+      ['127.0.0.1:9100/a.html', /not a valid CIDR range/],
+      ['127.0.0.1:9100,10.0.0.0/99', /"10\.0\.0\.0\/99" is not an allowed origin/],
+    ];
+    for (const [list, why] of cases) {
+      const parsed = parse(['--allow-private-addresses', list, url]);
+      expect(parsed.positionals, list).toEqual([url]);
+      expect(parsed.settings, list).toEqual([`--allow-private-addresses=${list}`]);
+      expect(() => configOf(['--allow-private-addresses', list, url]), list).toThrow(why);
+      expect(() => configOf(['--allow-private-addresses', list, url]), list).toThrow(
+        `--allow-private-addresses: true, false or a comma-separated list of allowed origins: "${list.split(',').at(-1)}"`,
+      );
+    }
+  });
+
+  it('leaves a command after it to be the command, and takes a list before the command', () => {
+    const commands = ['serve', 'extract', 'search'];
+    expect(splitCommand(['--allow-private-addresses', 'extract', 'http://x.example/'], commands)).toEqual({
+      command: 'extract',
+      args: ['--allow-private-addresses', 'http://x.example/'],
+    });
+    expect(splitCommand(['--allow-private-addresses', '127.0.0.1:99999', 'extract', 'u'], commands)).toEqual({
+      command: 'extract',
+      args: ['--allow-private-addresses', '127.0.0.1:99999', 'u'],
+    });
   });
 });
 
@@ -124,6 +161,45 @@ describe('through the binary', () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(/forbidden_address/);
     expect(other.stderr).not.toMatch(/invalid_url/);
+  });
+
+  it('refuses a mistyped list after the flag with exit 2 in one line, fetching nothing', async () => {
+    const before = site.connections();
+    for (const list of ['127.0.0.1:99999', '300.1.1.1', '10.0.0.0/33']) {
+      const out = await runCli(['extract', '--allow-private-addresses', list, `${site.origin}/text`], env());
+      expect(out.code, list).toBe(2);
+      expect(out.stdout, list).toBe('');
+      const lines = out.stderr.trim().split('\n');
+      expect(lines, list).toHaveLength(1);
+      expect(lines[0], list).toMatch(
+        new RegExp(`^websearch-mcp: --allow-private-addresses: .*\\(got "${list.replace(/[.]/g, '\\.')}"\\)$`),
+      );
+    }
+    // Before the command too.
+    const early = await runCli(
+      ['--allow-private-addresses', '127.0.0.1:99999', 'extract', `${site.origin}/text`],
+      env(),
+    );
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/--allow-private-addresses: .*port "99999" is not 1-65535/);
+    expect(site.connections()).toBe(before);
+  });
+
+  it('a bare flag before a URL allows every private address, and before the command leaves the command', async () => {
+    const bare = await runCli(['extract', '--allow-private-addresses', `${site.origin}/text`], env());
+    expect(bare.stderr).toBe('');
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain(`URL: ${site.origin}/text`);
+    const early = await runCli(['--allow-private-addresses', 'extract', `${site.origin}/text`, '--json'], env());
+    expect(early.code).toBe(0);
+    expect(JSON.parse(early.stdout).metadata.successful_crawls).toBe(1);
+  });
+
+  it('--help states the rule of the argument after the flag', async () => {
+    const help = await runCli(['--help'], env());
+    expect(help.stdout).toMatch(
+      /--\[no-\]allow-private-addresses .*the flag takes the next argument as its list unless that is a URL \(:\/\/\), an option or the command/,
+    );
   });
 
   it('--log-level warn serve reaches serve (a setting before the command)', async () => {

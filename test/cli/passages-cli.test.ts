@@ -63,7 +63,7 @@ describe.concurrent('extract --query', () => {
   it('refuses a --max-passages out of range in one line, exit 2', async () => {
     const out = await run(['extract', `${site.origin}/walks`, '--query', 'ridge', '--max-passages', '11']);
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/max_passages/);
+    expect(out.stderr).toMatch(/^websearch-mcp: --max-passages: Too big: .*<=10 \(got "11"\)/);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/faces/http/auth.js';
-import { ApiKeys } from '../../src/services/api-keys.js';
+import { ApiKeys } from '../../src/services/accounts/api-keys.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 
 const noKey = { get: () => undefined };

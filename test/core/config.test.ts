@@ -237,7 +237,27 @@ describe('settings given by code (the library config object)', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual(['bogus: no such setting', 'store.pth: no such setting']);
+    expect((error as ConfigError).problems).toEqual([
+      'bogus: no such setting',
+      'store.pth: no such setting (did you mean store.path?)',
+    ]);
     expect(loadConfig({ env: {}, overrides: { store: { path: ':memory:' } } }).store.path).toBe(':memory:');
+  });
+
+  it('names the setting probably meant: the nearest path or section, or the one whose variable it is', () => {
+    const problems = (overrides: unknown): string[] => {
+      try {
+        loadConfig({ env: {}, overrides: overrides as never });
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ fetch: { allowPrivateAdresses: true } })).toEqual([
+      'fetch.allowPrivateAdresses: no such setting (did you mean fetch.allowPrivateAddresses?)',
+    ]);
+    expect(problems({ fecth: { timeoutMs: 1000 } })).toEqual(['fecth: no such setting (did you mean fetch?)']);
+    expect(problems({ WEBSEARCH_PORT: 9000 })).toEqual(['WEBSEARCH_PORT: no such setting (did you mean server.port?)']);
+    expect(problems({ server: { zzzzzzzz: 1 } })).toEqual(['server.zzzzzzzz: no such setting']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractCredits, maxExtractCredits, maxSearchCredits, searchCredits } from '../../src/core/pricing.js';
+import { EXTRACT_PRICE_TEXT, RATES, SEARCH_PRICE_TEXT, STEALTH_PRICE_TEXT } from '../../src/core/prices.js';
 
 describe('crawl credits (docs/interface.md 8.3)', () => {
   it.each([
@@ -56,5 +57,20 @@ describe('the largest possible cost (admission)', () => {
         }
       }
     }
+  });
+});
+
+describe('the prices said to callers (core/prices.ts: written from the rates that charge)', () => {
+  it('tell what the charges are', () => {
+    expect(EXTRACT_PRICE_TEXT).toBe(
+      'Cost: 1 credit per successfully extracted URL (5 with stealth); failures and pages served from cache are free.',
+    );
+    expect(STEALTH_PRICE_TEXT).toBe('5 credits per successful URL instead of 1.');
+    expect(SEARCH_PRICE_TEXT).toBe(
+      'Cost: 1 credit; with include_content 2 credits when 1-5 pages were delivered, 4 when 6-10, 1 when none; 0 for no results or a cached answer.',
+    );
+    // The texts and the charges read the same rates.
+    expect(extractCredits({ extracted: 1, stealth: false })).toBe(RATES.extractPerUrl);
+    expect(extractCredits({ extracted: 1, stealth: true })).toBe(RATES.extractPerUrlStealth);
   });
 });

@@ -79,6 +79,12 @@ describe('pass and rule names', () => {
     expect(run.on('tables')).toBe(false);
     expect(run.on('chrome-words')).toBe(true);
   });
+
+  it('switched off by a name that is none: a type error, and an error at run time (a script naming it)', () => {
+    // @ts-expect-error: no pass or rule is named so
+    expect(() => runPipeline(ARTICLE, URL_, { off: ['tabels'] })).toThrow(/no pass or rule is named "tabels"/);
+    expect(runPipeline(ARTICLE, URL_, { off: ['tables'] }).markdown).toContain('Upper');
+  });
 });
 
 describe('failures', () => {

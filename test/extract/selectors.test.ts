@@ -2,7 +2,7 @@
  * include_selectors / exclude_selectors in the converter: excluded elements never reach the
  * content (nor the plain-text fallback); included ones, in page order, each once, are the
  * content (content_source "selectors"), nothing when none matches; a selector the
- * request's validation accepts is one linkedom matches (the same css-select).
+ * request's validation accepts is standard CSS that linkedom matches (the same css-select).
  */
 import { describe, expect, it } from 'vitest';
 import { cssSelectorProblem } from '../../src/core/css-selector.js';
@@ -112,6 +112,25 @@ describe('htmlToMarkdown (the library) with a selector that cannot be matched', 
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'invalid_request', details: [{ path: 'excludeSelectors.0' }] });
   });
+
+  it('refuses what css-select would match but a browser cannot parse, naming the part', () => {
+    let error: unknown;
+    try {
+      htmlToMarkdown(SIDEBAR_HTML, 'http://harbour.test/', {
+        includeSelectors: ['article', 'div >'],
+        excludeSelectors: ['p:contains(harbour)'],
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({
+      code: 'invalid_request',
+      details: [
+        { path: 'includeSelectors.1', message: 'not standard CSS: the combinator ">" has no selector after it' },
+        { path: 'excludeSelectors.0', message: expect.stringContaining(':contains() is an extension of css-select') },
+      ],
+    });
+  });
 });
 
 describe('the selectors the validation accepts', () => {
@@ -119,6 +138,7 @@ describe('the selectors the validation accepts', () => {
     for (const ok of ['article', '.a > p', 'div:has(p)', 'a[href^="/"]', 'li:nth-child(2n+1)']) {
       expect(cssSelectorProblem(ok)).toBeNull();
     }
-    for (const bad of ['a[href', ':foo', '::before']) expect(cssSelectorProblem(bad)).toMatch(/\w/);
+    for (const bad of ['a[href', ':foo', '::before', 'div >', 'a,', '[a=]', ':contains(x)'])
+      expect(cssSelectorProblem(bad)).toMatch(/\w/);
   });
 });

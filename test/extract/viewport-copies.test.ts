@@ -8,6 +8,7 @@ import { parseDocument } from '../../src/extract/html/read/parse.js';
 import { htmlToMarkdown } from '../../src/extract/html/html-to-markdown.js';
 import { dropMobileCopies } from '../../src/extract/html/prepare/viewport-copies.js';
 import { runPipeline } from '../../src/extract/html/pipeline.js';
+import type { SwitchName } from '../../src/extract/html/switches.js';
 import { measureHtml } from '../../src/extract/html/read/input-bounds.js';
 
 const SPECS = '<h3>Specifications</h3><p>Material: anodised aluminium</p><p>Weight: 2 oz</p><p>Holds 1 to 12 cards</p>';
@@ -223,7 +224,7 @@ describe('copies for narrow screens', () => {
         <p>${'Our studio mixes every colour by hand from pigments we grind ourselves in the workshop. '.repeat(5)}</p>
         <section><header><h2 class="d-none d-md-block"><span>Why</span> <span>painters</span> <span>choose</span> <span>us</span></h2><h2 class="d-md-none">Why painters choose us</h2></header>
         <p>${'Each batch is tested on three papers and kept for a year to see how it ages in the light. '.repeat(5)}</p></section></article></main></body></html>`;
-      const twins = (off: string[]) =>
+      const twins = (off: SwitchName[]) =>
         runPipeline(page, 'https://paints.example/', { off }).markdown.match(/Why painters choose us/g);
       expect(twins(['readability'])).toHaveLength(1);
       expect(twins(['readability', 'viewport-copies'])).toHaveLength(2);

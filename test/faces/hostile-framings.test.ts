@@ -28,25 +28,25 @@ afterAll(async () => {
   await Promise.all(origins.map((o) => o.close()));
 });
 
-interface CrawlResult {
+interface ExtractResult {
   url: string;
   success: boolean;
   markdown: string;
   error_type?: string;
 }
 
-async function crawl(urls: string[]): Promise<{ status: number; results: CrawlResult[] }> {
+async function crawl(urls: string[]): Promise<{ status: number; results: ExtractResult[] }> {
   const res = await fetch(`${server.url}/api/crawl`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ urls }),
+    body: JSON.stringify({ urls, timeout_ms: 60_000 }),
   });
-  const body = (await res.json()) as { results?: CrawlResult[] };
+  const body = (await res.json()) as { results?: ExtractResult[] };
   return { status: res.status, results: body.results ?? [] };
 }
 
 describe('a crawl of hostile framings', () => {
-  it('gives every URL its own result, and the server lives', async () => {
+  it('gives every URL its own result, and the server lives', { timeout: 120_000 }, async () => {
     // Fresh server: the first requests also wait for the sniffer's first load, which holds
     // their readers while the close-delimited bodies arrive (the original trigger).
     const close = (round: number) =>
@@ -59,7 +59,7 @@ describe('a crawl of hostile framings', () => {
     const hostile = RAW_SCENARIOS.filter((s) => !s.startsWith('close')).map(
       (s, i) => `${origins[i % origins.length]!.origin}/${s}/h${i}?size=${20_000 + i * 9_000}&pieces=3&gap=5`,
     );
-    const batches = [close(0), close(1), close(2), hostile, close(3), close(4), close(5)];
+    const batches = [close(0), close(1), close(2), hostile, close(3)];
     const answers = await Promise.all(batches.map((urls) => crawl(urls)));
 
     answers.forEach((answer, b) => {

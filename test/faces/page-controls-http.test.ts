@@ -6,8 +6,8 @@
  * fetched, nothing charged).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtractedPage } from '../../src/services/page-extractor.js';
-import { pageCacheKey } from '../../src/services/page-extractor.js';
+import type { ExtractedPage } from '../../src/services/pages/extracted-page.js';
+import { pageCacheKey } from '../../src/services/pages/page-request.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import {
   SIDEBAR_ARTICLE,
@@ -96,22 +96,54 @@ describe('include_selectors / exclude_selectors', () => {
     const bad = await api.crawl({ urls: [u('/controls/sidebar')], include_selectors: ['article', 'a[href'] });
     expect(bad.status).toBe(400);
     expect(paths(bad.json)).toEqual(['include_selectors.1']);
-    expect(bad.json.error.details[0].message).toMatch(/not a CSS selector/);
+    expect(bad.json.error.details[0].message).toBe('not standard CSS: "[href" is never closed');
     const pseudo = await api.crawl({ urls: [u('/controls/sidebar')], exclude_selectors: [':unknown-thing'] });
     expect(paths(pseudo.json)).toEqual(['exclude_selectors.0']);
     const wait = await api.crawl({ urls: [u('/controls/sidebar')], wait_for_selector: '::before' });
     expect(paths(wait.json)).toEqual(['wait_for_selector']);
-    // css-select's own extensions match in the extraction but not in the browser that waits.
-    const jquery = await api.crawl({ urls: [u('/controls/sidebar')], wait_for_selector: 'p:contains(ferry)' });
-    expect(jquery.status).toBe(400);
-    expect(paths(jquery.json)).toEqual(['wait_for_selector']);
-    expect(jquery.json.error.details[0].message).toContain(':contains');
-    const dangling = await api.crawl({ urls: [u('/controls/sidebar')], wait_for_selector: '#slot >' });
-    expect(paths(dangling.json)).toEqual(['wait_for_selector']);
-    const selection = await api.crawl({ urls: [u('/controls/sidebar')], include_selectors: ['p:contains(harbour)'] });
-    expect(selection.status).toBe(200);
     const empty = await api.crawl({ urls: [u('/controls/sidebar')], include_selectors: ['  '] });
     expect(paths(empty.json)).toEqual(['include_selectors.0']);
+  });
+
+  it('one rule on every field: a selector Chromium cannot parse is a 400 naming the path and the part; nothing fetched', async () => {
+    const cases: [string, RegExp][] = [
+      ['div >', /the combinator ">" has no selector after it/],
+      ['> p', /">" has no selector before it/],
+      ['a,', /the comma has no selector after it/],
+      ['[a=]', /the attribute value after "=" is empty: quote it/],
+      [':contains(x)', /:contains\(\) is an extension of css-select that browsers refuse/],
+      ['p:contains(harbour)', /:contains\(\) is an extension of css-select/],
+      ['[a!=b]', /!= is an extension of css-select/],
+      ['#1a', /"#1a": a CSS identifier must follow "#"/],
+    ];
+    const before = site.hits('/controls/sidebar');
+    for (const [selector, message] of cases) {
+      const { status, json } = await api.crawl({
+        urls: [u('/controls/sidebar')],
+        include_selectors: ['article', selector],
+        exclude_selectors: [selector],
+        wait_for_selector: selector,
+      });
+      expect(status, selector).toBe(400);
+      expect(paths(json), selector).toEqual(['include_selectors.1', 'exclude_selectors.0', 'wait_for_selector']);
+      for (const detail of json.error.details) expect(detail.message, selector).toMatch(/^not standard CSS: /);
+      for (const detail of json.error.details) expect(detail.message, selector).toMatch(message);
+    }
+    expect(site.hits('/controls/sidebar')).toBe(before);
+  });
+
+  it('a standard selector css-select cannot run is a 400 that says the server matches with css-select', async () => {
+    const { status, json } = await api.crawl({
+      urls: [u('/controls/sidebar')],
+      include_selectors: [':focus-visible'],
+      exclude_selectors: ['p::first-line'],
+    });
+    expect(status).toBe(400);
+    expect(paths(json)).toEqual(['include_selectors.0', 'exclude_selectors.0']);
+    expect(json.error.details[0].message).toBe(
+      'css-select, which matches the selectors on the server, cannot run it: Unknown pseudo-class :focus-visible',
+    );
+    expect(json.error.details[1].message).toMatch(/^css-select, .* cannot run it: Pseudo-elements/);
   });
 
   it('too many or too long selectors, selectors with format html and a negative max_age are 400s', async () => {
@@ -187,7 +219,7 @@ describe('max_age, from_cache and cached_at', () => {
       rendered: false,
       output: { markdown: 'An entry from an older version of the server.', content_type: 'text/html' },
     };
-    const key = pageCacheKey('markdown', new URL(url), { format: 'markdown' });
+    const key = pageCacheKey('markdown', new URL(url).href, { format: 'markdown' });
     await api.core.store.cache<ExtractedPage>('page').set(key, old, 60_000);
     const served = await api.crawl({ urls: [url] });
     expect(served.json.results[0]).toMatchObject({ success: true, from_cache: true, markdown: old.output.markdown });

@@ -4,7 +4,7 @@
  * end_char moved with it, so text is still the Markdown between the offsets.
  */
 import { describe, expect, it } from 'vitest';
-import type { CrawlResponse, PassageResult, SearchResponse } from '../../src/core/schemas.js';
+import type { ExtractResponse, PassageResult, SearchResponse } from '../../src/core/schemas.js';
 import { selectPassages } from '../../src/extract/passages/index.js';
 import { budgetExtract, budgetSearch } from '../../src/faces/mcp/output-budget.js';
 import { renderExtractMarkdown } from '../../src/faces/mcp/tools/render-extract-markdown.js';
@@ -20,7 +20,7 @@ const page = (sections: number) =>
 
 const MD = page(12);
 
-function crawlResponse(passages: PassageResult[][]): CrawlResponse {
+function crawlResponse(passages: PassageResult[][]): ExtractResponse {
   return {
     results: passages.map((list, i) => ({
       url: `https://example.org/${i}`,

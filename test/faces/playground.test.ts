@@ -2,8 +2,9 @@
  * The playground in a real browser (the system Chromium through playwright-core, as the
  * renderer uses it) against the real server, the fixture site and the fake engines:
  * search (engines and positions shown), extract (preview beside the raw Markdown,
- * metadata, rendered, credits), a failed URL, 401 without a key, 402 with a spent key,
- * the balance header and /api/usage, the copy buttons, a hostile page that must not run,
+ * metadata, rendered, credits), a failed URL, query passages on both forms, 401 without a
+ * key, 402 with a spent key, the balance header and /api/usage, the balance of the key in
+ * the field (shown at once, never another key's), the copy buttons, a hostile page that must not run,
  * keyboard use, an axe-core check, desktop and phone screenshots checked for overflow and
  * placement, and the first paint from a warm server. Without Chromium it skips (printing
  * why), and under CI=true it fails (test/helpers/chromium.ts).
@@ -37,6 +38,18 @@ const HOSTILE_MD = [
   '<iframe src="https://evil.invalid/"></iframe> <a href="https://fine.example/">fine</a>',
 ].join('\n');
 
+/** A sectioned article for query passages: the answer sits in a section, in bold, past other text. */
+const GUIDE_HTML = `<!doctype html><html lang="en"><head><title>Harbour Guide</title></head><body><article>
+<h1>Harbour Guide</h1>
+<p>${'The harbour and its long history of trade, fishing and boat building along the coast. '.repeat(8)}</p>
+<h2>Getting there</h2>
+<p>${'Roads lead down to the quay, and parking is on the hill above the town centre. '.repeat(8)}</p>
+<p>The ferry to the lighthouse island leaves from <strong>pier 7</strong> every 40 minutes between April and October.</p>
+<h2>Fishing</h2>
+<p>${'Boats and nets are mended on the slipway through the winter months. '.repeat(8)}</p>
+<p>A fishing permit costs 12 euros a day and is sold at the harbour master's office.</p>
+</article></body></html>`;
+
 let site: FixtureSite;
 let engines: FakeEngines;
 let open: TestApi; // open mode: no key
@@ -47,6 +60,11 @@ let secrets: { rich: string; spent: string };
 beforeAll(async () => {
   site = await startFixtureSite({
     scenarios: [
+      {
+        path: '/guide',
+        description: 'a sectioned article for query passages',
+        handle: ({ res }) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(GUIDE_HTML),
+      },
       {
         path: '/hostile.md',
         description: 'Markdown trying to run script in the preview',
@@ -218,6 +236,130 @@ describeWithChromium('the playground in Chromium', () => {
     await context.close();
   });
 
+  /** axe-core's serious and critical findings on the page as it is now. */
+  async function seriousAxeViolations(page: Page): Promise<{ id: string; impact: string; nodes: number }[]> {
+    await page.evaluate(AXE);
+    const found = (await page.evaluate(
+      "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))",
+    )) as { id: string; impact: string; nodes: number }[];
+    return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  }
+
+  /** A passage's line as the playground labels it: number, section path, offsets (of the page's length when known). */
+  const passageHead = (p: any, i: number, count: number, total?: number) =>
+    `Passage ${i + 1} of ${count} · section: ${p.heading_path.length ? p.heading_path.join(' › ') : '(top of the page)'} · characters ${p.start_char}–${p.end_char}${total === undefined ? '' : ` of ${total}`}`;
+
+  it('extracts with a query: each passage with its section path, text and offsets, in Preview and Raw (on a phone)', async () => {
+    const page = await newPage(open, 390, 844);
+    const sent: unknown[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/crawl')) sent.push(r.postDataJSON());
+    });
+    const guide = `${site.origin}/guide`;
+    await page.fill('#urls', guide);
+    expect(await page.isDisabled('#max-passages')).toBe(true); // it needs a query
+    await page.fill('#query', 'When does the ferry leave, and what does a fishing permit cost?');
+    await page.fill('#max-passages', '3');
+    expect(await page.getAttribute('#max-passages', 'max')).toBe('10'); // the schema's maximum
+    await page.click('#extract-form button[type=submit]');
+    await page.waitForSelector('#extract-summary, #extract-out .error');
+    expect(sent).toEqual([
+      { urls: [guide], query: 'When does the ferry leave, and what does a fishing permit cost?', max_passages: 3 },
+    ]);
+    // The same request from a program: what the page must show.
+    const expected = (await open.crawl(sent[0])).json.results[0];
+    const passages = expected.passages as any[];
+    // Both answers, in page order, each under its own section.
+    expect(passages.map((p) => p.heading_path.join(' › '))).toEqual(
+      expect.arrayContaining(['Getting there', 'Fishing']),
+    );
+    expect(passages.map((p) => p.start_char)).toEqual(passages.map((p) => p.start_char).sort((a, b) => a - b));
+    const heads = passages.map((p, i) => passageHead(p, i, passages.length, expected.total_chars));
+
+    const article = page.locator('article.result');
+    expect(await article.locator('.pane-title').allTextContents()).toEqual(['Preview of the passages', 'Raw passages']);
+    const [preview, raw] = [article.locator('.pane.preview'), article.locator('.pane:not(.preview)')];
+    expect(await preview.locator('.passage-head').allTextContents()).toEqual(heads);
+    expect(await raw.locator('.passage-head').allTextContents()).toEqual(heads);
+    expect(await raw.locator('pre.raw').allTextContents()).toEqual(passages.map((p) => p.text));
+    // The preview renders the Markdown (bold as bold, no marks left), under its section.
+    const ferry = preview.locator('li.passage', { hasText: 'every 40 minutes' });
+    expect(await ferry.locator('.passage-section').textContent()).toBe('section: Getting there');
+    expect(await ferry.locator('strong', { hasText: 'pier 7' }).count()).toBe(1);
+    expect(await ferry.locator('.passage-text').textContent()).not.toContain('**');
+    const permit = preview.locator('li.passage', { hasText: '12 euros a day' });
+    expect(await permit.locator('.passage-section').textContent()).toBe('section: Fishing');
+    expect(await raw.locator('pre.raw', { hasText: 'every 40 minutes' }).textContent()).toContain('**pier 7**');
+    expect(await article.locator('dl.facts').textContent()).toMatch(
+      new RegExp(`characters\\s*${expected.total_chars}\\s*passages\\s*${passages.length}`),
+    );
+    expect(await page.textContent('#extract-out')).not.toContain('undefined');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await seriousAxeViolations(page), scheme).toEqual([]);
+    }
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('searches in passages mode, showing the passages of each result with their sections and offsets', async () => {
+    const guide = `${site.origin}/guide`;
+    engines.setScenario('searxng', {
+      body: {
+        query: 'ferry',
+        results: [1, 2].map((n) => ({
+          url: `${guide}?n=${n}`,
+          title: `Guide ${n}`,
+          content: `Snippet ${n}`,
+          engine: 'x',
+          template: 'default.html',
+        })),
+        answers: [],
+        suggestions: [],
+        infoboxes: [],
+        corrections: [],
+        unresponsive_engines: [],
+      },
+    });
+    try {
+      const page = await newPage(open);
+      const sent: unknown[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/search')) sent.push(r.postDataJSON());
+      });
+      // Passages are a way of including content: the options wait for the box.
+      expect(await page.isDisabled('#content-mode')).toBe(true);
+      await page.check('#include-content');
+      expect(await page.isDisabled('#search-max-passages')).toBe(true);
+      await page.selectOption('#content-mode', 'passages');
+      await page.fill('#search-max-passages', '1');
+      await search(page, 'lighthouse ferry pier', ['searxng']);
+      const body = { q: 'lighthouse ferry pier', engines: ['searxng'], include_content: true };
+      expect(sent).toEqual([{ ...body, content_mode: 'passages', max_passages: 1 }]);
+      const expected = (await (await open.post('/api/search', sent[0])).json()) as any;
+
+      const items = page.locator('#search-out li.search-result');
+      expect(await items.count()).toBe(2);
+      for (const [i, result] of (expected.results as any[]).entries()) {
+        const item = items.nth(i);
+        const passages = result.passages as any[];
+        expect(passages).toHaveLength(1);
+        expect(await item.locator('summary').textContent()).toBe('Passages (1)');
+        const heads = passages.map((p, n) => passageHead(p, n, passages.length));
+        expect(heads[0]).toMatch(/^Passage 1 of 1 · section: Getting there · characters \d+–\d+$/);
+        expect(await item.locator('.pane.preview .passage-head').allTextContents()).toEqual(heads);
+        expect(await item.locator('.pane:not(.preview) .passage-head').allTextContents()).toEqual(heads);
+        expect(await item.locator('.pane.preview strong', { hasText: 'pier 7' }).count()).toBe(1);
+        expect(await item.locator('.pane:not(.preview) pre.raw').allTextContents()).toEqual([passages[0].text]);
+      }
+      expect(violations).toEqual([]);
+      await context.close();
+    } finally {
+      engines.setScenario('searxng', 'results');
+    }
+  });
+
   it('answers 401 without a key and 402 with a spent one; keeps the key, shows the credits and the usage', async () => {
     const page = await newPage(keyed);
     await search(page, 'harbour tides', ['wikipedia']);
@@ -242,6 +384,80 @@ describeWithChromium('the playground in Chromium', () => {
     expect(await page.locator('#usage-out tbody tr').first().textContent()).toContain(`${site.origin}/text`);
     await page.click('#key-forget');
     expect(await page.evaluate('localStorage.length')).toBe(0);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the balance of the key in the field at once, and only that key's: a switch clears the old figures, a late answer for it is dropped", async () => {
+    const alpha = (await keyed.core.keys.create({ name: 'alpha', credits: 40 })).secret;
+    const beta = (await keyed.core.keys.create({ name: 'beta', credits: 0 })).secret;
+    const page = await newPage(keyed);
+    const metered: string[] = [];
+    const usageAsked: string[] = [];
+    page.on('request', (r) => {
+      if (/\/api\/(search|crawl)/.test(r.url())) metered.push(r.url());
+      if (r.url().includes('/api/usage')) usageAsked.push(r.headers()['authorization'] ?? '');
+    });
+    // /api/usage answers for a held key come only when the test lets them go.
+    const gates = new Map<string, { open: Promise<void>; release: () => void }>();
+    const hold = (key: string) => {
+      let release = () => {};
+      const open = new Promise<void>((resolve) => (release = resolve));
+      gates.set(`Bearer ${key}`, { open, release });
+    };
+    const release = (key: string) => gates.get(`Bearer ${key}`)?.release();
+    await page.route(/\/api\/usage/, async (route) => {
+      const response = await route.fetch();
+      await gates.get(route.request().headers()['authorization'] ?? '')?.open;
+      await route.fulfill({ response });
+    });
+    const usageText = async () => (await page.textContent('#usage-out')) ?? '';
+
+    // Key A: its balance and usage without any charged request.
+    await page.fill('#api-key', alpha);
+    await expect.poll(() => page.textContent('#credits')).toBe('Credits remaining: 40');
+    expect(await page.textContent('#usage-balance')).toMatch(/^alpha \(wsk_.{6}…\): balance 40 /);
+    expect(metered).toEqual([]);
+
+    // Key B, its answer held: A's figures are gone at once, B's come with its answer.
+    hold(beta);
+    await page.fill('#api-key', beta);
+    expect(await page.textContent('#credits')).toBe('');
+    expect(await usageText()).not.toMatch(/alpha|40/);
+    await expect.poll(() => usageAsked.filter((a) => a === `Bearer ${beta}`).length).toBe(1);
+    release(beta);
+    await expect.poll(() => page.textContent('#credits')).toBe('Credits remaining: 0');
+    expect(await page.textContent('#usage-balance')).toMatch(/^beta \(wsk_.{6}…\): balance 0 /);
+
+    // Back to A, and to B before A answers: A's late answer never shows beside B.
+    hold(alpha);
+    await page.fill('#api-key', alpha);
+    await expect.poll(() => usageAsked.filter((a) => a === `Bearer ${alpha}`).length).toBe(2);
+    const lateAlpha = page.waitForResponse(
+      (r) => r.url().includes('/api/usage') && r.request().headers()['authorization'] === `Bearer ${alpha}`,
+    );
+    await page.fill('#api-key', beta);
+    await expect.poll(() => page.textContent('#credits')).toBe('Credits remaining: 0');
+    release(alpha);
+    await lateAlpha;
+    await page.evaluate('new Promise((resolve) => setTimeout(resolve, 100))'); // its handler has run
+    expect(await page.textContent('#credits')).toBe('Credits remaining: 0');
+    expect(await page.textContent('#usage-balance')).toMatch(/^beta /);
+
+    // A 402 for B sits beside B's balance, never A's.
+    await extract(page, [`${site.origin}/text`]);
+    expect(await page.textContent('#extract-out .error')).toMatch(/^402 insufficient_credits/);
+    await expect.poll(() => page.textContent('#usage-balance')).toMatch(/^beta .*balance 0 /);
+    expect(await page.textContent('#credits')).toBe('Credits remaining: 0');
+    expect(await usageText()).not.toMatch(/alpha/);
+
+    // The stored key's balance on load, before any request of the page's user.
+    const before = metered.length;
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    await expect.poll(() => page.textContent('#credits')).toBe('Credits remaining: 0');
+    expect(await page.textContent('#usage-balance')).toMatch(/^beta /);
+    expect(metered).toHaveLength(before);
     expect(violations).toEqual([]);
     await context.close();
   });

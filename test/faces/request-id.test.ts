@@ -8,8 +8,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/logger.js';
+import { connect as connect_ } from 'node:net';
 import { startFakeEngines } from '../helpers/fake-engines.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
+import { rawHttp } from '../helpers/raw-http.js';
 import type { TestApi } from '../helpers/test-server.js';
 import { inMemoryMcpClient, startTestApi } from '../helpers/test-server.js';
 
@@ -164,5 +166,38 @@ describe('_meta.request_id of MCP tool results', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('X-Request-Id on the answers written before routing', () => {
+  const idIn = (answer: string): string => /\r\nx-request-id: (\S+)\r\n/i.exec(answer)?.[1] ?? '';
+
+  it('a malformed request, a target that is no URL, CONNECT and a client past its connection share', async () => {
+    const a = await api({ server: { maxConnections: 40, maxConnectionsPerAddress: 1 } });
+    const { port } = a.server;
+    const malformed = await rawHttp(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n`);
+    const unroutable = await rawHttp(port, `GET * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    const connect = await rawHttp(port, `CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n`);
+    // One connection busy with a request (a body that never comes) takes this address's
+    // share: the next is refused at once.
+    const held = connect_(port, '127.0.0.1');
+    held.on('error', () => undefined);
+    await new Promise((resolve) => held.once('connect', resolve));
+    held.write(
+      `POST /api/crawl HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = await rawHttp(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    held.destroy();
+    const answers = { malformed, unroutable, connect, refused };
+    expect(Object.values(answers).map((answer) => answer.split('\r\n')[0])).toEqual([
+      'HTTP/1.1 400 Bad Request',
+      'HTTP/1.1 400 Bad Request',
+      'HTTP/1.1 405 Method Not Allowed',
+      'HTTP/1.1 429 Too Many Requests',
+    ]);
+    const ids = Object.values(answers).map(idIn);
+    for (const id of ids) expect(id).toMatch(REQUEST_ID);
+    expect(new Set(ids).size).toBe(4);
   });
 });

@@ -3,15 +3,16 @@
  * extractor, every engine pointed at the fake engine server, a fake wall clock (engine
  * suspensions) and an in-memory cache that counts its traffic.
  */
-import type { CacheStore } from '../../src/core/cache-port.js';
+import type { CacheStore } from '../../src/core/ports/cache-port.js';
 import { loadConfig, type Config, type DeepPartial } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { searchRequestSchema, type SearchRequest, type SearchResponse } from '../../src/core/schemas.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { RobotsChecker } from '../../src/net/robots.js';
-import { PageExtractor, type ExtractedPage } from '../../src/services/page-extractor.js';
+import type { ExtractedPage } from '../../src/services/pages/extracted-page.js';
+import { PageExtractor } from '../../src/services/pages/page-extractor.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
-import { SearchService } from '../../src/services/search-service.js';
+import { SearchService } from '../../src/services/search/search-service.js';
 import { startFakeEngines, type FakeEngines } from './fake-engines.js';
 
 /** A Map with TTLs on the harness clock; counts reads and writes. */

@@ -9,12 +9,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { silentLogger } from '../../src/core/logger.js';
-import type { RenderedPage, Renderer, RenderRequest } from '../../src/core/render-port.js';
+import type { RenderedPage, Renderer, RenderRequest } from '../../src/core/ports/render-port.js';
 import { extractRequestSchema } from '../../src/core/schemas.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { RobotsChecker } from '../../src/net/robots.js';
-import { ExtractService } from '../../src/services/extract-service.js';
-import { PageExtractor, type ExtractedPage } from '../../src/services/page-extractor.js';
+import { ExtractService } from '../../src/services/pages/extract-service.js';
+import type { ExtractedPage } from '../../src/services/pages/extracted-page.js';
+import { PageExtractor } from '../../src/services/pages/page-extractor.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';

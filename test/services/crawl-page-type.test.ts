@@ -7,13 +7,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
-import type { Renderer, RenderRequest } from '../../src/core/render-port.js';
+import type { Renderer, RenderRequest } from '../../src/core/ports/render-port.js';
 import { extractRequestSchema } from '../../src/core/schemas.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { RobotsChecker } from '../../src/net/robots.js';
-import { ExtractService } from '../../src/services/extract-service.js';
-import { PageExtractor, type ExtractedPage } from '../../src/services/page-extractor.js';
+import { ExtractService } from '../../src/services/pages/extract-service.js';
+import type { ExtractedPage } from '../../src/services/pages/extracted-page.js';
+import { PageExtractor } from '../../src/services/pages/page-extractor.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';

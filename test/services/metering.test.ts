@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { AppError } from '../../src/core/errors.js';
-import { ApiKeys } from '../../src/services/api-keys.js';
+import { ApiKeys } from '../../src/services/accounts/api-keys.js';
 import { LOCAL_CALLER } from '../../src/core/caller.js';
-import { Metering } from '../../src/services/metering.js';
+import { Metering } from '../../src/services/accounts/metering.js';
 import { testContext } from '../helpers/request-context.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageContent } from '../../src/services/paging.js';
+import { pageContent } from '../../src/services/pages/paging.js';
 
 describe('pageContent', () => {
   const text = 'abcdefghij';

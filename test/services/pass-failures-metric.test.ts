@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { extractResponseSchema } from '../../src/core/schemas.js';
 import { startHttpServer, type RunningServer } from '../../src/http-server.js';
 import { Metrics } from '../../src/services/metrics.js';
-import type { ExtractedPage } from '../../src/services/page-extractor.js';
+import type { ExtractedPage } from '../../src/services/pages/extracted-page.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { testConfig } from '../helpers/test-server.js';
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineId } from '../../src/engines/types.js';
-import { searchCacheKey } from '../../src/services/search-service.js';
+import { searchCacheKey } from '../../src/services/search/search-service.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import {
   startSearchHarness,

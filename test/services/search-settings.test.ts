@@ -5,10 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Config, type DeepPartial } from '../../src/core/config.js';
 import { AppError } from '../../src/core/errors.js';
-import { EngineHealth } from '../../src/services/engine-health.js';
+import { EngineHealth } from '../../src/services/search/engine-health.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import { engineSettingsProblems, parseWeights, resolveEngineSettings } from '../../src/services/engine-settings.js';
-import { EngineThrottle, Lane } from '../../src/services/engine-throttle.js';
+import {
+  engineSettingsProblems,
+  parseWeights,
+  resolveEngineSettings,
+} from '../../src/services/search/engine-settings.js';
+import { EngineThrottle, Lane } from '../../src/services/search/engine-throttle.js';
 import { fakeClock } from '../helpers/search-harness.js';
 
 const config = (overrides: DeepPartial<Config> = {}, env: Record<string, string> = {}): Config =>

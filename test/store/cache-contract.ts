@@ -1,6 +1,6 @@
-/** The contract of CacheStores (core/cache-port.ts): namespaces, equal copies, TTLs. */
+/** The contract of CacheStores (core/ports/cache-port.ts): namespaces, equal copies, TTLs. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CacheStores } from '../../src/core/cache-port.js';
+import type { CacheStores } from '../../src/core/ports/cache-port.js';
 import { sleep, type Closable } from './contract-helpers.js';
 
 export function cacheContract(make: () => Promise<CacheStores & Closable>): void {

@@ -1,6 +1,6 @@
 /** What the per-port store contracts share: key records to set up, a sleep, the close. */
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyRecord } from '../../src/core/key-store.js';
+import type { ApiKeyRecord } from '../../src/core/ports/key-store.js';
 
 /** Every port's test store is closed after each test (an adapter holds a file or a connection). */
 export interface Closable {

@@ -1,6 +1,6 @@
-/** The contract of HealthStore (core/store-port.ts): a ping that fails once the store is closed. */
+/** The contract of HealthStore (core/ports/store-port.ts): a ping that fails once the store is closed. */
 import { describe, expect, it } from 'vitest';
-import type { HealthStore } from '../../src/core/store-port.js';
+import type { HealthStore } from '../../src/core/ports/store-port.js';
 import type { Closable } from './contract-helpers.js';
 
 export function healthContract(make: () => Promise<HealthStore & Closable>): void {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
-import type { ApiKeyRecord } from '../../src/core/key-store.js';
-import { ApiKeys } from '../../src/services/api-keys.js';
-import { HOLD_MARGIN_MS, Metering } from '../../src/services/metering.js';
+import type { ApiKeyRecord } from '../../src/core/ports/key-store.js';
+import { ApiKeys } from '../../src/services/accounts/api-keys.js';
+import { HOLD_MARGIN_MS, Metering } from '../../src/services/accounts/metering.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { testContext } from '../helpers/request-context.js';
 

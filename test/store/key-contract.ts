@@ -1,6 +1,6 @@
-/** The contract of KeyStore (core/key-store.ts): lookups, order, count, revocation, top-ups. */
+/** The contract of KeyStore (core/ports/key-store.ts): lookups, order, count, revocation, top-ups. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KeyStore } from '../../src/core/key-store.js';
+import type { KeyStore } from '../../src/core/ports/key-store.js';
 import { keyRecord, type Closable } from './contract-helpers.js';
 
 export function keyContract(make: () => Promise<KeyStore & Closable>): void {

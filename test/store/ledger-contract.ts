@@ -1,11 +1,11 @@
 /**
- * The contract of LedgerStore (core/ledger-store.ts): holds, charges and usage records,
+ * The contract of LedgerStore (core/ports/ledger-store.ts): holds, charges and usage records,
  * exact under concurrency. The ledger moves the balances of keys (KeyStore) in the same
  * atomic steps, so its tests set keys up through that port of the same store.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KeyStore } from '../../src/core/key-store.js';
-import type { LedgerStore } from '../../src/core/ledger-store.js';
+import type { KeyStore } from '../../src/core/ports/key-store.js';
+import type { LedgerStore } from '../../src/core/ports/ledger-store.js';
 import { keyRecord, sleep, type Closable } from './contract-helpers.js';
 
 export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Closable>): void {

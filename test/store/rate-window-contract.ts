@@ -1,6 +1,6 @@
-/** The contract of RateWindowStore (core/rate-window-store.ts): fixed windows per bucket. */
+/** The contract of RateWindowStore (core/ports/rate-window-store.ts): fixed windows per bucket. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RateWindowStore } from '../../src/core/rate-window-store.js';
+import type { RateWindowStore } from '../../src/core/ports/rate-window-store.js';
 import type { Closable } from './contract-helpers.js';
 
 export function rateWindowContract(make: () => Promise<RateWindowStore & Closable>): void {

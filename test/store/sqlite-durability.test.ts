@@ -29,7 +29,7 @@ it('keeps every acknowledged charge when the server is killed mid-load', async (
   const path = join(dir, 'ledger.db');
   const initial = 100_000;
   const setup = SqliteStore.open(path);
-  const { ApiKeys } = await import('../../src/services/api-keys.js');
+  const { ApiKeys } = await import('../../src/services/accounts/api-keys.js');
   const { secret, record } = await new ApiKeys(setup).create({ name: 'load', credits: initial });
   await setup.close();
 

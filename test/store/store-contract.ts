@@ -1,11 +1,11 @@
 /**
- * The contract of the store, port by port (core/store-port.ts), run unchanged against
+ * The contract of the store, port by port (core/ports/store-port.ts), run unchanged against
  * every adapter (memory, SQLite, Redis): each port's suite sees only its port (the ledger
  * also the keys whose balances it moves), so a service's expectations of its port are
  * what is tested.
  */
 import { describe } from 'vitest';
-import type { Store } from '../../src/core/store-port.js';
+import type { Store } from '../../src/core/ports/store-port.js';
 import { cacheContract } from './cache-contract.js';
 import { healthContract } from './health-contract.js';
 import { keyContract } from './key-contract.js';

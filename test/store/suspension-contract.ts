@@ -1,6 +1,6 @@
-/** The contract of SuspensionStore (core/suspension-store.ts): the longer one kept, expiry, clearing. */
+/** The contract of SuspensionStore (core/ports/suspension-store.ts): the longer one kept, expiry, clearing. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SuspensionStore } from '../../src/core/suspension-store.js';
+import type { SuspensionStore } from '../../src/core/ports/suspension-store.js';
 import type { Closable } from './contract-helpers.js';
 
 export function suspensionContract(make: () => Promise<SuspensionStore & Closable>): void {

@@ -5,8 +5,8 @@
  * held by requests in progress, live holds only.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KeyStore } from '../../src/core/key-store.js';
-import type { LedgerStore } from '../../src/core/ledger-store.js';
+import type { KeyStore } from '../../src/core/ports/key-store.js';
+import type { LedgerStore } from '../../src/core/ports/ledger-store.js';
 import { keyRecord, type Closable } from './contract-helpers.js';
 
 export function usagePageContract(make: () => Promise<LedgerStore & KeyStore & Closable>): void {

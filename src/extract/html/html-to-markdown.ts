@@ -64,8 +64,8 @@ export function htmlToMarkdown(html: string, url: string, controls?: PageControl
 function checkSelectors(controls: PageControls): void {
   const details = (['includeSelectors', 'excludeSelectors'] as const).flatMap((key) =>
     (controls[key] ?? []).flatMap((selector, i) => {
-      const problem = cssSelectorProblem(selector);
-      return problem === null ? [] : [{ path: `${key}.${i}`, message: `not a CSS selector: ${problem}` }];
+      const problem = typeof selector === 'string' ? cssSelectorProblem(selector) : 'not a string';
+      return problem === null ? [] : [{ path: `${key}.${i}`, message: problem }];
     }),
   );
   if (details.length > 0)

@@ -15,7 +15,6 @@ import type { Offer } from './finish/product-offer.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
 import type { SourceWords } from './read/source-words.js';
-import type { StageFeatures } from './choose/stage-features.js';
 import type { PassName, SwitchName } from './switches.js';
 
 export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'plain-text' | 'empty';
@@ -123,7 +122,7 @@ export interface PipelineRun {
 }
 
 /** A run of the pipeline on `url` with the passes and rules of `off` switched off. */
-export function pipelineRun(url: string, off: ReadonlySet<string>): PipelineRun {
+export function pipelineRun(url: string, off: ReadonlySet<SwitchName>): PipelineRun {
   const log = new FailureLog();
   return { url, on: (name) => !off.has(name), attempt: (run) => log.attempt(run), log };
 }
@@ -261,4 +260,20 @@ export function statsCache(): TreeStats {
       cache.clear();
     },
   };
+}
+
+/** The raw quantities behind the features, for the training script's fixed policies. */
+export interface StageQuantities {
+  pickChars: number;
+  bodyChars: number;
+  bodyNonLinkChars: number;
+  itemChars: number;
+  besideChars: number;
+  product: boolean;
+}
+
+/** What the stage selector reads of a candidate (choose/stage-features.ts computes it). */
+export interface StageFeatures {
+  values: Float64Array;
+  quantities: StageQuantities;
 }

@@ -54,7 +54,7 @@ import type {
   Writing,
 } from './page-context.js';
 import type { PageType } from '../../core/page-types.js';
-import type { StageFeatures } from './choose/stage-features.js';
+import type { StageFeatures } from './page-context.js';
 import { measure, pipelineRun, statsCache, statsOf } from './page-context.js';
 import { bodyOf, parseDocument } from './read/parse.js';
 import { dropPlaceholderText } from './prepare/placeholder-text.js';
@@ -325,8 +325,8 @@ export const SWITCHES: readonly SwitchName[] = [
 ];
 
 export interface PipelineOptions {
-  /** Passes and rules to switch off, by name (PIPELINE, RULES). */
-  off?: Iterable<string>;
+  /** Passes and rules to switch off, by name (PIPELINE, RULES); an unknown name throws (a misspelling). */
+  off?: Iterable<SwitchName>;
   /** Put this stage first whatever the selector says (bench/train-selector.mjs). */
   prefer?: 'readability' | 'cleaned-body';
   /** The caller's page controls (links, selectors): none when absent, and nothing computed for them. */
@@ -450,6 +450,8 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
   const exclude = controls.excludeSelectors ?? [];
   // The caller's selection is written as it stands: no offer added, no repeated run dropped.
   const off = new Set(options.off ?? []);
+  // Scripts (the benches) name switches from their command line: a misspelt one must not be ignored.
+  for (const name of off) if (!KNOWN_SWITCHES.has(name)) throw new Error(`no pass or rule is named "${name}"`);
   if (include.length > 0) for (const name of SELECTION_OFF) off.add(name);
   const run = pipelineRun(url, off);
   const reading = newReading(typeof html === 'string' ? html : String(html ?? ''), run);
@@ -535,6 +537,8 @@ function controlled<T>(step: () => T, fallback: T): T {
     return fallback;
   }
 }
+
+const KNOWN_SWITCHES: ReadonlySet<string> = new Set<string>([...PIPELINE.map((pass) => pass.name), ...RULES]);
 
 /** Passes that change what the caller selected (controls.includeSelectors): off for a selection. */
 const SELECTION_OFF: readonly PassName[] = ['repeated-runs', 'offer'];

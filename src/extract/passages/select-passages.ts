@@ -9,6 +9,7 @@ import type { Passage } from './passage.js';
 import { splitPassages } from './split-passages.js';
 import { stopWordsFor } from './stop-words.js';
 import { scanWords, termOf, tokenize } from './tokenize.js';
+import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
 
 /** The ranking's knobs in one place (BM25's k1 and b at their textbook values). */
 export const RANKING = {
@@ -21,6 +22,12 @@ export const RANKING = {
   phraseGap: 2,
   /** The summed IDF of the matched words times words/window span, times this. */
   proximityWeight: 0.4,
+  /**
+   * A passage with no more words of its own than of link and alt text (a row of links, an
+   * image alone: visible-text.ts) keeps this share of its score: below a passage of text
+   * that matches as well, still found when nothing else matches.
+   */
+  linkedWeight: 0.5,
 } as const;
 
 export interface SelectOptions {
@@ -51,6 +58,8 @@ function parseQuery(query: string, language: string | undefined): Query {
 
 interface Stats {
   length: number;
+  /** The body is mostly link or alt text. */
+  mostlyLinked: boolean;
   /** Query-term hits in the body: position, term index; in position order. */
   hits: number[];
   body: Float64Array;
@@ -74,9 +83,6 @@ function termMatcher(terms: string[]): (token: string) => number {
     return found;
   };
 }
-
-/** Characters a word is taken to have in a run without spaces (Chinese words average under two). */
-const CHARS_PER_WORD = 2;
 
 interface Matcher {
   match: (token: string) => number;
@@ -118,10 +124,11 @@ function statsOf(passage: Passage, matcher: Matcher): Stats {
   const body = new Float64Array(matcher.terms.length);
   const hits: number[] = [];
   const length = countTerms(passage.text, matcher, body, hits);
+  const mostlyLinked = isMostlyLinked(passage.text, length);
   const heading = new Float64Array(matcher.terms.length);
   const context = passage.lead_in ? [...passage.heading_path, passage.lead_in] : passage.heading_path;
   countTerms(context.join('\n'), matcher, heading, undefined);
-  return { length, hits, body, heading };
+  return { length, mostlyLinked, hits, body, heading };
 }
 
 /** Query pairs (in query order) found within `phraseGap` positions of each other, in order. */
@@ -198,15 +205,36 @@ export function scorePassages(passages: Passage[], query: string, options: Selec
       if (f > 0) score += ((idf[t] as number) * f * (RANKING.k1 + 1)) / (f + norm);
     }
     if (score > 0 && s.hits.length > 2) score += phraseBonus(s.hits, sequence, idf) + proximityBonus(s.hits, s, idf);
+    if (s.mostlyLinked) score *= RANKING.linkedWeight;
     passage.score = Math.round(score * 1000) / 1000;
   });
   return true;
 }
 
 /**
+ * Drops a passage's `lead_in` where the passage before it in the answer already shows it:
+ * holds that very header or lead-in line, or carried it as its own `lead_in`.
+ */
+function withoutRepeatedLeadIns(markdown: string, passages: Passage[]): Passage[] {
+  return passages.map((passage, i) => {
+    const previous = passages[i - 1];
+    const leadIn = passage.lead_in;
+    if (previous === undefined || leadIn === undefined) return passage;
+    // The lead-in's own place: its last occurrence before the passage (its table or list starts after it).
+    const at = markdown.lastIndexOf(leadIn, passage.start_char - leadIn.length);
+    const held = at >= previous.start_char && at + leadIn.length <= previous.end_char;
+    const carried = previous.lead_in === leadIn && previous.start_char > at;
+    if (!held && !carried) return passage;
+    const { lead_in: _shown, ...rest } = passage;
+    return rest;
+  });
+}
+
+/**
  * The best `maxPassages` passages of `markdown` for `query`, in page order with their
  * scores; `[]` when the query has no content words or nothing matches. Deterministic:
- * equal scores go to the earlier passage.
+ * equal scores go to the earlier passage. A `lead_in` the passage before already shows is
+ * left out.
  */
 export function selectPassages(
   markdown: string,
@@ -217,11 +245,12 @@ export function selectPassages(
   if (maxPassages < 1) return [];
   const passages = splitPassages(markdown);
   if (!scorePassages(passages, query, options)) return [];
-  return passages
+  const chosen = passages
     .map((passage, order) => ({ passage, order }))
     .filter(({ passage }) => passage.score > 0)
     .sort((a, b) => b.passage.score - a.passage.score || a.order - b.order)
     .slice(0, Math.floor(maxPassages))
     .sort((a, b) => a.order - b.order)
     .map(({ passage }) => passage);
+  return withoutRepeatedLeadIns(markdown, chosen);
 }

@@ -7,12 +7,11 @@
  * ~150 ms. English words are reduced to their Porter stems (`stemmer`).
  */
 import { stemmer } from 'stemmer';
+import { LINK_TARGET } from './markdown-links.js';
 
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 const NO_SPACES =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-// A link's or image's target is not the passage's text: `[text](https://...)` reads "text".
-const LINK_TARGET = /\]\([^)]*\)/g;
 const NON_ASCII = /[\u0080-\uffff]/;
 const STEMMABLE = /^[a-z]{3,}$/;
 
@@ -40,6 +39,7 @@ export function isNoSpaceScript(word: string): boolean {
  * path: three times a regex's speed.
  */
 export function scanWords(text: string, visit: (word: string, noSpaces: boolean) => void): void {
+  // A link's or image's target is not the passage's text: `[text](https://...)` reads "text".
   let folded = text.replace(LINK_TARGET, ']').toLowerCase();
   if (NON_ASCII.test(folded)) folded = folded.normalize('NFKC');
   let start = -1;

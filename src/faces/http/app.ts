@@ -16,7 +16,7 @@ import { AppError, toAppError } from '../../core/errors.js';
 import { newRequestId } from '../../core/ids.js';
 import type { Logger } from '../../core/logger.js';
 import { incomingRequest, type IncomingRequest } from '../../core/request-context.js';
-import type { Store } from '../../core/store-port.js';
+import type { Store } from '../../core/ports/store-port.js';
 import type { Caller } from '../../core/caller.js';
 import { withTimeout } from '../../core/with-timeout.js';
 import type { Metrics } from '../../services/metrics.js';
@@ -24,7 +24,7 @@ import type { Operations } from '../../services/operations.js';
 import type { LegacySseHandler } from '../mcp/legacy-sse.js';
 import type { AuthVariables, Authenticator } from './auth.js';
 import { requireCaller } from './auth.js';
-import { appErrorResponse, errorResponse } from './error-response.js';
+import { appErrorResponse, errorResponse, REQUEST_ID_HEADER } from './error-response.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { hostGuard } from './host-guard.js';
 import { readJsonBody } from './read-json-body.js';
@@ -71,9 +71,6 @@ const ROUTES: Record<string, string[]> = {
 
 /** How long `/healthz` waits for the store before calling it unreachable. */
 const HEALTH_TIMEOUT_MS = 2_000;
-
-/** The response header naming the request (its context's id: core/request-context.ts). */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** The mark of @hono/node-server's RESPONSE_ALREADY_SENT: nothing more can be written. */
 const ALREADY_SENT = 'x-hono-already-sent';
@@ -207,7 +204,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     maxTimeoutMs: deps.config.fetch.maxTimeoutMs,
   });
   app.get(`${READER_PREFIX}*`, async (c) => {
-    const request = readerRequest(c.req.url, extractSchema);
+    const request = readerRequest(c.req.url, extractSchema, wantsJson(c));
     return readerResponse(c, await deps.operations.extract(incoming(c), request, creditsRemaining(c)));
   });
 

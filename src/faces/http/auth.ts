@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../core/errors.js';
-import type { ApiKeys } from '../../services/api-keys.js';
+import type { ApiKeys } from '../../services/accounts/api-keys.js';
 import type { Caller } from '../../core/caller.js';
 import { LOCAL_CALLER } from '../../core/caller.js';
 

@@ -10,8 +10,9 @@ import { RequestError } from '@hono/node-server';
 import type { Duplex } from 'node:stream';
 import type { RequestErrorCode } from '../../core/errors.js';
 import { HTTP_STATUS } from '../../core/errors.js';
+import { newRequestId } from '../../core/ids.js';
 import type { Logger } from '../../core/logger.js';
-import { errorBody } from './error-response.js';
+import { errorBody, REQUEST_ID_HEADER } from './error-response.js';
 
 interface ClientError extends Error {
   code?: string;
@@ -55,9 +56,10 @@ export function answerClientError(logger: Logger): (err: ClientError, socket: Du
       return;
     }
     const { code, message } = classify(err);
-    logger.debug({ code: err.code, status: HTTP_STATUS[code] }, 'malformed or slow HTTP request refused');
+    const requestId = newRequestId();
+    logger.debug({ code: err.code, status: HTTP_STATUS[code], requestId }, 'malformed or slow HTTP request refused');
     // Once written, the connection goes, whatever the client still sends.
-    socket.end(rawErrorResponse(code, message), () => socket.destroy());
+    socket.end(rawErrorResponse(code, message, {}, requestId), () => socket.destroy());
   };
 }
 
@@ -66,10 +68,12 @@ export function rawErrorResponse(
   code: RequestErrorCode,
   message: string,
   headers: Record<string, string> = {},
+  requestId: string = newRequestId(),
 ): string {
   const status = HTTP_STATUS[code];
   const body = JSON.stringify(errorBody(code, message));
-  const extra = Object.entries(headers)
+  // Every answer carries its request id, these too (a report quotes it; app.ts's header).
+  const extra = Object.entries({ ...headers, [REQUEST_ID_HEADER.toLowerCase()]: requestId })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
@@ -83,18 +87,23 @@ export function rawErrorResponse(
  */
 export function answerUnroutableRequest(logger: Logger): (err: unknown) => Response {
   return (err) => {
+    const requestId = newRequestId();
     if (err instanceof RequestError) {
-      logger.debug({ reason: err.message }, 'request target refused');
+      logger.debug({ reason: err.message, requestId }, 'request target refused');
       return jsonError(
         'invalid_request',
         'The request target is not a URL this server serves: a path starting with "/" (or an absolute http:// URL) without backslashes, and a valid Host header.',
+        requestId,
       );
     }
-    logger.error({ err }, 'request failed before routing');
-    return jsonError('internal_error', 'An internal error occurred; it has been logged.');
+    logger.error({ err, requestId }, 'request failed before routing');
+    return jsonError('internal_error', 'An internal error occurred; it has been logged.', requestId);
   };
 }
 
-function jsonError(code: RequestErrorCode, message: string): Response {
-  return Response.json(errorBody(code, message), { status: HTTP_STATUS[code] });
+function jsonError(code: RequestErrorCode, message: string, requestId: string): Response {
+  return Response.json(errorBody(code, message), {
+    status: HTTP_STATUS[code],
+    headers: { [REQUEST_ID_HEADER]: requestId },
+  });
 }

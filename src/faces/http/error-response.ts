@@ -9,6 +9,9 @@ import type { AppError, ErrorDetail, RequestErrorCode } from '../../core/errors.
 import { HTTP_STATUS, REQUEST_ERROR_CODES } from '../../core/errors.js';
 import type { ErrorBody } from '../../core/schemas.js';
 
+/** The response header naming the request (its context's id: core/request-context.ts), on every answer. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
 export function errorBody(code: string, message: string, details?: ErrorDetail[]): ErrorBody {
   return { error: { code, message, ...(details && details.length > 0 ? { details } : {}) } };
 }

@@ -14,9 +14,9 @@ import {
   searchResponseSchema,
 } from '../../core/schemas.js';
 import { usageQuerySchema, usageResponseSchema } from '../../core/usage-schema.js';
-import { resolveEngineSettings } from '../../services/engine-settings.js';
+import { resolveEngineSettings } from '../../services/search/engine-settings.js';
 import { CREDITS_REMAINING_HEADER } from './credits-remaining.js';
-import { READER_STATUS } from './reader.js';
+import { NEXT_START_CHAR_HEADER, READER_STATUS, TOTAL_CHARS_HEADER } from './reader.js';
 
 type Json = Record<string, unknown>;
 
@@ -227,8 +227,18 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
           responses: {
             '200': {
               description:
-                'The page: text/markdown (text/plain for format html), or the crawl response with Accept: application/json.',
-              headers: creditsHeader,
+                'The page: text/markdown (text/plain for format html), or the crawl response with Accept: application/json. In text, a slice (max_chars, start_char) ends with a line giving the total and the request for the next slice ("[Cut at character B of N. For the rest GET </r/...&start_char=B>.]", or "[End of page: it has N characters.]"), and include_links adds a "## Links" section under the content. screenshot=true needs Accept: application/json (400 otherwise: text cannot show a PNG).',
+              headers: {
+                ...creditsHeader,
+                [TOTAL_CHARS_HEADER]: {
+                  schema: { type: 'integer' },
+                  description: "With max_chars or start_char: the whole page's length in characters (total_chars).",
+                },
+                [NEXT_START_CHAR_HEADER]: {
+                  schema: { type: 'integer' },
+                  description: 'When the slice was cut: the start_char of the next slice (next_start_char).',
+                },
+              },
               content: {
                 'text/markdown': { schema: { type: 'string' } },
                 'application/json': { schema: ref('CrawlResponse') },

@@ -67,7 +67,7 @@ export function queryToBody(params: URLSearchParams, schema: z.ZodType): Record<
       repeated.push({ path: key, message: `given ${values.length} times; only list parameters may repeat` });
     } else if (kind === 'list') {
       body[key] = values
-        .flatMap((v) => v.split(','))
+        .flatMap(splitTopLevel)
         .map((v) => v.trim())
         .filter((v) => v !== '');
     } else if (kind === 'boolean') {
@@ -86,4 +86,30 @@ export function queryToBody(params: URLSearchParams, schema: z.ZodType): Record<
     );
   }
   return body;
+}
+
+/**
+ * A list value's items: split at the commas outside brackets and quotes, so that a CSS
+ * selector such as `p:is(.a, .b)` or `[title="a,b"]` stays one item.
+ */
+export function splitTopLevel(value: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i] as string;
+    if (ch === '\\') i++;
+    else if (quote !== null) {
+      if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(' || ch === '[') depth++;
+    else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+    else if (ch === ',' && depth === 0) {
+      items.push(value.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(value.slice(start));
+  return items;
 }

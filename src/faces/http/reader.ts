@@ -10,15 +10,18 @@
  * percent-encode the URL (`/r/https%3A%2F%2Fexample.com%2Fa?format=html&max_chars=500`):
  * then the query string holds the options, every one `/api/crawl` takes, read by the
  * schema (query-to-body.ts). A failed URL answers the status of its error type (table
- * below) and one line of text, `<error_type>: <message>`.
+ * below) and one line of text, `<error_type>: <message>`. The text shows all it was asked
+ * for: a slice's length and where it goes on (also as headers), the links under the
+ * content; a screenshot, which text cannot show, needs JSON.
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, type ExtractionErrorType } from '../../core/errors.js';
-import type { CrawlResponse, CrawlResult } from '../../core/schemas.js';
+import type { ExtractResponse, ExtractResult } from '../../core/schemas.js';
 import type { z } from 'zod';
 import { queryToBody } from './query-to-body.js';
-import { readerText } from '../reader-text.js';
+import { linksText, readerText } from '../reader-text.js';
+import { sliceNote } from '../slice-note.js';
 
 export const READER_PREFIX = '/r/';
 
@@ -52,9 +55,10 @@ export function wantsJson(c: Context): boolean {
 /**
  * The crawl request of a reader request target (path and query string as received): the
  * URL after `/r/`, verbatim with its query string, or percent-encoded with the options in
- * the query string.
+ * the query string. `json`: the client takes JSON (Accept), the only form a screenshot
+ * can come back in.
  */
-export function readerRequest(requestUrl: string, extractSchema: z.ZodType): Record<string, unknown> {
+export function readerRequest(requestUrl: string, extractSchema: z.ZodType, json: boolean): Record<string, unknown> {
   const target = new URL(requestUrl);
   const rest = target.pathname.slice(READER_PREFIX.length);
   if (rest === '') {
@@ -77,6 +81,14 @@ export function readerRequest(requestUrl: string, extractSchema: z.ZodType): Rec
       details: [{ path: 'urls', message: 'give the URL after /r/' }],
     });
   }
+  // Refused before anything is fetched or charged: text/markdown has no place for a PNG.
+  if (options.screenshot === true && !json) {
+    throw new AppError('invalid_request', 'screenshot needs Accept: application/json: text cannot show a PNG.', {
+      details: [
+        { path: 'screenshot', message: 'needs Accept: application/json (the PNG comes back base64 in the result)' },
+      ],
+    });
+  }
   return { ...options, urls: [url] };
 }
 
@@ -86,19 +98,41 @@ export const READER_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; sandbox",
 } as const;
 
+/** A slice's headers (max_chars / start_char): the whole page's length, and where the next slice starts when there is one. */
+export const TOTAL_CHARS_HEADER = 'X-Total-Chars';
+export const NEXT_START_CHAR_HEADER = 'X-Next-Start-Char';
+
+/**
+ * This reader request with `start_char` set: the next slice. Server-relative, the host and
+ * scheme a client used being its own; only the percent-encoded form takes max_chars, so
+ * the query string is the options'.
+ */
+function readOnTarget(requestUrl: string, startChar: number): string {
+  const target = new URL(requestUrl);
+  target.searchParams.set('start_char', String(startChar));
+  return `${target.pathname}${target.search}`;
+}
+
 /** The crawl response of one URL as the reader answers it. */
-export function readerResponse(c: Context, response: CrawlResponse): Response {
+export function readerResponse(c: Context, response: ExtractResponse): Response {
   for (const [name, value] of Object.entries(READER_HEADERS)) c.header(name, value);
-  const result = response.results[0] as CrawlResult;
+  const result = response.results[0] as ExtractResult;
   const status: ContentfulStatusCode =
     result.success || result.error_type === undefined ? 200 : READER_STATUS[result.error_type];
+  if (result.total_chars !== undefined) c.header(TOTAL_CHARS_HEADER, String(result.total_chars));
+  if (result.next_start_char !== undefined) c.header(NEXT_START_CHAR_HEADER, String(result.next_start_char));
   if (wantsJson(c)) return c.json(response, status);
   if (!result.success) {
     return c.text(`${result.error_type ?? 'error'}: ${oneLine(result.error ?? 'the URL failed')}\n`, status);
   }
+  // A URI set in text goes between < and > (RFC 3986, Appendix C): no "." after it is taken for part of it.
+  const note = sliceNote(result, (next) => `GET <${readOnTarget(c.req.url, next)}>`);
+  const parts = [readerText(result)];
+  if (note !== undefined) parts.push(`${note}\n`);
+  if (result.links !== undefined) parts.push(`${linksText(result.links, result.links_truncated === true)}\n`);
   // HTML stays text: a page served as text/html under this origin could script it.
   const type = result.html !== undefined ? 'text/plain; charset=utf-8' : 'text/markdown; charset=utf-8';
-  return c.body(readerText(result), 200, { 'content-type': type });
+  return c.body(parts.join('\n'), 200, { 'content-type': type });
 }
 
 /** A request-level error answer (JSON error body) rewritten as one line of text, status and headers kept. */

@@ -8,8 +8,14 @@
  * `structuredContent` is cut the same way, so both views agree. include_links lists are
  * cut first, to at most half the budget (links_truncated says so).
  */
-import type { CrawlResponse, CrawlResult, PassageResult, SearchResponse, SearchResult } from '../../core/schemas.js';
-import { pageContent } from '../../services/paging.js';
+import type {
+  ExtractResponse,
+  ExtractResult,
+  PassageResult,
+  SearchResponse,
+  SearchResult,
+} from '../../core/schemas.js';
+import { pageContent } from '../../services/pages/paging.js';
 
 /** Characters kept aside per cut page for its continuation hint in the text block. */
 const HINT_RESERVE = 300;
@@ -65,7 +71,7 @@ function cutAll(items: Cuttable[], budget: number): { text: string; next?: numbe
  */
 const VOLATILE_RESERVE = 64;
 
-function stableExtract(response: CrawlResponse): CrawlResponse {
+function stableExtract(response: ExtractResponse): ExtractResponse {
   return {
     ...response,
     metadata: { ...response.metadata, credits_used: 0, cached_free: 0, response_time: 0, timestamp: '' },
@@ -145,7 +151,7 @@ function fitResultPassages<R extends { passages?: PassageResult[] | undefined },
 /** Characters a link costs in the text block beyond its text and URL (list marker, brackets, mark). */
 const LINK_OVERHEAD = 24;
 
-type Link = NonNullable<CrawlResult['links']>[number];
+type Link = NonNullable<ExtractResult['links']>[number];
 
 function linkSize(link: Link): number {
   return link.url.length + link.text.length + LINK_OVERHEAD;
@@ -156,11 +162,11 @@ function linkSize(link: Link): number {
  * keeps its first links that fit its share and says links_truncated, so ten link-heavy
  * pages cannot push the result past the budget or starve the contents.
  */
-function fitLinks(response: CrawlResponse, budget: number): { result: CrawlResponse; cut: number } {
+function fitLinks(response: ExtractResponse, budget: number): { result: ExtractResponse; cut: number } {
   const withLinks = response.results.filter((r) => (r.links ?? []).length > 0);
   const sizes = withLinks.map((r) => (r.links ?? []).reduce((n, l) => n + linkSize(l), 0));
   const shares = fairShares(sizes, budget);
-  const kept = new Map<CrawlResult, Link[]>();
+  const kept = new Map<ExtractResult, Link[]>();
   withLinks.forEach((r, i) => {
     if ((sizes[i] as number) <= (shares[i] as number)) return;
     let left = shares[i] as number;
@@ -181,10 +187,10 @@ function fitLinks(response: CrawlResponse, budget: number): { result: CrawlRespo
 }
 
 export function budgetExtract(
-  response: CrawlResponse,
+  response: ExtractResponse,
   budget: number,
-  render: (r: CrawlResponse) => string,
-): Budgeted<CrawlResponse> {
+  render: (r: ExtractResponse) => string,
+): Budgeted<ExtractResponse> {
   if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
   const linked = fitLinks(response, Math.floor(budget / 2));
   if (linked.cut > 0) {
@@ -204,7 +210,7 @@ export function budgetExtract(
     const rest = budgetExtract(fitted.result, budget, render);
     return { result: rest.result, cut: rest.cut + fitted.cut };
   }
-  const field = (r: CrawlResult): 'html' | 'markdown' => (r.html !== undefined ? 'html' : 'markdown');
+  const field = (r: ExtractResult): 'html' | 'markdown' => (r.html !== undefined ? 'html' : 'markdown');
   const withContent = response.results.filter((r) => r.success && (r[field(r)] ?? '').length > 0);
   const total = withContent.reduce((n, r) => n + (r[field(r)] ?? '').length, 0);
   const skeleton = render(

@@ -99,6 +99,84 @@ describe('selectPassages', () => {
     for (const p of rest) expect(p.score).toBeLessThanOrEqual(floor);
   });
 
+  describe('links and images rank on what a reader sees', () => {
+    // Each section of its own: the row of links and the image cannot join a neighbour.
+    const page = [
+      '## Crossing times',
+      '',
+      'The island ferry keeps one timetable all year: the first ferry leaves the harbour at 6:40 on weekdays and at 8:10 on Sundays, and the last one leaves the island at 22:15, an hour earlier in January.',
+      '',
+      '## See also',
+      '',
+      'Related pages: [Island ferry timetable](https://example.org/ferry/timetable), [Island ferry fares](https://example.org/ferry/fares), [Harbour parking](https://example.org/parking).',
+      '',
+      '## Gallery',
+      '',
+      '![The island ferry timetable board at the harbour](https://example.org/img/timetable-board.jpg)',
+    ].join('\n');
+
+    it('puts a passage of text above a row of links or an image-only line that match as well', () => {
+      const [best] = selectPassages(page, 'island ferry timetable', 1);
+      expect(best?.heading_path).toEqual(['Crossing times']);
+    });
+
+    it('still finds them when nothing else answers, their offsets truthful', () => {
+      const found = selectPassages(page, 'fares', 3);
+      expect(found.map((p) => p.heading_path)).toEqual([['See also']]);
+      const board = selectPassages(page, 'board', 3);
+      expect(board.map((p) => p.heading_path)).toEqual([['Gallery']]);
+      for (const p of [...found, ...board]) expect(page.slice(p.start_char, p.end_char)).toBe(p.text);
+    });
+
+    it("never counts a link's target: a word only in URLs matches nothing", () => {
+      expect(selectPassages(page, 'parking example org', 3).map((p) => p.heading_path)).toEqual([['See also']]);
+      expect(selectPassages(page, 'jpg', 3)).toEqual([]);
+    });
+  });
+
+  describe('a lead-in the passage before already shows is not repeated', () => {
+    const plain = 'a plain fare for one crossing of the bay';
+    const items = (special: Record<number, string>) =>
+      Array.from({ length: 36 }, (_, i) => `- Ticket ${i}: ${special[i] ?? plain}.`).join('\n');
+    const leadIn = 'The ferry company sells these tickets:';
+    const pageWith = (special: Record<number, string>, after = '') =>
+      `## Tickets\n\n${leadIn}\n\n${items(special)}\n\n## Notes\n\nOur crews wave to every boat they meet.${after}`;
+
+    it('leaves lead_in out where the previous passage holds the lead-in itself', () => {
+      const md = pageWith({ 2: 'the seaweed pass covers every crossing', 30: 'the seaweed pass is valid all week' });
+      const found = selectPassages(md, 'seaweed pass', 3);
+      expect(found).toHaveLength(2);
+      expect(found[0]?.text).toContain(leadIn);
+      expect(found[1]?.text).toContain('Ticket 30');
+      expect(found[1]).not.toHaveProperty('lead_in');
+      // splitPassages still names it: only the answer knows what came before.
+      const later = splitPassages(md).find((p) => p.start_char === found[1]?.start_char);
+      expect(later?.lead_in).toBe(leadIn);
+    });
+
+    it('keeps it once where the previous passage carried the same lead-in, and where it showed another', () => {
+      const md = pageWith(
+        { 12: 'the seaweed pass covers every crossing', 30: 'the seaweed pass is valid all week' },
+        ' The seaweed pass is sold on board.',
+      );
+      const found = selectPassages(md, 'seaweed pass', 3);
+      expect(found.map((p) => p.lead_in)).toEqual([leadIn, undefined, undefined]);
+      const alone = selectPassages(pageWith({ 30: 'the seaweed pass is valid all week' }), 'seaweed pass', 3);
+      expect(alone.map((p) => p.lead_in)).toEqual([leadIn]);
+    });
+
+    it('repeats a header the previous passage holds in another table of the same header', () => {
+      const head = '| Route | Minutes |\n| --- | --- |';
+      const rows = (from: number) =>
+        Array.from({ length: 30 }, (_, i) => `| Route ${from + i} | ${20 + i} minutes across the bay |`).join('\n');
+      const md = `## Summer\n\n${head}\n| Lighthouse loop | 45 |\n${rows(0)}\n\n## Winter\n\n${head}\n${rows(100)}\n| Lighthouse loop | 60 |`;
+      const found = selectPassages(md, 'lighthouse loop', 2);
+      expect(found).toHaveLength(2);
+      expect(found[0]?.text).toContain(head);
+      expect(found[1]?.lead_in).toBe(head);
+    });
+  });
+
   it('is deterministic', () => {
     const first = selectPassages(PAGE, 'Golden Gate bridge history', 5);
     for (let i = 0; i < 5; i++) expect(selectPassages(PAGE, 'Golden Gate bridge history', 5)).toEqual(first);

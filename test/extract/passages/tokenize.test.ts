@@ -28,6 +28,22 @@ describe('tokenize', () => {
     ]);
   });
 
+  it('reads an escaped parenthesis or a title inside a target as the target', () => {
+    expect(tokenize('[Ebb](https://example.org/Tide_\\(sea\\)) and ![Gull](g.png "A gull (adult)") fly')).toEqual([
+      'ebb',
+      'and',
+      'gull',
+      'fly',
+    ]);
+  });
+
+  it('takes linear time on a page of unclosed link targets', () => {
+    const hostile = '[a]('.repeat(40_000);
+    const started = performance.now();
+    expect(tokenize(hostile)).toHaveLength(40_000);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('folds full-width forms (NFKC)', () => {
     expect(tokenize('ＡＢＣ　１２３')).toEqual(['abc', '123']);
   });

@@ -2,18 +2,22 @@
  * GET /r/<url>, the reader: the page as text/markdown (title, URL, Markdown) or the crawl
  * response as JSON; the URL's own query string kept; every /api/crawl option as a query
  * parameter once the URL is percent-encoded; failed URLs as a status and one line; the
- * same credits, X-Credits-Remaining and auth as POST /api/crawl.
+ * same credits, X-Credits-Remaining and auth as POST /api/crawl; a slice's total and next
+ * offset in the text and in headers, the links under the content, and a screenshot refused
+ * in text.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { READER_STATUS } from '../../../src/faces/http/reader.js';
+import { linksText } from '../../../src/faces/reader-text.js';
 import { startFixtureSite } from '../../helpers/fixture-site.js';
+import { expectedLinks, pageControlScenarios } from '../../helpers/page-control-scenarios.js';
 import type { TestApi } from '../../helpers/test-server.js';
 import { startTestApi } from '../../helpers/test-server.js';
 
 type Site = Awaited<ReturnType<typeof startFixtureSite>>;
 let site: Site;
 beforeAll(async () => {
-  site = await startFixtureSite();
+  site = await startFixtureSite({ scenarios: pageControlScenarios() });
 });
 afterAll(async () => {
   await site?.close();
@@ -192,5 +196,96 @@ describe('GET /r/<url>', () => {
     expect(names).toEqual(['url', ...crawlOptions]);
     expect(Object.keys(read.responses)).toEqual(expect.arrayContaining(['200', '401', '402', '422', '502', '504']));
     expect(read.responses['200'].headers['X-Credits-Remaining']).toBeDefined();
+    expect(Object.keys(read.responses['200'].headers)).toEqual(
+      expect.arrayContaining(['X-Total-Chars', 'X-Next-Start-Char']),
+    );
+  });
+});
+
+describe('GET /r/<url> shows what it was asked for, or refuses it', () => {
+  it('a slice (max_chars, start_char) says the total and how to read on, in the text and in headers', async () => {
+    const a = await api();
+    const whole = (await a.crawl({ urls: [`${site.origin}/html`] })).json.results[0].markdown as string;
+    expect(whole.length).toBeGreaterThan(300);
+    const target = encodeURIComponent(`${site.origin}/html`);
+    const res = await fetch(`${a.url}/r/${target}?max_chars=100&start_char=20`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-chars')).toBe(String(whole.length));
+    expect(res.headers.get('x-next-start-char')).toBe('120');
+    const text = await res.text();
+    expect(text).toContain(whole.slice(20, 120));
+    const next = `/r/${target}?max_chars=100&start_char=120`;
+    expect(text.endsWith(`\n\n[Cut at character 120 of ${whole.length}. For the rest GET <${next}>.]\n`)).toBe(true);
+
+    // The request it names is the next slice.
+    const second = await fetch(`${a.url}${next}`);
+    expect(second.headers.get('x-next-start-char')).toBe('220');
+    expect(await second.text()).toContain(whole.slice(120, 220));
+
+    // The last slice says the page ends in it, and there is no next offset.
+    const last = await fetch(`${a.url}/r/${target}?max_chars=100&start_char=${whole.length - 10}`);
+    expect(last.headers.get('x-total-chars')).toBe(String(whole.length));
+    expect(last.headers.has('x-next-start-char')).toBe(false);
+    const lastText = await last.text();
+    expect(lastText).toContain(whole.slice(-10));
+    expect(lastText.endsWith(`\n\n[End of page: it has ${whole.length} characters.]\n`)).toBe(true);
+
+    // JSON carries the same headers beside total_chars and next_start_char.
+    const json = await fetch(`${a.url}/r/${target}?max_chars=100`, { headers: { accept: 'application/json' } });
+    expect(json.headers.get('x-total-chars')).toBe(String(whole.length));
+    expect(json.headers.get('x-next-start-char')).toBe('100');
+
+    // A page read whole has neither.
+    const plain = await fetch(`${a.url}/r/${site.origin}/html`);
+    expect(plain.headers.has('x-total-chars')).toBe(false);
+    expect(await plain.text()).not.toMatch(/\[(Cut at|End of page)/);
+  });
+
+  it('include_links lists the links under the content, as Markdown links with their text', async () => {
+    const a = await api();
+    const target = encodeURIComponent(`${site.origin}/controls/links`);
+    const text = await (await fetch(`${a.url}/r/${target}?include_links=true`)).text();
+    const [page, links] = text.split('\n## Links\n\n');
+    expect(page).toContain('Harbour guide');
+    expect(links).toBeDefined();
+    const items = (links as string).trimEnd().split('\n');
+    expect(items).toEqual(
+      expectedLinks(site.origin).map((l) => `- ${l.in_content ? '(in content) ' : ''}[${l.text}](${l.url})`),
+    );
+    // Without it, no list.
+    expect(await (await fetch(`${a.url}/r/${target}`)).text()).not.toContain('## Links');
+  });
+
+  it('linksText, for the text faces: every link once, its URL as the label when it has no text, a cut list said', () => {
+    const links = [
+      { url: 'https://a.example/x', text: 'The [x] page', in_content: true },
+      { url: 'https://a.example/y', text: '', in_content: false },
+    ];
+    expect(linksText(links)).toBe(
+      '## Links\n\n- (in content) [The x page](https://a.example/x)\n- [https://a.example/y](https://a.example/y)',
+    );
+    expect(linksText(links, true)).toMatch(/\(the page has more links than these 2\)$/);
+    expect(linksText([])).toBe('## Links\n\n(none)');
+  });
+
+  it('screenshot in text is a 400 naming screenshot and Accept: application/json; nothing fetched or charged', async () => {
+    const a = await api();
+    const { secret } = await a.core.keys.create({ name: 'shots', credits: 5 });
+    const auth = { authorization: `Bearer ${secret}` };
+    const target = encodeURIComponent(`${site.origin}/html`);
+    const before = site.hits('/html');
+    const res = await fetch(`${a.url}/r/${target}?screenshot=true`, { headers: auth });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/^invalid_request: screenshot needs Accept: application\/json\b.*\n$/);
+    expect(site.hits('/html')).toBe(before);
+    expect(await a.core.keys.usage()).toEqual([]);
+    // With JSON it is taken (this server has no browser: render_unavailable, still nothing fetched or charged).
+    const json = await fetch(`${a.url}/r/${target}?screenshot=true`, {
+      headers: { ...auth, accept: 'application/json' },
+    });
+    expect(((await json.json()) as any).results[0]).toMatchObject({ error_type: 'render_unavailable' });
+    expect(site.hits('/html')).toBe(before);
+    // screenshot=false asks for nothing to refuse.
+    expect((await fetch(`${a.url}/r/${target}?screenshot=false`, { headers: auth })).status).toBe(200);
   });
 });

@@ -7,9 +7,9 @@ import { gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { toAppError } from '../../../src/core/errors.js';
-import { searchRequestSchema } from '../../../src/core/schemas.js';
+import { extractRequestSchema, searchRequestSchema } from '../../../src/core/schemas.js';
 import { appErrorResponse } from '../../../src/faces/http/error-response.js';
-import { queryToBody } from '../../../src/faces/http/query-to-body.js';
+import { queryToBody, splitTopLevel } from '../../../src/faces/http/query-to-body.js';
 import { readJsonBody } from '../../../src/faces/http/read-json-body.js';
 
 const app = new Hono();
@@ -88,5 +88,19 @@ describe('query strings', () => {
   it('takes a scalar repeated with the same value, and merges repeated list values', () => {
     const body = queryToBody(new URLSearchParams('q=x&q=x&engines=a&engines=b,c'), searchRequestSchema);
     expect(body).toEqual({ q: 'x', engines: ['a', 'b', 'c'] });
+  });
+});
+
+describe('list values in a query string', () => {
+  it('are split at the commas outside brackets and quotes, so a selector keeps its own commas', () => {
+    expect(splitTopLevel('h1, h2')).toEqual(['h1', ' h2']);
+    expect(splitTopLevel('p:is(.a, .b),nav')).toEqual(['p:is(.a, .b)', 'nav']);
+    expect(splitTopLevel('[title="a,b"],[data-x=\'c,d\']')).toEqual(['[title="a,b"]', "[data-x='c,d']"]);
+    expect(splitTopLevel('a\\,b,c')).toEqual(['a\\,b', 'c']);
+    const body = queryToBody(
+      new URLSearchParams('urls=https://example.test/&include_selectors=p:is(.a,%20.b),h1'),
+      extractRequestSchema({ maxUrls: 10, maxTimeoutMs: 60_000 }),
+    );
+    expect(body.include_selectors).toEqual(['p:is(.a, .b)', 'h1']);
   });
 });

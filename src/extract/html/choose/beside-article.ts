@@ -1,9 +1,9 @@
 /**
  * What a page holds beside its article: readers' comment threads and teasers (links to
  * other pages, each opening with its headline). Both inflate the cleaned body (stage 2)
- * with text that is not the article: a short story on a busy page looked like one subtree
- * of many to the recall rescue (candidates.ts) and came back as the whole page, and a short
- * post over a long thread made Readability pick the thread. Only what FOLLOWS an article
+ * with text that is not the article: a short story over a long thread, measured whole,
+ * reads as the thread. What is found here feeds the stage selector (its `beside-share`
+ * feature, choose/stage-features.ts), which weighs the stages with it. Only what FOLLOWS an article
  * counts as beside it (comments come after what they discuss): at least MIN_ARTICLE_CHARS
  * characters of other text, not link text, come before it in document order. A forum
  * topic whose first post is an item of the run has none; nor has a page of comments.
@@ -31,7 +31,8 @@
  * (dropCommentThreads) and leaves out of the recall rescue what follows the article in the
  * cleaned body (textBesideArticle).
  *
- * Why, and the figures that chose the thresholds: docs/extraction.md, "What follows an article".
+ * Why: docs/extraction.md, "What follows an article"; the figures that chose the thresholds:
+ * docs/extraction-history.md, "4. Choosing a stage" and "Thresholds".
  */
 
 import type { DomElement } from '../dom.js';

@@ -1,8 +1,8 @@
 /**
  * Page chrome, removed from the cleaned body and from Readability's copy: by tag and role,
  * by class/id words, by heading (pipeline.ts, `chrome`); in stage 2 also what precedes the
- * one `<h1>` and blocks of short links. Each rule's story and figures: docs/extraction.md,
- * "3. Page chrome".
+ * one `<h1>`. Each rule: docs/extraction.md, "Page chrome"; its story and figures:
+ * docs/extraction-history.md, "3. Page chrome".
  */
 
 import type { DomElement } from '../dom.js';

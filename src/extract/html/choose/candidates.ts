@@ -1,8 +1,8 @@
 /**
  * The stages' candidates and their ranking (the choose phase of pipeline.ts): stage 0
  * product-description, 1 readability (on a copy rid of chrome), 2 cleaned-body (the body
- * rid of chrome, what precedes its `<h1>` dropped), 3 plain-text. The rules of `rank` and their figures:
- * docs/extraction.md, "4. Choosing a stage".
+ * rid of chrome, what precedes its `<h1>` dropped), 3 plain-text. The rules of `rank`: docs/extraction.md,
+ * "Choosing a stage"; their figures: docs/extraction-history.md, "4. Choosing a stage".
  */
 
 import { Readability } from '@mozilla/readability';

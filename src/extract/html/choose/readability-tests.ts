@@ -5,7 +5,7 @@
  * at the first visible character, the visibility test builds no style object without a
  * `style` attribute, the links and pictures are not resolved against a base that is no
  * URL, and elements are gathered by tag in one walk instead of a selector list that
- * linkedom parses again at every call. docs/extraction.md, "4. Choosing a stage".
+ * linkedom parses again at every call. docs/extraction.md, "Readability".
  * package.json pins Readability's exact version: private methods change without notice.
  */
 

@@ -11,7 +11,7 @@ import type { DomElement } from '../dom.js';
 import { escapeRegExp } from '../../../core/escape-reg-exp.js';
 import { HEADING_TAGS, descendants, tagOf } from '../dom.js';
 import { HEADING_LEVEL_MARK } from '../marks.js';
-import type { Candidate, PageContext } from '../page-context.js';
+import type { Candidate, PageContext, StageFeatures } from '../page-context.js';
 import { visibleChars } from '../text-stats.js';
 
 export const STAGE_FEATURES = [
@@ -68,21 +68,6 @@ export const STAGE_FEATURES = [
 ] as const;
 
 export type StageFeature = (typeof STAGE_FEATURES)[number];
-
-/** The raw quantities behind the features, for the training script's fixed policies. */
-export interface StageQuantities {
-  pickChars: number;
-  bodyChars: number;
-  bodyNonLinkChars: number;
-  itemChars: number;
-  besideChars: number;
-  product: boolean;
-}
-
-export interface StageFeatures {
-  values: Float64Array;
-  quantities: StageQuantities;
-}
 
 // Schema.org and Open Graph names (lower-cased, declared-types.ts) by the kind they declare.
 const ARTICLE_TYPES = /^(?:og-article|og-blog|.*article|blogposting|blog|liveblogposting|report|review)$/;

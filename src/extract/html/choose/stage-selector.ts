@@ -4,7 +4,7 @@
  * boosted shallow trees (for the page type, one set per type, the highest score winning);
  * they ship as data (stage-model.json), written by
  * `node bench/train-selector.mjs --write` from the three dev splits (how they were
- * validated: docs/extraction.md, "4. Choosing a stage").
+ * validated: docs/extraction.md, "The stage selector").
  */
 
 import type { PageType } from '../../../core/page-types.js';

@@ -1,7 +1,8 @@
 /**
  * Labels of page controls ("Loading...", "Read more", "Close") go with the block they are
  * all of; in a sentence, a cell, a heading or a term they stay. Run on the chosen content
- * only: the listing rule counts "Read more" links. docs/extraction.md, "5. Markdown".
+ * only: the listing rule counts "Read more" links. docs/extraction.md, "Labels of page
+ * controls".
  */
 
 import type { DomElement, DomNode } from '../dom.js';

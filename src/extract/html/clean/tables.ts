@@ -2,7 +2,7 @@
  * Tables as GFM tables: layout tables become blocks, lists in data cells go on one line,
  * row spans are spelled out, a headless table's first row heads it; then `addTableRules`
  * writes the rows (the GFM plugin's rules need `HTMLTableElement.rows`, which linkedom
- * lacks). docs/extraction.md, "5. Markdown".
+ * lacks). docs/extraction.md, "Tables".
  */
 
 import type TurndownService from 'turndown';

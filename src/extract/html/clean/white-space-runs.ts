@@ -1,7 +1,7 @@
 /**
  * Long runs of white space bounded before Turndown, whose final trim (`/[\t\r\n\s]+$/`) is
  * quadratic in each run it did not collapse: outside code to one space, in code to
- * MAX_VERBATIM_RUN. docs/extraction.md, "5. Markdown".
+ * MAX_VERBATIM_RUN. docs/extraction.md, "Long runs of white space".
  */
 
 import type { DomElement, DomNode } from '../dom.js';

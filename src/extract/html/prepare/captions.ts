@@ -1,7 +1,7 @@
 /**
  * Picture captions onto their image as its title (`![alt](src "caption")`): a picture's
  * `<figcaption>`, or a class-marked caption or credit in a picture's frame; found before
- * any stage, as Readability drops class names. docs/extraction.md, "2. Picture captions".
+ * any stage, as Readability drops class names. docs/extraction.md, "Picture captions".
  */
 
 import type { DomElement, DomNode } from '../dom.js';

@@ -2,7 +2,7 @@
  * What is never content, removed before any stage: comments, elements that render no text,
  * skip links, avatar initials, short noscripts, small hidden elements, icon glyphs; nesting
  * past MAX_TREE_DEPTH flattened. `aria-hidden` is not hidden: it takes an element out of
- * the accessibility tree, not off the screen (WAI-ARIA 1.2). docs/extraction.md, "1. Noise".
+ * the accessibility tree, not off the screen (WAI-ARIA 1.2). docs/extraction.md, "Noise".
  */
 
 import type { DomElement, DomNode } from '../dom.js';

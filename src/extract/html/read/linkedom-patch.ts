@@ -5,7 +5,7 @@
  * constructor and its listener methods are re-implemented with the same semantics, storing
  * listeners only for nodes that get one. Its `className`, which `getAttribute('class')`
  * returns, joined the element's class list anew on every read: it reads the attribute,
- * which linkedom keeps equal to that list. Figures: docs/extraction.md, "The pipeline".
+ * which linkedom keeps equal to that list. Figures: docs/extraction-history.md, "The pipeline".
  */
 
 import v8 from 'node:v8';

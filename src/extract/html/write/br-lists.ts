@@ -1,7 +1,7 @@
 /**
  * Lists a page types as lines parted by `<br>` (`• Apples<br>• Pears`, `1. Mix<br>2. Bake`),
  * written as Markdown lists: as they were, each line was an escaped marker (`\- Apples`)
- * in one paragraph. docs/extraction.md, "5. Markdown".
+ * in one paragraph. docs/extraction.md, "Markdown".
  */
 
 import type TurndownService from 'turndown';

@@ -1,7 +1,7 @@
 /**
  * The chosen content -> Markdown: Turndown with GFM tables (tables.ts) and our rules; block
- * markers escaped only where a line starts (line-starts.ts). What each rule writes and why:
- * docs/extraction.md, "5. Markdown".
+ * markers escaped only where a line starts (clean/escape-line-starts.ts). What each rule writes and why:
+ * docs/extraction.md, "Markdown".
  */
 
 import TurndownService from 'turndown';

@@ -26,20 +26,23 @@ function apiKey() {
   return $('api-key').value.trim();
 }
 
-function headers(json) {
+function headers(json, key) {
   const out = { accept: 'application/json' };
   if (json) out['content-type'] = 'application/json';
-  const key = apiKey();
   if (key) out.authorization = `Bearer ${key}`;
   return out;
 }
 
-/** One API call: its status, its JSON (or undefined) and its headers; a network failure is status 0. */
+/**
+ * One API call: its status, its JSON (or undefined), its headers and the key it was sent
+ * with (the field may hold another by the time it answers); a network failure is status 0.
+ */
 async function call(method, path, body) {
+  const key = apiKey();
   try {
     const res = await fetch(path, {
       method,
-      headers: headers(body !== undefined),
+      headers: headers(body !== undefined, key),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     let json;
@@ -48,12 +51,13 @@ async function call(method, path, body) {
     } catch {
       json = undefined;
     }
-    return { status: res.status, json, headers: res.headers };
+    return { status: res.status, json, headers: res.headers, key };
   } catch (err) {
     return {
       status: 0,
       json: { error: { code: 'network', message: String(err.message || err) } },
       headers: new Headers(),
+      key,
     };
   }
 }
@@ -78,9 +82,12 @@ function errorBox(res) {
   return box;
 }
 
-function showCredits(res) {
+/** After a metered request: the balance it left, then the account read again (held credits, the new record). */
+function afterMetered(res) {
+  if (res.key !== apiKey()) return; // the answer of a key no longer in the field
   const remaining = res.headers.get('x-credits-remaining');
   if (remaining !== null) $('credits').textContent = `Credits remaining: ${remaining}`;
+  if (res.key && res.status !== 0) loadUsage(false, false);
 }
 
 function busy(form, on) {
@@ -101,6 +108,24 @@ function linkTo(url, text) {
 
 /* ---------- forms to requests ---------- */
 
+/** A control this server has (its row shown) and that applies to the rest of the form (enabled). */
+function offered(control) {
+  return !control.closest('.row').hidden && !control.disabled;
+}
+
+/**
+ * Options that mean something only with another are enabled only with it: the server
+ * refuses them alone (docs/decisions.md, "Query-focused passages").
+ */
+function syncOptions() {
+  const content = $('include-content').checked;
+  $('content-mode').disabled = !content;
+  $('search-max-passages').disabled = !content || $('content-mode').value !== 'passages';
+  const html = $('format').value === 'html';
+  $('query').disabled = html;
+  $('max-passages').disabled = html || $('query').value.trim() === '';
+}
+
 function searchBody() {
   const body = { q: $('q').value.trim() };
   const engines = [...document.querySelectorAll('#engines input:checked')].map((i) => i.value);
@@ -115,7 +140,14 @@ function searchBody() {
   }
   const max = Number($('max-results').value);
   if (Number.isInteger(max) && max !== 10) body.max_results = max;
-  if ($('include-content').checked) body.include_content = true;
+  if ($('include-content').checked) {
+    body.include_content = true;
+    if (offered($('content-mode')) && $('content-mode').value === 'passages') {
+      body.content_mode = 'passages';
+      const passages = $('search-max-passages');
+      if (offered(passages) && passages.value !== '') body.max_passages = Number(passages.value);
+    }
+  }
   return body;
 }
 
@@ -128,14 +160,69 @@ function extractBody() {
   if ($('format').value !== 'markdown') body.format = $('format').value;
   if ($('stealth').checked) body.stealth = true;
   // Options the server's schema has (openapi.json), sent only when filled.
-  if (!$('query').closest('.row').hidden && $('query').value.trim()) body.query = $('query').value.trim();
+  if (offered($('query')) && $('query').value.trim()) body.query = $('query').value.trim();
   const passages = $('max-passages');
-  if (!passages.closest('.row').hidden && passages.value !== '') body.max_passages = Number(passages.value);
+  if (body.query && offered(passages) && passages.value !== '') body.max_passages = Number(passages.value);
   const render = $('render');
-  if (!render.closest('.row').hidden && render.value !== '') {
+  if (offered(render) && render.value !== '') {
     body.render = render.value === 'true' ? true : render.value === 'false' ? false : render.value;
   }
   return body;
+}
+
+/* ---------- passages (docs/decisions.md, "Query-focused passages") ---------- */
+
+/** Which passage, the headings it sits under, and where it is in the page's full Markdown. */
+function passageHead(p, index, count, totalChars) {
+  const section = p.heading_path.length > 0 ? p.heading_path.join(' › ') : '(top of the page)';
+  const of = totalChars === undefined ? '' : ` of ${totalChars}`;
+  return h(
+    'p',
+    { className: 'passage-head' },
+    h('strong', { text: `Passage ${index + 1} of ${count}` }),
+    ' · ',
+    h('span', { className: 'passage-section', text: `section: ${section}` }),
+    ' · ',
+    h('span', { className: 'passage-offsets', text: `characters ${p.start_char}–${p.end_char}${of}` }),
+  );
+}
+
+/** A page's passages, in page order: rendered (as the Markdown preview is) beside their raw text. */
+function passagePanes(passages, label, baseUrl, totalChars) {
+  if (passages.length === 0) return h('p', { className: 'meta', text: 'No passage of this page answers the query.' });
+  const shown = h('ol', { className: 'passages' });
+  const raw = h('ol', { className: 'passages' });
+  passages.forEach((p, i) => {
+    // A table row or list item past its header: the preview shows it under that header.
+    const text = h('div', { className: 'passage-text' });
+    text.append(renderMarkdown(p.lead_in ? `${p.lead_in}\n${p.text}` : p.text, document, baseUrl));
+    shown.append(h('li', { className: 'passage' }, passageHead(p, i, passages.length, totalChars), text));
+    const source = h('li', { className: 'passage' }, passageHead(p, i, passages.length, totalChars));
+    if (p.lead_in) {
+      source.append(
+        h('p', { className: 'hint', text: 'Its header (lead_in, outside the offsets):' }),
+        h('pre', { className: 'raw lead-in', text: p.lead_in }),
+      );
+    }
+    source.append(h('pre', { className: 'raw', text: p.text }));
+    raw.append(source);
+  });
+  return h(
+    'div',
+    { className: 'panes' },
+    h(
+      'section',
+      { className: 'pane preview', 'aria-label': `Preview of the passages of ${label}`, tabindex: '0' },
+      h('h4', { className: 'pane-title', text: 'Preview of the passages' }),
+      shown,
+    ),
+    h(
+      'section',
+      { className: 'pane', 'aria-label': `Raw passages of ${label}`, tabindex: '0' },
+      h('h4', { className: 'pane-title', text: 'Raw passages' }),
+      raw,
+    ),
+  );
 }
 
 /* ---------- search ---------- */
@@ -148,7 +235,7 @@ async function search(event) {
   out.replaceChildren(h('p', { className: 'meta', text: 'Searching…' }));
   const res = await call('POST', '/api/search', searchBody());
   busy(form, false);
-  showCredits(res);
+  afterMetered(res);
   if (res.status !== 200) {
     out.replaceChildren(errorBox(res));
     return;
@@ -178,7 +265,11 @@ async function search(event) {
         text: `position ${r.position} · engines: ${(r.engines ?? [r.engine]).join(', ')}${r.published_at ? ` · ${r.published_at}` : ''}`,
       }),
     );
-    if (r.content !== undefined) {
+    if (r.passages !== undefined) {
+      const details = h('details', { open: true }, h('summary', { text: `Passages (${r.passages.length})` }));
+      details.append(passagePanes(r.passages, r.url, r.url, r.content_total_chars));
+      item.append(details);
+    } else if (r.content !== undefined) {
       const details = h('details', {}, h('summary', { text: 'Page content' }));
       const preview = h('div', { className: 'pane preview' });
       preview.append(renderMarkdown(r.content, document, r.url));
@@ -214,6 +305,7 @@ function extractResult(r, index) {
   fact(facts, 'language', r.language);
   fact(facts, 'published', r.published_at);
   fact(facts, 'characters', r.total_chars);
+  fact(facts, 'passages', r.passages?.length);
   fact(facts, 'continue at', r.next_start_char);
   article.append(facts);
   if (!r.success) {
@@ -221,6 +313,11 @@ function extractResult(r, index) {
     box.append(h('strong', { text: r.error_type ?? 'error' }), ': ', r.error ?? 'the URL failed');
     article.append(box);
     return article;
+  }
+  if (r.passages !== undefined) {
+    article.append(passagePanes(r.passages, r.url, r.final_url ?? r.url, r.total_chars));
+    // With query, the Markdown is empty unless max_chars asked for it too.
+    if (r.markdown === '') return article;
   }
   const raw = r.html ?? r.markdown;
   const panes = h('div', { className: 'panes' });
@@ -250,7 +347,7 @@ async function extract(event) {
   out.replaceChildren(h('p', { className: 'meta', text: 'Extracting…' }));
   const res = await call('POST', '/api/crawl', extractBody());
   busy(form, false);
-  showCredits(res);
+  afterMetered(res);
   if (res.status !== 200) {
     out.replaceChildren(errorBox(res));
     return;
@@ -271,19 +368,52 @@ async function extract(event) {
 
 /* ---------- balance and usage ---------- */
 
-let usageCursor;
+/** Typing a key fires an input per character: its account is asked for once the field rests. */
+const KEY_SETTLE_MS = 300;
 
-async function loadUsage(older) {
+/**
+ * The account shown is always the key's in the field: each read takes a ticket, and only
+ * the answer to the latest one, for the key still there, is shown (a late answer for a
+ * previous key, or an older read, is dropped).
+ */
+const account = { key: '', ticket: 0, cursor: undefined, timer: undefined };
+
+/** Another key: the previous one's figures go at once, and its reads still under way are dropped. */
+function keyChanged(now) {
+  const key = apiKey();
+  if (key) localStorage.setItem(KEY_STORAGE, key);
+  else localStorage.removeItem(KEY_STORAGE);
+  if (key === account.key) return;
+  account.key = key;
+  account.ticket += 1;
+  account.cursor = undefined;
+  clearTimeout(account.timer);
+  $('credits').textContent = '';
+  $('usage-out').replaceChildren();
+  $('usage-older').hidden = true;
+  if (!key) return;
+  if (now) loadUsage(false, false);
+  else account.timer = setTimeout(() => loadUsage(false, false), KEY_SETTLE_MS);
+}
+
+/** GET /api/usage for the key in the field: its balance beside the key, its records in "Balance and usage". */
+async function loadUsage(older, asked) {
+  const ticket = ++account.ticket;
   const out = $('usage-out');
-  const path = `/api/usage?limit=20${older && usageCursor ? `&cursor=${encodeURIComponent(usageCursor)}` : ''}`;
-  const res = await call('GET', path);
+  // Asked for by a button: the figures on screen are not this answer's until it comes.
+  if (asked) out.replaceChildren(h('p', { className: 'meta', text: 'Loading…' }));
+  const cursor = older ? account.cursor : undefined;
+  const res = await call('GET', `/api/usage?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+  if (ticket !== account.ticket || res.key !== apiKey()) return;
   if (res.status !== 200) {
+    const code = res.json?.error?.code ?? 'error';
+    if (res.key) $('credits').textContent = `Balance unavailable: ${res.status || 'no answer'} ${code}`;
     out.replaceChildren(errorBox(res));
     return;
   }
   const u = res.json;
-  usageCursor = u.next_cursor;
-  $('usage-older').hidden = usageCursor === undefined;
+  account.cursor = u.next_cursor;
+  $('usage-older').hidden = account.cursor === undefined;
   if (!u.metered) {
     out.replaceChildren(
       h('p', { className: 'meta', text: 'Open mode: this server has no API keys, so nothing is metered.' }),
@@ -295,6 +425,8 @@ async function loadUsage(older) {
     id: 'usage-balance',
     text: `${u.key.name} (${u.key.prefix}…): balance ${u.balance ?? 'unlimited'} · held by requests in progress ${u.held_credits}`,
   });
+  const held = u.held_credits > 0 ? ` (${u.held_credits} held by requests in progress)` : '';
+  $('credits').textContent = u.balance === null ? 'Credits: unlimited' : `Credits remaining: ${u.balance}${held}`;
   const table = h('table', { className: 'usage' });
   const headRow = h('tr');
   for (const name of ['when', 'operation', 'credits', 'URLs or query', 'request id'])
@@ -390,6 +522,15 @@ async function schema() {
   );
   const crawl = schemas.CrawlRequest?.properties ?? {};
   for (const row of document.querySelectorAll('[data-option]')) row.hidden = !(row.dataset.option in crawl);
+  const searching = schemas.SearchRequest?.properties ?? {};
+  for (const row of document.querySelectorAll('[data-search-option]'))
+    row.hidden = !(row.dataset.searchOption in searching);
+  for (const [id, property] of [
+    ['max-passages', crawl.max_passages],
+    ['search-max-passages', searching.max_passages],
+  ]) {
+    if (property?.maximum !== undefined) $(id).max = String(property.maximum);
+  }
   const render = crawl.render;
   if (render) {
     const values = render.enum ?? (render.type === 'boolean' ? [true, false] : []);
@@ -400,15 +541,11 @@ async function schema() {
 function start() {
   const key = $('api-key');
   key.value = localStorage.getItem(KEY_STORAGE) ?? '';
-  key.addEventListener('input', () => {
-    if (apiKey()) localStorage.setItem(KEY_STORAGE, apiKey());
-    else localStorage.removeItem(KEY_STORAGE);
-  });
+  key.addEventListener('input', (e) => keyChanged(e.inputType === 'insertFromPaste'));
   $('key-form').addEventListener('submit', (e) => e.preventDefault());
   $('key-forget').addEventListener('click', () => {
     key.value = '';
-    localStorage.removeItem(KEY_STORAGE);
-    $('credits').textContent = '';
+    keyChanged(true);
   });
   $('key-show').addEventListener('click', (e) => {
     const shown = key.type === 'text';
@@ -418,9 +555,15 @@ function start() {
   });
   $('search-form').addEventListener('submit', search);
   $('extract-form').addEventListener('submit', extract);
-  $('usage-load').addEventListener('click', () => loadUsage(false));
-  $('usage-older').addEventListener('click', () => loadUsage(true));
+  for (const form of ['search-form', 'extract-form']) {
+    $(form).addEventListener('input', syncOptions);
+    $(form).addEventListener('change', syncOptions);
+  }
+  syncOptions();
+  $('usage-load').addEventListener('click', () => loadUsage(false, true));
+  $('usage-older').addEventListener('click', () => loadUsage(true, true));
   for (const button of document.querySelectorAll('[data-copy]')) button.addEventListener('click', copy);
+  keyChanged(true); // a stored key: its balance at once
   status().catch((err) => console.error(err));
   schema()
     .catch((err) => console.error(err))

@@ -2,6 +2,7 @@
  * The `extract_urls` tool: the extraction operation (`POST /api/crawl`) for models.
  */
 import type { Config } from '../../../core/config.js';
+import { EXTRACT_PRICE_TEXT } from '../../../core/prices.js';
 import { extractRequestSchema, extractResponseSchema } from '../../../core/schemas.js';
 import type { Operations } from '../../../services/operations.js';
 import { budgetExtract } from '../output-budget.js';
@@ -25,7 +26,7 @@ export function extractUrlsTool(deps: {
       "Page controls: include_links lists the links (in_content marks those in the content); include_selectors / exclude_selectors (CSS) pick or drop parts of the page; wait_for_selector (CSS) renders and waits for it; screenshot returns a PNG image; max_age (seconds) refetches older cached copies (0: always). Results say from_cache and cached_at. wait_for_selector and screenshot need the server's browser: render_unavailable otherwise.",
       'Looking for something specific? Prefer passing query (a question or topic): each page then returns only its few passages that answer it (max_passages, default 3) with start_char/end_char, instead of the whole page; read on with start_char=end_char.',
       'Long pages: pass max_chars to get a slice; the result then carries total_chars and next_start_char; call again with start_char=next_start_char for the rest.',
-      'Cost: 1 credit per successfully extracted URL (5 with stealth); failures and pages served from cache are free.',
+      EXTRACT_PRICE_TEXT,
     ].join('\n'),
     inputSchema,
     outputSchema: extractResponseSchema,

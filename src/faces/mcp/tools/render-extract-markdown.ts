@@ -2,12 +2,14 @@
  * The text block of an `extract_urls` result: readable Markdown for clients that do not
  * read `structuredContent`.
  */
-import type { CrawlRequest, CrawlResponse, CrawlResult } from '../../../core/schemas.js';
+import type { ExtractRequest, ExtractResponse, ExtractResult } from '../../../core/schemas.js';
 import { renderPassages } from './render-passages.js';
+import { linkItem } from '../../reader-text.js';
+import { sliceNote } from '../../slice-note.js';
 
 /** The options of a call that shape the document its offsets index, which a follow-up call must repeat. */
 export type FollowUpOptions = Partial<
-  Pick<CrawlRequest, 'format' | 'stealth' | 'include_selectors' | 'exclude_selectors' | 'wait_for_selector'>
+  Pick<ExtractRequest, 'format' | 'stealth' | 'include_selectors' | 'exclude_selectors' | 'wait_for_selector'>
 >;
 
 /**
@@ -29,7 +31,7 @@ export function followUpOptions(args: unknown): FollowUpOptions {
 
 // The wrapper is no heading: a page's own headings (# to ######) stay the only ones, and
 // its content sits in <page_content> as in web_search's text.
-function renderResult(result: CrawlResult, index: number, carry: FollowUpOptions): string {
+function renderResult(result: ExtractResult, index: number, carry: FollowUpOptions): string {
   const heading = `**Page ${index + 1}: ${result.title ? `${result.title} — ` : ''}${result.url}**`;
   if (!result.success) {
     return `${heading}\n\n**Failed** (${result.error_type}, status ${result.status_code}): ${result.error ?? ''}`;
@@ -48,21 +50,12 @@ function renderResult(result: CrawlResult, index: number, carry: FollowUpOptions
   if (result.passages !== undefined) lines.push(renderPassages(result.url, result.passages, result.total_chars, carry));
   if (result.passages === undefined || result.markdown !== '')
     lines.push(...(result.passages ? [''] : []), '<page_content>', result.html ?? result.markdown, '</page_content>');
-  if (result.next_start_char !== undefined) {
-    const next = JSON.stringify({
-      urls: [result.url],
-      ...carry,
-      start_char: result.next_start_char,
-      max_chars: 30_000,
-    });
-    lines.push(
-      '',
-      `[Cut at character ${result.next_start_char} of ${result.total_chars}. For the rest call extract_urls with ${next}.]`,
-    );
-  } else if (result.total_chars !== undefined && (result.passages === undefined || result.markdown !== '')) {
-    // A slice that reaches the end (or starts past it, and is empty) says so: nothing is left to ask for.
-    lines.push('', `[End of page: it has ${result.total_chars} characters.]`);
-  }
+  const note = sliceNote(
+    result,
+    (next) =>
+      `call extract_urls with ${JSON.stringify({ urls: [result.url], ...carry, start_char: next, max_chars: 30_000 })}`,
+  );
+  if (note !== undefined) lines.push('', note);
   if (result.links !== undefined) lines.push('', renderLinks(result.links, result.links_truncated === true));
   return lines.join('\n');
 }
@@ -71,11 +64,10 @@ function renderResult(result: CrawlResult, index: number, carry: FollowUpOptions
 const MAX_TEXT_LINKS = 200;
 
 /** The page's links as a list, those inside the content marked; the text block shows at most MAX_TEXT_LINKS. */
-function renderLinks(links: NonNullable<CrawlResult['links']>, truncated: boolean): string {
+function renderLinks(links: NonNullable<ExtractResult['links']>, truncated: boolean): string {
   const shown = links.slice(0, MAX_TEXT_LINKS);
   const lines = [`<page_links count="${links.length}${truncated ? '+' : ''}">`];
-  for (const link of shown)
-    lines.push(`- ${link.in_content ? '(in content) ' : ''}[${link.text.replace(/[[\]]/g, '')}](${link.url})`);
+  for (const link of shown) lines.push(linkItem(link));
   if (links.length > shown.length) lines.push(`- … ${links.length - shown.length} more in the structured result`);
   // Cut by the page's 1000-link cap or by the output budget (links share it with the contents).
   if (truncated) lines.push('- … the list is cut (links_truncated): the page has more links than fit here');
@@ -84,7 +76,7 @@ function renderLinks(links: NonNullable<CrawlResult['links']>, truncated: boolea
 }
 
 /** `args`: the call's arguments, whose document-shaping options the read-on calls repeat. */
-export function renderExtractMarkdown(response: CrawlResponse, args?: unknown): string {
+export function renderExtractMarkdown(response: ExtractResponse, args?: unknown): string {
   const carry = followUpOptions(args);
   const m = response.metadata;
   const summary = `Extracted ${m.successful_crawls} of ${m.total_urls} URL(s); ${m.failed_crawls} failed; ${m.credits_used} credit(s) used${m.cached_free ? `, ${m.cached_free} from cache` : ''}.`;

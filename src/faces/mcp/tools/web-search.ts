@@ -2,8 +2,9 @@
  * The `web_search` tool: the search operation (`POST /api/search`) for models.
  */
 import type { Config } from '../../../core/config.js';
+import { SEARCH_PRICE_TEXT } from '../../../core/prices.js';
 import { searchRequestSchema, searchResponseSchema } from '../../../core/schemas.js';
-import { resolveEngineSettings } from '../../../services/engine-settings.js';
+import { resolveEngineSettings } from '../../../services/search/engine-settings.js';
 import type { Operations } from '../../../services/operations.js';
 import { budgetSearch } from '../output-budget.js';
 import type { ToolDefinition } from '../tool-definition.js';
@@ -28,7 +29,7 @@ export function webSearchTool(deps: {
       `Engines configured here: ${configured}${byDefault}. Narrow with include_domains / exclude_domains, time_range (day/week/month/year), country, language, safesearch.`,
       'With include_content, each of the top results carries either content (Markdown) or content_error (blocked, robots_disallowed, http_error, timeout, network_error, unsupported_content_type, too_large, forbidden_address, empty_content, busy). PDFs and other binaries are listed but cannot be read.',
       'metadata.status is success, partial (an engine failed; results are still usable) or no_results. Errors: invalid_request (bad parameter), engines_unavailable (every engine failed; try later), and on a metered server insufficient_credits or rate_limited.',
-      'Cost: 1 credit; with include_content 2 credits when 1-5 pages were delivered, 4 when 6-10, 1 when none; 0 for no results or a cached answer.',
+      SEARCH_PRICE_TEXT,
     ].join('\n'),
     inputSchema: searchRequestSchema,
     outputSchema: searchResponseSchema,

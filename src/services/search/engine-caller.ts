@@ -3,14 +3,14 @@
  * under the engine's time budget. Never throws: every failure becomes an EngineFailure
  * (code + message) so one broken engine never sinks the search.
  */
-import { DeadlineScope } from '../core/deadline-scope.js';
-import { AppError, toAppError } from '../core/errors.js';
-import { timeLeft, type RequestContext } from '../core/request-context.js';
-import { getEngine, getFallbackEngine } from '../engines/registry.js';
-import type { EngineId, EngineResult, SearchEngine, SearchParams } from '../engines/types.js';
-import type { HttpClient } from '../net/fetch-types.js';
+import { DeadlineScope } from '../../core/deadline-scope.js';
+import { AppError, toAppError } from '../../core/errors.js';
+import { timeLeft, type RequestContext } from '../../core/request-context.js';
+import { getEngine, getFallbackEngine } from '../../engines/registry.js';
+import type { EngineId, EngineResult, SearchEngine, SearchParams } from '../../engines/types.js';
+import type { HttpClient } from '../../net/fetch-types.js';
 import type { EngineHealth } from './engine-health.js';
-import type { ServiceObserver } from './metrics.js';
+import type { SearchObserver } from './search-observer.js';
 import type { EngineSettings } from './engine-settings.js';
 import type { EngineThrottle } from './engine-throttle.js';
 
@@ -36,7 +36,7 @@ export interface EngineCallerDeps {
   throttle: EngineThrottle;
   /** Time budget of one engine call, queueing and the DuckDuckGo fallback included. */
   timeoutMs: number;
-  observer?: Pick<ServiceObserver, 'engineCall' | 'engineSuspended'>;
+  observer?: Pick<SearchObserver, 'engineCall' | 'engineSuspended'>;
 }
 
 const utf8 = new TextDecoder('utf-8');

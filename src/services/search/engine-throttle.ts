@@ -6,8 +6,8 @@
  * Each engine has a FIFO lane; a queued call still obeys its time budget and the caller's
  * abort signal, and leaves the queue when either fires.
  */
-import { AppError } from '../core/errors.js';
-import type { EngineId } from '../engines/types.js';
+import { AppError } from '../../core/errors.js';
+import type { EngineId } from '../../engines/types.js';
 
 /** Gives the slot back; calling it more than once is harmless. */
 export type ReleaseSlot = () => void;

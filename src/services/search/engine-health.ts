@@ -5,9 +5,9 @@
  * suspension holds on every instance (a CAPTCHA'd engine rests everywhere); a local copy
  * spares the store a query per call while it lasts. The clock is injectable for tests.
  */
-import type { AppError } from '../core/errors.js';
-import type { SuspensionStore } from '../core/suspension-store.js';
-import type { EngineId } from '../engines/types.js';
+import type { AppError } from '../../core/errors.js';
+import type { SuspensionStore } from '../../core/ports/suspension-store.js';
+import type { EngineId } from '../../engines/types.js';
 
 export type SuspensionReason = 'blocked' | 'rate_limited';
 

@@ -3,24 +3,24 @@
  * extracted on its own through every gate, concurrently (the client caps requests per
  * host); duplicates fetched and charged once; results in submission order.
  */
-import { isTimeout } from '../core/deadline-scope.js';
-import { AppError, extractionErrorTypeOf } from '../core/errors.js';
-import { extractCredits } from '../core/pricing.js';
-import type { RequestContext } from '../core/request-context.js';
-import type { CrawlRequest, CrawlResponse, CrawlResult } from '../core/schemas.js';
-import { DEFAULT_PASSAGES } from '../core/schemas.js';
-import { selectPassages } from '../extract/passages/index.js';
+import { isTimeout } from '../../core/deadline-scope.js';
+import { AppError, extractionErrorTypeOf } from '../../core/errors.js';
+import { extractCredits } from '../../core/pricing.js';
+import type { RequestContext } from '../../core/request-context.js';
+import type { ExtractRequest, ExtractResponse, ExtractResult } from '../../core/schemas.js';
+import { DEFAULT_PASSAGES } from '../../core/schemas.js';
 import { pageContent } from './paging.js';
-import type { PageControls } from '../extract/types.js';
-import type { ExtractOptions, PageExtractor, PageOutcome } from './page-extractor.js';
-import { pageKey, parseTargetUrl } from './page-extractor.js';
+import type { PageControls } from '../../extract/types.js';
+import type { PageOutcome } from './extracted-page.js';
+import type { PageExtractor } from './page-extractor.js';
+import { pageRequest, type ExtractOptions } from './page-request.js';
 
 export interface ExtractProgress {
   done: number;
   total: number;
   url: string;
   /** The URL's result, as the response will hold it (the CLI prints each page as it completes). */
-  result: CrawlResult;
+  result: ExtractResult;
 }
 
 export interface ExtractCallOptions {
@@ -40,22 +40,27 @@ export class ExtractService {
   }
 
   /** Every URL under the request's one deadline (its `timeout_ms`, fixed in the context). */
-  async extract(ctx: RequestContext, request: CrawlRequest, options: ExtractCallOptions = {}): Promise<CrawlResponse> {
+  async extract(
+    ctx: RequestContext,
+    request: ExtractRequest,
+    options: ExtractCallOptions = {},
+  ): Promise<ExtractResponse> {
     const startedAt = performance.now();
     const timestamp = new Date().toISOString();
-    // Duplicates (same URL up to the fragment) share one extraction.
-    const keys = request.urls.map((raw) => {
-      const parsed = parseTargetUrl(raw);
-      return parsed instanceof URL ? pageKey(parsed) : `invalid:${raw}`;
-    });
-    const distinct = [...new Map(keys.map((key, i) => [key, request.urls[i] as string])).entries()];
+    // One page request per URL; duplicates (the same page: the URL up to its fragment) share
+    // one extraction and one charge.
+    const pageOptions = extractOptions(request);
+    const pages = request.urls.map((raw) => pageRequest(ctx, raw, pageOptions));
+    const keys = pages.map((page, i) => (page instanceof AppError ? `invalid:${request.urls[i]}` : page.key));
+    const distinct = [...new Map(keys.map((key, i) => [key, i])).entries()];
     let done = 0;
     const outcomes = new Map<string, PageOutcome>();
     await Promise.all(
-      distinct.map(async ([key, raw]) => {
-        const outcome = await this.#pages.extract(ctx, raw, extractOptions(request));
+      distinct.map(async ([key, i]) => {
+        const outcome = await this.#pages.run(pages[i]!);
         outcomes.set(key, outcome);
         done += 1;
+        const raw = request.urls[i]!;
         if (options.onProgress)
           options.onProgress({ done, total: distinct.length, url: raw, result: toResult(raw, outcome, request) });
       }),
@@ -89,7 +94,7 @@ export class ExtractService {
 }
 
 /** The page extractor's options from the request: the page controls only when asked for. */
-function extractOptions(request: CrawlRequest): ExtractOptions {
+function extractOptions(request: ExtractRequest): ExtractOptions {
   const controls: PageControls = {};
   if (request.include_links === true) controls.includeLinks = true;
   if (request.include_selectors?.length) controls.includeSelectors = request.include_selectors;
@@ -101,10 +106,13 @@ function extractOptions(request: CrawlRequest): ExtractOptions {
     ...(request.wait_for_selector !== undefined ? { waitForSelector: request.wait_for_selector } : {}),
     ...(request.screenshot === true ? { screenshot: true } : {}),
     ...(request.max_age !== undefined ? { maxAge: request.max_age } : {}),
+    ...(request.query !== undefined
+      ? { passages: { query: request.query, max: request.max_passages ?? DEFAULT_PASSAGES } }
+      : {}),
   };
 }
 
-function toResult(url: string, outcome: PageOutcome, request: CrawlRequest): CrawlResult {
+function toResult(url: string, outcome: PageOutcome, request: ExtractRequest): ExtractResult {
   if (!outcome.ok) {
     return {
       url,
@@ -123,17 +131,11 @@ function toResult(url: string, outcome: PageOutcome, request: CrawlRequest): Cra
     request.query !== undefined && request.max_chars === undefined
       ? { text: '', totalChars: whole.length, nextStartChar: undefined }
       : pageContent(whole, request.start_char, request.max_chars);
-  const result: CrawlResult = {
+  const result: ExtractResult = {
     url,
     success: true,
     markdown: request.format === 'html' ? '' : page.text,
-    ...(request.query !== undefined
-      ? {
-          passages: selectPassages(output.markdown, request.query, request.max_passages ?? DEFAULT_PASSAGES, {
-            ...(output.language ? { language: output.language } : {}),
-          }),
-        }
-      : {}),
+    ...(outcome.passages !== undefined ? { passages: outcome.passages } : {}),
     ...(request.format === 'html' ? { html: page.text } : {}),
     status_code: outcome.statusCode,
     rendered: outcome.rendered,

@@ -6,13 +6,13 @@
  * its usage record. A caller without a key (stdio, the CLI, loopback while no key exists)
  * is not metered.
  */
-import type { Config } from '../core/config.js';
-import { AppError } from '../core/errors.js';
-import type { ApiKeyRecord } from '../core/key-store.js';
-import type { LedgerStore, Operation, UsageRecord } from '../core/ledger-store.js';
-import type { RateWindowStore } from '../core/rate-window-store.js';
-import type { RequestContext } from '../core/request-context.js';
-import { now as deadlineNow } from '../core/deadline-scope.js';
+import type { Config } from '../../core/config.js';
+import { AppError } from '../../core/errors.js';
+import type { ApiKeyRecord } from '../../core/ports/key-store.js';
+import type { LedgerStore, Operation, UsageRecord } from '../../core/ports/ledger-store.js';
+import type { RateWindowStore } from '../../core/ports/rate-window-store.js';
+import type { RequestContext } from '../../core/request-context.js';
+import { now as deadlineNow } from '../../core/deadline-scope.js';
 
 /** Hooks for the metrics the faces export (optional: the CLI has none). */
 export interface MeteringObserver {

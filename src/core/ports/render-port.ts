@@ -3,7 +3,7 @@
  * composition root plugs in the Chromium adapter (render/chromium-renderer.ts) when a
  * browser exists and WEBSEARCH_RENDER is not `never`.
  */
-import type { RequestDeadline } from './request-context.js';
+import type { RequestDeadline } from '../request-context.js';
 
 /** The main document as the guarded fetcher already got it (cap, policy and robots applied). */
 export interface StaticDocument {

@@ -3,7 +3,7 @@
  * `convert`, run wherever the composition root decides (a worker pool in servers, the
  * calling thread in unit tests). Generic so that core names no type of extract/.
  */
-import type { RequestDeadline } from './request-context.js';
+import type { RequestDeadline } from '../request-context.js';
 
 export interface ConverterPort<Input, Output> {
   /**

@@ -4,12 +4,13 @@
  * page must not stretch it, and pages still pending when the deadline fires are reported
  * as `timeout` (and their downloads aborted) instead of being waited for.
  */
-import { DeadlineScope } from '../core/deadline-scope.js';
-import { AppError, contentErrorOf, toAppError, type ContentErrorValue } from '../core/errors.js';
-import type { RequestContext } from '../core/request-context.js';
-import type { SearchResult } from '../core/schemas.js';
-import { selectPassages, type Passage } from '../extract/passages/index.js';
-import type { PageExtractor, PageOutcome } from './page-extractor.js';
+import { DeadlineScope } from '../../core/deadline-scope.js';
+import { AppError, contentErrorOf, toAppError, type ContentErrorValue } from '../../core/errors.js';
+import type { RequestContext } from '../../core/request-context.js';
+import type { SearchResult } from '../../core/schemas.js';
+import type { Passage } from '../../extract/passages/index.js';
+import type { PageOutcome } from '../pages/extracted-page.js';
+import type { PageExtractor } from '../pages/page-extractor.js';
 
 export interface SearchProgress {
   /** Pages finished so far (delivered or failed). */
@@ -38,16 +39,10 @@ export interface ContentOutcome {
 
 type ContentField = { content: string } | { passages: Passage[] } | { content_error: ContentErrorValue };
 
-function fieldOf(outcome: PageOutcome, passages: ContentOptions['passages']): ContentField {
+function fieldOf(outcome: PageOutcome): ContentField {
   // A page without readable text already failed as empty_content in the extractor.
-  if (outcome.ok && passages) {
-    // The page's own language picks its stop words; the request's when the page names none.
-    const language = outcome.output.language ?? passages.language;
-    return {
-      passages: selectPassages(outcome.output.markdown, passages.query, passages.max, language ? { language } : {}),
-    };
-  }
-  if (outcome.ok) return { content: outcome.output.markdown };
+  if (outcome.ok)
+    return outcome.passages !== undefined ? { passages: outcome.passages } : { content: outcome.output.markdown };
   // Our own deadline aborts the extraction, which may surface as `cancelled`.
   if (outcome.error.code === 'cancelled') return { content_error: 'timeout' };
   return { content_error: contentErrorOf(outcome.error.code, outcome.statusCode) };
@@ -96,8 +91,12 @@ export async function fetchContent(
   const work = targets.map(async (result, index) => {
     let field: ContentField;
     try {
-      const outcome = await pages.extract(pageCtx, result.url, { format: 'markdown' });
-      field = fieldOf(outcome, options.passages);
+      // The passages are ranked in the page's journey, as for an extraction (one ranker, once).
+      const outcome = await pages.extract(pageCtx, result.url, {
+        format: 'markdown',
+        ...(options.passages ? { passages: options.passages } : {}),
+      });
+      field = fieldOf(outcome);
     } catch (err) {
       // PageExtractor reports failures as outcomes; a throw is a bug or a foreign adapter.
       const error = toAppError(err);

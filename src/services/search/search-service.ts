@@ -5,20 +5,20 @@
  * every selected engine failed does the request fail (engines_unavailable, not charged).
  */
 import { createHash } from 'node:crypto';
-import type { CacheStore } from '../core/cache-port.js';
-import type { ServiceObserver } from './metrics.js';
-import type { Config } from '../core/config.js';
-import { isTimeout } from '../core/deadline-scope.js';
-import { AppError } from '../core/errors.js';
-import { newSearchId } from '../core/ids.js';
-import { searchCredits } from '../core/pricing.js';
-import type { RequestContext } from '../core/request-context.js';
-import type { SearchRequest, SearchResponse, SearchResult } from '../core/schemas.js';
-import { DEFAULT_PASSAGES } from '../core/schemas.js';
-import type { SuspensionStore } from '../core/suspension-store.js';
-import { fuseResults, type EngineResultList } from '../engines/fusion.js';
-import { ENGINE_IDS, type EngineId, type SearchParams } from '../engines/types.js';
-import type { HttpClient } from '../net/fetch-types.js';
+import type { CacheStore } from '../../core/ports/cache-port.js';
+import type { SearchObserver } from './search-observer.js';
+import type { Config } from '../../core/config.js';
+import { isTimeout } from '../../core/deadline-scope.js';
+import { AppError } from '../../core/errors.js';
+import { newSearchId } from '../../core/ids.js';
+import { searchCredits } from '../../core/pricing.js';
+import type { RequestContext } from '../../core/request-context.js';
+import type { SearchRequest, SearchResponse, SearchResult } from '../../core/schemas.js';
+import { DEFAULT_PASSAGES } from '../../core/schemas.js';
+import type { SuspensionStore } from '../../core/ports/suspension-store.js';
+import { fuseResults, type EngineResultList } from '../../engines/fusion.js';
+import { ENGINE_IDS, type EngineId, type SearchParams } from '../../engines/types.js';
+import type { HttpClient } from '../../net/fetch-types.js';
 import { EngineCaller, type EngineFailure } from './engine-caller.js';
 import { EngineHealth } from './engine-health.js';
 import {
@@ -28,7 +28,7 @@ import {
   type EngineSettings,
 } from './engine-settings.js';
 import { EngineThrottle } from './engine-throttle.js';
-import type { PageExtractor } from './page-extractor.js';
+import type { PageExtractor } from '../pages/page-extractor.js';
 import { fetchContent, type SearchProgress } from './search-content.js';
 
 export type { SearchProgress } from './search-content.js';
@@ -38,7 +38,7 @@ export interface SearchServiceDeps {
   client: HttpClient;
   pages: Pick<PageExtractor, 'extract'>;
   cache: CacheStore<SearchResponse>;
-  observer?: ServiceObserver;
+  observer?: SearchObserver;
   /** Where engine suspensions are shared between instances (the store). */
   suspensions?: SuspensionStore;
   /** Wall clock (epoch ms) for suspensions and timestamps; tests inject a fake one. */

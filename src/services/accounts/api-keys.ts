@@ -4,10 +4,10 @@
  * constant time, revoked for good, topped up. No secret is ever logged or stored.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../core/errors.js';
-import { newKeyId } from '../core/ids.js';
-import type { ApiKeyRecord, KeyStore } from '../core/key-store.js';
-import type { LedgerStore, UsageRecord } from '../core/ledger-store.js';
+import { AppError } from '../../core/errors.js';
+import { newKeyId } from '../../core/ids.js';
+import type { ApiKeyRecord, KeyStore } from '../../core/ports/key-store.js';
+import type { LedgerStore, UsageRecord } from '../../core/ports/ledger-store.js';
 
 /** The keys, and the ledger's usage records read back; never a hold or a charge. */
 type ApiKeysStore = KeyStore & Pick<LedgerStore, 'usage'>;

@@ -4,9 +4,9 @@
  * and their fusion weights. Checked once at start-up so that a typo in WEBSEARCH_ENGINES
  * or WEBSEARCH_ENGINE_WEIGHTS stops the server instead of silently searching differently.
  */
-import { ConfigError, type Config } from '../core/config.js';
-import { ENGINE_IDS, type EngineContext, type EngineId } from '../engines/types.js';
-import { ENGINE_CATALOG, isEngineId, missingSettings } from '../engines/catalog.js';
+import { ConfigError, type Config } from '../../core/config.js';
+import { ENGINE_IDS, type EngineContext, type EngineId } from '../../engines/types.js';
+import { ENGINE_CATALOG, isEngineId, missingSettings } from '../../engines/catalog.js';
 
 export interface EngineSettings {
   /** Context of every engine, configured or not (unconfigured ones are never called). */

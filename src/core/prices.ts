@@ -1,0 +1,25 @@
+/**
+ * The rates, said once (docs/interface.md 8.2 search, 8.3 extract): pricing.ts computes holds
+ * and charges from them, and every text that tells a caller the price (tool descriptions,
+ * schema descriptions) is written from them here.
+ */
+export const RATES = {
+  extractPerUrl: 1,
+  extractPerUrlStealth: 5,
+  search: 1,
+  /** With content: up to this many pages delivered cost the lower rate, more the higher. */
+  searchContentLowerTierPages: 5,
+  searchContentLower: 2,
+  searchContentHigher: 4,
+} as const;
+
+const credits = (n: number): string => `${n} credit${n === 1 ? '' : 's'}`;
+
+/** The extract price in a sentence, for tool descriptions. */
+export const EXTRACT_PRICE_TEXT = `Cost: ${credits(RATES.extractPerUrl)} per successfully extracted URL (${RATES.extractPerUrlStealth} with stealth); failures and pages served from cache are free.`;
+
+/** The stealth surcharge, for the field's description. */
+export const STEALTH_PRICE_TEXT = `${credits(RATES.extractPerUrlStealth)} per successful URL instead of ${RATES.extractPerUrl}.`;
+
+/** The search price in a sentence, for tool descriptions. */
+export const SEARCH_PRICE_TEXT = `Cost: ${credits(RATES.search)}; with include_content ${credits(RATES.searchContentLower)} when 1-${RATES.searchContentLowerTierPages} pages were delivered, ${RATES.searchContentHigher} when ${RATES.searchContentLowerTierPages + 1}-10, ${RATES.search} when none; 0 for no results or a cached answer.`;

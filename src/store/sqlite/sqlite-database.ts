@@ -1,0 +1,79 @@
+/**
+ * The SQLite store's file: opened in WAL mode (readers never wait for the writer;
+ * `busy_timeout` queues writers across processes), its schema created and migrated in
+ * place. Every port of the SQLite store prepares its statements on this one database.
+ */
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS cache (
+  ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at INTEGER NOT NULL,
+  PRIMARY KEY (ns, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS cache_expiry ON cache (expires_at);
+CREATE TABLE IF NOT EXISTS suspensions (engine TEXT PRIMARY KEY, reason TEXT NOT NULL, until INTEGER NOT NULL, cause TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, prefix TEXT NOT NULL,
+  balance INTEGER, created_at TEXT NOT NULL, revoked_at TEXT
+);
+CREATE TABLE IF NOT EXISTS holds (
+  key_id TEXT NOT NULL, request_id TEXT NOT NULL, credits INTEGER NOT NULL, expires_at INTEGER NOT NULL, owner TEXT,
+  PRIMARY KEY (key_id, request_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS usage (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, key_id TEXT NOT NULL, operation TEXT NOT NULL,
+  credits INTEGER NOT NULL, request_id TEXT NOT NULL, at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_key ON usage (key_id, seq);
+CREATE INDEX IF NOT EXISTS usage_at ON usage (at);
+CREATE TABLE IF NOT EXISTS rate_windows (bucket TEXT PRIMARY KEY, window_end INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+/** Expired rows removed per sweep of a table: bounded work, so a sweep never stalls a request. */
+export const SWEEP_ROWS = 500;
+
+/** Opens (creating if needed) the database at `path`, a file or `:memory:`, with its schema current. */
+export function openSqliteDatabase(path: string): Database.Database {
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Keys' hashes, balances and usage: owner-only. SQLite creates a new file 0644 and gives
+    // its -wal and -shm files the database file's mode, so creating it 0600 first covers all three.
+    closeSync(openSync(path, 'a', 0o600));
+  }
+  const db = new Database(path);
+  // WAL with synchronous=NORMAL: a commit is in the WAL file before it returns, so an
+  // acknowledged charge survives the process being killed; only a power loss may take
+  // the last commits (FULL would fsync each one for that, at several times the cost).
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION)
+    throw new Error(`the store was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION})`);
+  db.exec(SCHEMA);
+  // Files from before holds had owners: a nullable column, which older builds ignore.
+  if (!(db.pragma('table_info(holds)') as { name: string }[]).some((c) => c.name === 'owner'))
+    db.exec('ALTER TABLE holds ADD COLUMN owner TEXT');
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  addUsageSubject(db);
+  return db;
+}
+
+/**
+ * Usage records keep what the request was about in a nullable column added in place: a
+ * file written before still opens, and an older version sharing it still writes its rows.
+ */
+function addUsageSubject(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('usage')").all();
+  if (columns.some((c) => c.name === 'subject')) return;
+  try {
+    db.exec('ALTER TABLE usage ADD COLUMN subject TEXT');
+  } catch (err) {
+    // Another process opening the same file added it first.
+    if (!/duplicate column/i.test((err as Error).message)) throw err;
+  }
+}
