@@ -179,7 +179,9 @@ export const passageSchema = z.object({
   lead_in: z
     .string()
     .optional()
-    .describe("The table's header row or the list's lead-in line, when the passage starts inside it past them."),
+    .describe(
+      "The table's header row or the list's lead-in line, when the passage starts inside it past them and the passage before it does not show them.",
+    ),
 });
 export type PassageResult = z.infer<typeof passageSchema>;
 
