@@ -30,7 +30,6 @@ export type { ParsedContentType } from './content-type.js';
 export { sniffBinary } from './sniff.js';
 export { isChallengePage } from './challenge.js';
 export { hasReadableText } from './readable-text.js';
-export { looksScriptDependent, nearEmpty } from './script-dependent.js';
 export { decodeText } from './charset.js';
 export type { DecodedText } from './charset.js';
 export type { ContentKind, ConvertInput, ConvertOutput, PageControls, PageLink, PassFailure } from './types.js';
