@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * `websearch-mcp` — with no command, the stdio MCP server (what desktop clients spawn);
- * `serve` runs the HTTP API and `/mcp`; `extract` and `search` print results; `keys`
- * manages API keys. Exit codes: 0 done, 1 the operation failed, 2 a usage or setting
- * mistake (one line, no stack trace).
+ * `serve` runs the HTTP API and `/mcp`; `extract` and `search` print results, `map` a site's
+ * URLs and `crawl-site` its pages (cli/site-commands.ts); `keys` manages API keys. Exit
+ * codes: 0 done, 1 the operation failed, 2 a usage or setting mistake (one line, no stack
+ * trace).
  */
 import type { OptionSpec } from './cli/args.js';
 import { UsageError, closest, parseCommand, splitCommand, wholeNumber } from './cli/args.js';
@@ -21,6 +22,8 @@ Usage:
   websearch-mcp serve [settings]        run the HTTP API and MCP (/mcp, /sse) on --host:--port
   websearch-mcp search <query...>       print search results (Markdown, or --json)
   websearch-mcp extract <url...>        print pages as Markdown (or --json, --format html)
+  websearch-mcp map <url>               print a site's URLs from its sitemaps, feeds and links
+  websearch-mcp crawl-site <url>        crawl a site, printing each page as Markdown (or --jsonl)
   websearch-mcp keys <create|list|revoke|topup|usage>
                                         manage API keys and credits
   websearch-mcp <command> --help        a command's own options
@@ -68,7 +71,7 @@ const COMMANDS: Record<string, CommandDef> = {
   },
   serve: {
     usage:
-      'websearch-mcp serve [--host H] [--port P] [settings]\n  The playground at /, the HTTP API (POST /api/crawl, GET|POST /api/search, GET /api/usage), the reader\n  GET /r/<url>, MCP Streamable HTTP at /mcp, legacy SSE at /sse, /healthz, /metrics and /openapi.json.\n',
+      'websearch-mcp serve [--host H] [--port P] [settings]\n  The playground at /, the HTTP API (POST /api/crawl, GET|POST /api/search, POST /api/map, POST\n  /api/site-crawls with GET|DELETE /api/site-crawls/<id>, GET /api/usage), the reader GET /r/<url>, MCP\n  Streamable HTTP at /mcp, legacy SSE at /sse, /healthz, /metrics and /openapi.json.\n',
     options: {},
     positionals: false,
     unused: [],
@@ -80,14 +83,14 @@ const COMMANDS: Record<string, CommandDef> = {
   },
   extract: {
     usage: async (config) => {
-      const { crawlFlagsHelp, crawlSchema } = await import('./cli/crawl-flags.js');
+      const { flagsHelp, crawlFlagSource } = await import('./cli/crawl-flags.js');
       return `websearch-mcp extract <url...> [options] [settings]
   --json                     print the API's response object, once every URL is done
   --jsonl                    print each result as one JSON line as it completes, then {"metadata": ...}
   --screenshot-dir DIR       with --screenshot: where each page's PNG is written (default: the current
                              directory), named from its URL (example.com-docs.png; an old one is replaced)
 Page options, one for each field of POST /api/crawl (the API's names with dashes):
-${crawlFlagsHelp(crawlSchema(config))}
+${flagsHelp(crawlFlagSource(config))}
   A LIST repeats the flag and/or separates values with commas (--exclude-selectors nav,.ad).
   On/off options go alone, negated (--no-stealth) or with true/false.
   Each page prints as it completes (so in completion order), its links under it with
@@ -97,10 +100,10 @@ ${crawlFlagsHelp(crawlSchema(config))}
 `;
     },
     options: async () => {
-      const { crawlOptions, crawlSchema } = await import('./cli/crawl-flags.js');
+      const { flagOptions, crawlFlagSource } = await import('./cli/crawl-flags.js');
       return {
         // The flags' names and kinds do not depend on the limits: the defaults' serve.
-        ...crawlOptions(crawlSchema(loadConfig({ env: {} }))),
+        ...flagOptions(crawlFlagSource(loadConfig({ env: {} }))),
         json: { type: 'boolean' },
         jsonl: { type: 'boolean' },
         'screenshot-dir': { type: 'string' },
@@ -110,6 +113,62 @@ ${crawlFlagsHelp(crawlSchema(config))}
     unused: ['server', 'mcp', 'auth', 'search', 'engines'],
     quiet: true,
     run: (config, parsed) => runExtract(config, parsed),
+  },
+  map: {
+    usage: async () => {
+      const { flagsHelp, mapFlagSource } = await import('./cli/crawl-flags.js');
+      return `websearch-mcp map <url> [options] [settings]
+  --json                     print the API's response object
+Map options, one for each field of POST /api/map (the API's names with dashes):
+${flagsHelp(mapFlagSource())}
+  A LIST repeats the flag and/or separates values with commas (--include-paths '/docs/**,/blog/**').
+  Prints one URL a line, then tab-separated its score (with --search) and its title when known;
+  on stderr a summary: URLs found, whether --limit cut the list, robots.txt refusals, warnings.
+`;
+    },
+    options: async () => {
+      const { flagOptions, mapFlagSource } = await import('./cli/crawl-flags.js');
+      return { ...flagOptions(mapFlagSource()), json: { type: 'boolean' } };
+    },
+    positionals: true,
+    unused: ['server', 'mcp', 'auth', 'search', 'engines'],
+    quiet: true,
+    run: async (config, parsed) => {
+      const { runMap } = await import('./cli/site-commands.js');
+      return runMap(config, { ...parsed, logger: await makeLogger(config) });
+    },
+  },
+  'crawl-site': {
+    usage: async (config) => {
+      const { flagsHelp, siteCrawlFlagSource } = await import('./cli/crawl-flags.js');
+      return `websearch-mcp crawl-site <url> [options] [settings]
+  --json                     print the job's status with every page, once the crawl is done
+  --jsonl                    print each page as one JSON line as it arrives, then {"status": ...}
+Crawl options, one for each field of POST /api/site-crawls (the API's names with dashes):
+${flagsHelp(siteCrawlFlagSource(config))}
+  A LIST repeats the flag and/or separates values with commas (--exclude-paths '/tag/**,/page/*').
+  On/off options go alone, negated (--no-use-sitemap) or with true/false.
+  Each page prints as it completes, with its depth and the page it was found on; a failed
+  page is a line on stderr. On a terminal, a progress line on stderr counts the pages. Ctrl-C
+  cancels the crawl (exit 130). Exit 1 when the crawl stopped with stop_reason "failed".
+`;
+    },
+    options: async () => {
+      const { flagOptions, siteCrawlFlagSource } = await import('./cli/crawl-flags.js');
+      return {
+        // The flags' names and kinds do not depend on the limits: the defaults' serve.
+        ...flagOptions(siteCrawlFlagSource(loadConfig({ env: {} }))),
+        json: { type: 'boolean' },
+        jsonl: { type: 'boolean' },
+      };
+    },
+    positionals: true,
+    unused: ['server', 'mcp', 'auth', 'search', 'engines'],
+    quiet: true,
+    run: async (config, parsed) => {
+      const { runCrawlSite } = await import('./cli/site-commands.js');
+      return runCrawlSite(config, { ...parsed, logger: await makeLogger(config) });
+    },
   },
   search: {
     usage: `websearch-mcp search <query...> [options] [settings]
@@ -167,7 +226,7 @@ async function runStdio(config: Config): Promise<void> {
   // Someone typed `websearch-mcp` in a terminal: say what this is rather than wait in silence.
   if (process.stdin.isTTY)
     process.stderr.write(
-      'websearch-mcp: this is the MCP server on stdio, waiting for a client (Claude Desktop, Claude Code, Cursor, VS Code) to speak JSON-RPC on stdin; Ctrl-C stops it. See "websearch-mcp --help" for serve, search, extract and keys.\n',
+      'websearch-mcp: this is the MCP server on stdio, waiting for a client (Claude Desktop, Claude Code, Cursor, VS Code) to speak JSON-RPC on stdin; Ctrl-C stops it. See "websearch-mcp --help" for serve, search, extract, map, crawl-site and keys.\n',
     );
   await closed;
   await handle.close().catch(() => undefined);
@@ -206,9 +265,11 @@ async function runServe(config: Config): Promise<void> {
     }
     throw err;
   }
+  // Site crawls this instance ran before a restart (or a dead instance's) go on.
+  await core.siteCrawls.resume();
   const mode = config.mcp.stateless ? 'stateless' : 'with sessions';
   process.stderr.write(
-    `websearch-mcp listening on ${server.url}: playground at /, GET|POST /api/search, POST /api/crawl, GET /r/<url>, GET /api/usage, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n${serveBanner(config)}\n`,
+    `websearch-mcp listening on ${server.url}: playground at /, GET|POST /api/search, POST /api/crawl, POST /api/map, POST /api/site-crawls, GET /r/<url>, GET /api/usage, MCP Streamable HTTP at /mcp (${mode}), legacy MCP SSE at /sse\n${serveBanner(config)}\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -260,12 +321,12 @@ async function runExtract(config: Config, { options, positionals }: Parsed): Pro
   const json = options.json === true;
   const jsonl = options.jsonl === true;
   if (json && jsonl) throw new UsageError('--json and --jsonl are two output forms: choose one');
-  const [{ crawlBody, crawlSchema }, { ScreenshotFiles }] = await Promise.all([
+  const [{ requestBody, crawlFlagSource }, { ScreenshotFiles }] = await Promise.all([
     import('./cli/crawl-flags.js'),
     import('./cli/screenshot-files.js'),
   ]);
   // The page options, read and checked as POST /api/crawl's body before anything is fetched.
-  const body = crawlBody(crawlSchema(config), positionals, options);
+  const body = requestBody(crawlFlagSource(config), { urls: positionals }, options);
   const screenshotDir = options['screenshot-dir'] as string | undefined;
   if (screenshotDir !== undefined && body.screenshot !== true)
     throw new UsageError('--screenshot-dir is where --screenshot writes its files: give --screenshot too');
@@ -437,7 +498,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!def) {
       const guess = closest(name, [...Object.keys(COMMANDS).filter(Boolean), 'keys']);
       throw new UsageError(
-        `unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: serve, search, extract, keys`,
+        `unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; commands: serve, search, extract, map, crawl-site, keys`,
       );
     }
     const options = typeof def.options === 'function' ? await def.options() : def.options;

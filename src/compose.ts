@@ -21,6 +21,9 @@ import { Operations } from './services/operations.js';
 import type { ExtractedPage } from './services/pages/extracted-page.js';
 import { PageExtractor } from './services/pages/page-extractor.js';
 import { SearchService } from './services/search/search-service.js';
+import { PageHolds } from './services/accounts/page-holds.js';
+import { MapService } from './services/site/map-service.js';
+import { SiteCrawlService } from './services/site/site-crawl-service.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ConvertInput, ConvertOutput } from './extract/index.js';
 import { ConvertPool } from './workers/convert-pool.js';
@@ -39,6 +42,8 @@ export interface Core {
   extract: ExtractService;
   search: SearchService;
   pages: PageExtractor;
+  /** Site crawl jobs: servers call `resume()` once they listen (their own jobs from an earlier life, orphans of dead instances). */
+  siteCrawls: SiteCrawlService;
   /** Where pages are converted: the worker pool, or the calling thread. */
   converter: ConverterPort<ConvertInput, ConvertOutput>;
   close(): Promise<void>;
@@ -117,18 +122,32 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     ...observer,
   });
   const metering = new Metering({ ledger: store, rateWindows: store, config, ...observer });
+  const map = new MapService({ config, client, robots });
+  const siteCrawls = new SiteCrawlService({
+    config,
+    client,
+    robots,
+    pages,
+    jobs: store.siteJobs,
+    logger: logger.child({ component: 'site-crawl' }),
+    metering,
+    holds: new PageHolds({ ledger: store, ...observer }),
+  });
   return {
     config,
     logger,
     store,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     keys: new ApiKeys(store),
-    operations: new Operations({ config, metering, extract, search }),
+    operations: new Operations({ config, metering, extract, search, map, siteCrawls }),
     extract,
     search,
     pages,
+    siteCrawls,
     converter,
     close: async () => {
+      // Runs stop first (their jobs stay running in the store: the next start resumes them).
+      await siteCrawls.close();
       await renderer?.close();
       await converter.close();
       await client.close();

@@ -8,6 +8,9 @@
  *   const web = createWebSearch();
  *   const found = await web.search({ q: 'model context protocol' });
  *   const pages = await web.extract({ urls: [found.results[0].url] });
+ *   const site = await web.map({ url: 'https://example.com', search: 'pricing' });
+ *   const crawl = await web.crawlSite({ url: 'https://example.com/docs/', limit: 20 });
+ *   for await (const page of crawl.pages) console.log(page.url, page.depth);
  *   await web.close();
  */
 import type { z } from 'zod';
@@ -21,6 +24,9 @@ import { silentLogger } from './core/logger.js';
 import { incomingRequest } from './core/request-context.js';
 import type { extractRequestSchema, searchRequestSchema } from './core/schemas.js';
 import type { ExtractResponse, SearchResponse } from './core/schemas.js';
+import type { mapRequestSchema, siteCrawlRequestSchema } from './core/site-schemas.js';
+import type { MapResponse, SiteCrawlPage, SiteCrawlStatus } from './core/site-schemas.js';
+import { STATUS_MAX_PAGES } from './core/site-schemas.js';
 import { engineSettingsProblems } from './services/search/engine-settings.js';
 
 export { htmlToMarkdown } from './extract/html/html-to-markdown.js';
@@ -50,11 +56,34 @@ export type {
   SearchResult,
 } from './core/schemas.js';
 export type { PageType } from './core/page-types.js';
+export { mapRequestSchema, mapResponseSchema, siteCrawlStatusSchema } from './core/site-schemas.js';
+export type { MapLink, MapResponse, SiteCrawlPage, SiteCrawlStatus } from './core/site-schemas.js';
 
 /** What `search` takes: the body of `POST /api/search` (defaults may be left out). */
 export type SearchRequest = z.input<typeof searchRequestSchema>;
 /** What `extract` takes: the body of `POST /api/crawl` (defaults may be left out). */
 export type ExtractRequest = z.input<ReturnType<typeof extractRequestSchema>>;
+/** What `map` takes: the body of `POST /api/map` (defaults may be left out). */
+export type MapRequest = z.input<typeof mapRequestSchema>;
+/** What `crawlSite` takes: the body of `POST /api/site-crawls` (defaults may be left out). */
+export type SiteCrawlRequest = z.input<ReturnType<typeof siteCrawlRequestSchema>>;
+
+/** A site crawl under way: a job in the store, read on by cursor as `GET /api/site-crawls/{id}` reads it. */
+export interface SiteCrawl {
+  /** The job's id (`GET /api/site-crawls/{id}` on a server sharing the store reads it too). */
+  readonly id: string;
+  /** The job now, as `GET /api/site-crawls/{id}` without a cursor answers it (its first pages). */
+  status(): Promise<SiteCrawlStatus>;
+  /** Cancels the job (stop_reason "cancelled"); the pages delivered so far stay readable. */
+  cancel(): Promise<void>;
+  /** Every page of the crawl once, in the order they completed, waiting for new ones until the job is done; each loop reads from the first. */
+  readonly pages: AsyncIterable<SiteCrawlPage>;
+  /** The job's final status (its progress and stop_reason; its pages are read through `pages`). */
+  readonly done: Promise<SiteCrawlStatus>;
+}
+
+/** How long each read of a running crawl waits for its next pages (an abort ends the wait at once). */
+const READ_WAIT_MS = 10_000;
 
 export interface CallOptions {
   /** Aborts the call: page fetches and engine calls stop. */
@@ -77,6 +106,14 @@ export interface WebSearch {
   search(request: SearchRequest, options?: CallOptions): Promise<SearchResponse>;
   /** Extraction of 1 to 10 URLs; each URL succeeds or fails on its own, as in `/api/crawl`. */
   extract(request: ExtractRequest, options?: CallOptions): Promise<ExtractResponse>;
+  /** A site's URLs from its sitemaps, feeds and links, as `/api/map` answers them. */
+  map(request: MapRequest, options?: CallOptions): Promise<MapResponse>;
+  /**
+   * Starts a site crawl (a job, as `POST /api/site-crawls` starts one) and answers its
+   * handle once it runs; `options.signal` cancels the job. `wait_ms` in the request waits
+   * that long before answering, as the API does.
+   */
+  crawlSite(request: SiteCrawlRequest, options?: CallOptions): Promise<SiteCrawl>;
   /** Closes connections and the store. */
   close(): Promise<void>;
 }
@@ -124,6 +161,61 @@ export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
     async extract(request, callOptions) {
       const cancel = callSignal(callOptions);
       return (await built()).operations.extract(incomingRequest({ caller: LOCAL_CALLER, logger, cancel }), request);
+    },
+    async map(request, callOptions) {
+      const cancel = callSignal(callOptions);
+      return (await built()).operations.map(incomingRequest({ caller: LOCAL_CALLER, logger, cancel }), request);
+    },
+    async crawlSite(request, callOptions) {
+      const cancel = callSignal(callOptions);
+      const { operations } = await built();
+      const call = () => incomingRequest({ caller: LOCAL_CALLER, logger, cancel });
+      const first = await operations.startSiteCrawl(call(), request, { pages: STATUS_MAX_PAGES });
+      const { id } = first;
+      // Reads by cursor from the first answer on, waiting for new pages while the job runs.
+      async function* readPages(): AsyncGenerator<SiteCrawlPage> {
+        let status = first;
+        let cursor = first.next_cursor;
+        for (;;) {
+          yield* status.pages;
+          if (status.status === 'done' && status.next_cursor === undefined) return;
+          // From "0" before the first page: a read without a cursor waits for the crawl's end, not its first page.
+          status = await operations.siteCrawlStatus(call(), id, {
+            cursor: cursor ?? '0',
+            limit: STATUS_MAX_PAGES,
+            wait_ms: READ_WAIT_MS,
+          });
+          if (status.next_cursor !== undefined) cursor = status.next_cursor;
+        }
+      }
+      // Waits for the job's end past its last result, a result at a time.
+      const finish = async (): Promise<SiteCrawlStatus> => {
+        let status = first;
+        do {
+          status = await operations.siteCrawlStatus(incomingRequest({ caller: LOCAL_CALLER, logger }), id, {
+            cursor: String(status.progress.pages),
+            limit: 1,
+            wait_ms: READ_WAIT_MS,
+          });
+        } while (status.status === 'running');
+        return status;
+      };
+      let done: Promise<SiteCrawlStatus> | undefined;
+      const cancelJob = async () => {
+        await operations.cancelSiteCrawl(incomingRequest({ caller: LOCAL_CALLER, logger }), id);
+      };
+      cancel?.addEventListener('abort', () => void cancelJob().catch(() => undefined), { once: true });
+      if (cancel?.aborted) await cancelJob();
+      return {
+        id,
+        status: () => operations.siteCrawlStatus(incomingRequest({ caller: LOCAL_CALLER, logger }), id, {}),
+        cancel: cancelJob,
+        pages: { [Symbol.asyncIterator]: readPages },
+        // Started when first asked for: a handle nobody awaits polls nothing.
+        get done() {
+          return (done ??= finish());
+        },
+      };
     },
     async close() {
       closed = true;

@@ -11,6 +11,8 @@ export const RATES = {
   searchContentLowerTierPages: 5,
   searchContentLower: 2,
   searchContentHigher: 4,
+  /** A site map, whatever its size (docs/decisions.md, "Site maps and crawls"). */
+  map: 1,
 } as const;
 
 const credits = (n: number): string => `${n} credit${n === 1 ? '' : 's'}`;
@@ -23,3 +25,9 @@ export const STEALTH_PRICE_TEXT = `${credits(RATES.extractPerUrlStealth)} per su
 
 /** The search price in a sentence, for tool descriptions. */
 export const SEARCH_PRICE_TEXT = `Cost: ${credits(RATES.search)}; with include_content ${credits(RATES.searchContentLower)} when 1-${RATES.searchContentLowerTierPages} pages were delivered, ${RATES.searchContentHigher} when ${RATES.searchContentLowerTierPages + 1}-10, ${RATES.search} when none; 0 for no results or a cached answer.`;
+
+/** The map price in a sentence, for tool descriptions. */
+export const MAP_PRICE_TEXT = `Cost: ${credits(RATES.map)} per call, however many URLs it lists.`;
+
+/** A site crawl's price in a sentence: each page as an extraction. */
+export const SITE_CRAWL_PRICE_TEXT = `Cost: each page as extract_urls, ${credits(RATES.extractPerUrl)} per page delivered (${RATES.extractPerUrlStealth} with stealth), failures, duplicates and cached pages free; the crawl stops (stop_reason "credits") when the key runs out.`;

@@ -66,3 +66,13 @@ export function maxExtractCredits(request: Pick<ExtractRequest, 'urls' | 'stealt
 export function maxSearchCredits(request: Pick<SearchRequest, 'include_content'>): number {
   return request.include_content ? RATES.searchContentHigher : RATES.search;
 }
+
+/** A site map: one credit a call, however many URLs it lists. */
+export function mapCredits(): number {
+  return RATES.map;
+}
+
+/** One page of a site crawl, held before it is fetched and charged when it is delivered fresh: an extraction's price. */
+export function sitePageCredits(stealth: boolean): number {
+  return extractCredits({ extracted: 1, stealth });
+}

@@ -50,6 +50,115 @@ const cssSelector = z
 const selectorList = (what: string) =>
   z.array(cssSelector).max(MAX_SELECTORS, `at most ${MAX_SELECTORS} selectors`).optional().describe(what);
 
+/**
+ * What a page's extraction may ask for, beyond which page: the fields of `/api/crawl` after
+ * `urls`, shared by the site crawl (core/site-schemas.ts), checked together by
+ * `checkPageOptions`.
+ */
+export function pageOptionsShape(limits: { maxTimeoutMs: number }) {
+  return {
+    format: extractFormatSchema
+      .default('markdown')
+      .describe(
+        '"markdown" (default): main content as Markdown, boilerplate removed (rendered in the headless browser when the page needs scripts). "html": the full page HTML after rendering when a browser is available, else as served, decoded to UTF-8.',
+      ),
+    stealth: z
+      .boolean()
+      .default(false)
+      .describe(
+        `Fetch with a realistic Chrome profile (headers, client hints; through the stealth proxy when one is configured) and, when the plain fetch is blocked (challenge page, 401/403/429/451), retry in the headless browser with that profile. ${STEALTH_PRICE_TEXT}`,
+      ),
+    max_chars: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000_000)
+      .optional()
+      .describe(
+        'Return at most this many characters of each page; the result then says total_chars and next_start_char.',
+      ),
+    start_char: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Character offset to start from, to continue a page cut by max_chars (use next_start_char).'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(limits.maxTimeoutMs)
+      .optional()
+      .describe(`Deadline per URL in milliseconds (at most ${limits.maxTimeoutMs}).`),
+    include_links: z
+      .boolean()
+      .optional()
+      .describe(
+        "List the page's links in `links` ({ url, text, in_content }): absolute, de-duplicated, at most 1000 (links_truncated says when cut). Default false.",
+      ),
+    include_selectors: selectorList(
+      `CSS selectors (standard CSS, no :contains; at most ${MAX_SELECTORS}) whose elements, in page order, are the content instead of the extractor's choice (content_source "selectors"); empty_content when none matches. HTML pages, format "markdown" only.`,
+    ),
+    exclude_selectors: selectorList(
+      `CSS selectors (standard CSS, no :contains; at most ${MAX_SELECTORS}) whose elements are removed before extraction. HTML pages, format "markdown" only.`,
+    ),
+    wait_for_selector: cssSelector
+      .optional()
+      .describe(
+        'Render the page in the headless browser and wait (within the deadline) until this CSS selector (standard CSS, no :contains) matches; timeout when it never does. Needs a browser on the server (render_unavailable otherwise).',
+      ),
+    max_age: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Seconds: a cached copy older than this is fetched again (0: always fetch). Each result says from_cache and cached_at.',
+      ),
+    screenshot: z
+      .boolean()
+      .optional()
+      .describe(
+        'Also return a PNG of the rendered page (1280 wide, full page up to a height cap) as base64 in `screenshot`. Needs a browser (render_unavailable otherwise). Default false.',
+      ),
+    query: z
+      .string()
+      .trim()
+      .min(1, 'the query is empty')
+      .max(MAX_QUERY_LENGTH, `the query is at most ${MAX_QUERY_LENGTH} characters`)
+      .optional()
+      .describe(
+        'A question or topic: each page then returns only `passages`, its few passages that answer it (offsets into the full Markdown), and `markdown` stays empty unless max_chars is given. Format "markdown" only.',
+      ),
+    max_passages: maxPassagesSchema('with query'),
+  };
+}
+
+/** The page options' rules between fields (both operations that take them). */
+export function checkPageOptions(
+  request: {
+    format: 'markdown' | 'html';
+    query?: string | undefined;
+    max_passages?: number | undefined;
+    include_selectors?: string[] | undefined;
+    exclude_selectors?: string[] | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  // Passages are picked from the Markdown, for a query (docs/decisions.md, "Query-focused passages").
+  if (request.max_passages !== undefined && request.query === undefined)
+    ctx.addIssue({ code: 'custom', path: ['max_passages'], message: 'max_passages needs a query' });
+  if (request.query !== undefined && request.format === 'html')
+    ctx.addIssue({ code: 'custom', path: ['query'], message: 'query applies to format "markdown" only' });
+  // Format html returns the page as served or rendered, whole: there is no content to select.
+  if (request.format !== 'html') return;
+  for (const key of ['include_selectors', 'exclude_selectors'] as const) {
+    const list = request[key];
+    if (list !== undefined && list.length > 0)
+      ctx.addIssue({ code: 'custom', path: [key], message: `${key} applies to format "markdown" only` });
+  }
+}
+
 export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: number }) {
   return z
     .object({
@@ -58,95 +167,10 @@ export function extractRequestSchema(limits: { maxUrls: number; maxTimeoutMs: nu
         .min(1, 'give at least one URL')
         .max(limits.maxUrls, `at most ${limits.maxUrls} URLs per request; split larger batches into several requests`)
         .describe(`URLs to extract (1 to ${limits.maxUrls}). Each URL succeeds or fails on its own.`),
-      format: extractFormatSchema
-        .default('markdown')
-        .describe(
-          '"markdown" (default): main content as Markdown, boilerplate removed (rendered in the headless browser when the page needs scripts). "html": the full page HTML after rendering when a browser is available, else as served, decoded to UTF-8.',
-        ),
-      stealth: z
-        .boolean()
-        .default(false)
-        .describe(
-          `Fetch with a realistic Chrome profile (headers, client hints; through the stealth proxy when one is configured) and, when the plain fetch is blocked (challenge page, 401/403/429/451), retry in the headless browser with that profile. ${STEALTH_PRICE_TEXT}`,
-        ),
-      max_chars: z
-        .number()
-        .int()
-        .min(1)
-        .max(100_000_000)
-        .optional()
-        .describe(
-          'Return at most this many characters of each page; the result then says total_chars and next_start_char.',
-        ),
-      start_char: z
-        .number()
-        .int()
-        .min(0)
-        .default(0)
-        .describe('Character offset to start from, to continue a page cut by max_chars (use next_start_char).'),
-      timeout_ms: z
-        .number()
-        .int()
-        .min(100)
-        .max(limits.maxTimeoutMs)
-        .optional()
-        .describe(`Deadline per URL in milliseconds (at most ${limits.maxTimeoutMs}).`),
-      include_links: z
-        .boolean()
-        .optional()
-        .describe(
-          "List the page's links in `links` ({ url, text, in_content }): absolute, de-duplicated, at most 1000 (links_truncated says when cut). Default false.",
-        ),
-      include_selectors: selectorList(
-        `CSS selectors (standard CSS, no :contains; at most ${MAX_SELECTORS}) whose elements, in page order, are the content instead of the extractor's choice (content_source "selectors"); empty_content when none matches. HTML pages, format "markdown" only.`,
-      ),
-      exclude_selectors: selectorList(
-        `CSS selectors (standard CSS, no :contains; at most ${MAX_SELECTORS}) whose elements are removed before extraction. HTML pages, format "markdown" only.`,
-      ),
-      wait_for_selector: cssSelector
-        .optional()
-        .describe(
-          'Render the page in the headless browser and wait (within the deadline) until this CSS selector (standard CSS, no :contains) matches; timeout when it never does. Needs a browser on the server (render_unavailable otherwise).',
-        ),
-      max_age: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe(
-          'Seconds: a cached copy older than this is fetched again (0: always fetch). Each result says from_cache and cached_at.',
-        ),
-      screenshot: z
-        .boolean()
-        .optional()
-        .describe(
-          'Also return a PNG of the rendered page (1280 wide, full page up to a height cap) as base64 in `screenshot`. Needs a browser (render_unavailable otherwise). Default false.',
-        ),
-      query: z
-        .string()
-        .trim()
-        .min(1, 'the query is empty')
-        .max(MAX_QUERY_LENGTH, `the query is at most ${MAX_QUERY_LENGTH} characters`)
-        .optional()
-        .describe(
-          'A question or topic: each page then returns only `passages`, its few passages that answer it (offsets into the full Markdown), and `markdown` stays empty unless max_chars is given. Format "markdown" only.',
-        ),
-      max_passages: maxPassagesSchema('with query'),
+      ...pageOptionsShape(limits),
     })
     .strict()
-    .superRefine((request, ctx) => {
-      // Passages are picked from the Markdown, for a query (docs/decisions.md, "Query-focused passages").
-      if (request.max_passages !== undefined && request.query === undefined)
-        ctx.addIssue({ code: 'custom', path: ['max_passages'], message: 'max_passages needs a query' });
-      if (request.query !== undefined && request.format === 'html')
-        ctx.addIssue({ code: 'custom', path: ['query'], message: 'query applies to format "markdown" only' });
-      // Format html returns the page as served or rendered, whole: there is no content to select.
-      if (request.format !== 'html') return;
-      for (const key of ['include_selectors', 'exclude_selectors'] as const) {
-        if (request[key] !== undefined && request[key].length > 0)
-          ctx.addIssue({ code: 'custom', path: [key], message: `${key} applies to format "markdown" only` });
-      }
-    });
+    .superRefine(checkPageOptions);
 }
 export type ExtractRequest = z.infer<ReturnType<typeof extractRequestSchema>>;
 

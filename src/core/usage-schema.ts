@@ -30,7 +30,11 @@ export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
 export const usageRecordSchema = z.object({
   request_id: z.string().describe('The X-Request-Id of the request charged.'),
-  operation: z.enum(['search', 'crawl']).describe('"crawl": /api/crawl, /r/ and extract_urls; "search": the searches.'),
+  operation: z
+    .enum(['search', 'crawl', 'map', 'site_crawl'])
+    .describe(
+      '"crawl": /api/crawl, /r/ and extract_urls; "search": the searches; "map": a site map; "site_crawl": one page of a site crawl (filed under the job\'s id).',
+    ),
   credits: z.number().int(),
   at: z.string().describe('ISO 8601 UTC.'),
   urls: z.array(z.string()).optional().describe('The URLs submitted (crawl).'),

@@ -13,21 +13,69 @@ export interface HtmlMeta {
   description?: string;
   language?: string;
   published_at?: string;
+  /**
+   * The head's `<link rel="canonical">` href as written (references decoded, trimmed): the
+   * caller resolves it. Absent when two disagree, as search engines then ignore both.
+   */
+  canonical?: string;
 }
 
 /** The head sits at the top; JSON-LD may be in the body but rarely past this point. */
 const SCAN_CHARS = 512 * 1024;
 
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?/g;
+/** White space as a regular expression's `\s` reads it. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x80 && /\s/.test(String.fromCharCode(code)));
+}
 
-/** Attributes of a start tag (`<meta a="b" c=d e>`), names lower-cased, first one wins. */
+/** Characters that end an attribute name: white space, `"`, `'`, `>`, `/`, `=`. */
+function endsName(code: number): boolean {
+  return isSpace(code) || code === 0x22 || code === 0x27 || code === 0x3e || code === 0x2f || code === 0x3d;
+}
+
+/**
+ * Attributes of a start tag (`<meta a="b" c=d e>`), names lower-cased, first one wins. A
+ * scan by character code: site discovery reads every link's tag, and a regular
+ * expression's matches cost three times as much.
+ */
 export function tagAttributes(tag: string): Map<string, string> {
   const attributes = new Map<string, string>();
   const open = /^<[^\s/>]+/.exec(tag);
-  const body = open === null ? tag : tag.slice(open[0].length);
-  for (const match of body.matchAll(ATTRIBUTE)) {
-    const name = match[1]!.toLowerCase();
-    if (!attributes.has(name)) attributes.set(name, match[2] ?? match[3] ?? match[4] ?? '');
+  let i = open === null ? 0 : open[0].length;
+  while (i < tag.length) {
+    if (endsName(tag.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let upper = false;
+    for (; i < tag.length; i++) {
+      const code = tag.charCodeAt(i);
+      if (endsName(code)) break;
+      if ((code >= 0x41 && code <= 0x5a) || code > 0x7f) upper = true;
+    }
+    // toLowerCase copies the name even when it has nothing to lower: most names do not.
+    const name = upper ? tag.slice(start, i).toLowerCase() : tag.slice(start, i);
+    let value = '';
+    let j = i;
+    while (j < tag.length && isSpace(tag.charCodeAt(j))) j++;
+    if (tag.charCodeAt(j) === 0x3d /* = */) {
+      j++;
+      while (j < tag.length && isSpace(tag.charCodeAt(j))) j++;
+      const quote = tag[j];
+      const close = quote === '"' || quote === "'" ? tag.indexOf(quote, j + 1) : -1;
+      if (close !== -1) {
+        value = tag.slice(j + 1, close);
+        i = close + 1;
+      } else {
+        // Unquoted (or an unclosed quote, kept as written): up to white space or `>`.
+        let end = j;
+        while (end < tag.length && !isSpace(tag.charCodeAt(end)) && tag.charCodeAt(end) !== 0x3e) end++;
+        value = tag.slice(j, end);
+        i = end;
+      }
+    }
+    if (!attributes.has(name)) attributes.set(name, value);
   }
   return attributes;
 }
@@ -90,7 +138,28 @@ export function readHtmlMeta(html: string): HtmlMeta {
 
   const published = publishedAt(metas, text);
   if (published !== undefined) meta.published_at = published;
+
+  const canonical = canonicalHref(text);
+  if (canonical !== undefined) meta.canonical = canonical;
   return meta;
+}
+
+/**
+ * The href of `<link rel=canonical>` in the head only: one in the body is ignored, as search
+ * engines do (Google Search Central, "How to specify a canonical URL"): content can inject one.
+ */
+function canonicalHref(text: string): string | undefined {
+  const body = /<body(?=[\s>])/i.exec(text);
+  const head = body === null ? text : text.slice(0, body.index);
+  const hrefs = new Set<string>();
+  for (const [tag] of head.matchAll(/<link(?=[\s/])[^>]*>/gi)) {
+    const attributes = tagAttributes(tag);
+    const href = attributes.get('href');
+    if (href === undefined || !(attributes.get('rel') ?? '').toLowerCase().split(/\s+/).includes('canonical')) continue;
+    const value = decodeEntities(href, 'attribute').trim();
+    if (value !== '') hrefs.add(value);
+  }
+  return hrefs.size === 1 ? [...hrefs][0] : undefined;
 }
 
 function publishedAt(metas: Map<string, string>, text: string): string | undefined {

@@ -16,6 +16,8 @@ import { decodeText } from './charset.js';
 import { isTabSeparated, kindOfEssence, parseContentType } from './content-type.js';
 import { convertCsv } from './csv.js';
 import { readHtmlMeta } from './html-meta.js';
+import type { HtmlMeta } from './html-meta.js';
+import { absoluteHttpLink } from './site/html-discovery.js';
 import { convertJson } from './json.js';
 import type { HtmlExtraction } from './html/html-to-markdown.js';
 import { looksScriptDependent } from './script-dependent.js';
@@ -79,10 +81,18 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
   if (format === 'html') {
     // Non-HTML kinds: `html` holds the document as served (decoded), so the caller always
     // gets the raw text back for format html; metadata comes from HTML heads only.
-    const meta = kind === 'html' ? readHtmlMeta(text) : {};
+    const { canonical, ...meta }: HtmlMeta = kind === 'html' ? readHtmlMeta(text) : {};
     // The links' in_content follows the Markdown extraction's content, as with format markdown.
     const links = kind === 'html' && input.controls?.includeLinks === true ? await htmlLinks(text, url) : noLinks;
-    return { markdown: '', html: text, ...meta, content_type: essence, ...links };
+    const canonicalUrl = absoluteHttpLink(canonical, url);
+    return {
+      markdown: '',
+      html: text,
+      ...meta,
+      content_type: essence,
+      ...links,
+      ...(canonicalUrl !== undefined ? { canonical_url: canonicalUrl } : {}),
+    };
   }
 
   switch (kind) {
@@ -103,6 +113,7 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
         content_source: extraction.fromSelectors ? 'selectors' : undefined,
         pass_failures: extraction.failures,
         script_dependent: looksScriptDependent(text, extraction.markdown) ? true : undefined,
+        canonical_url: absoluteHttpLink(head.canonical, url),
       });
     }
     case 'markdown': {

@@ -76,6 +76,11 @@ export interface ConvertOutput {
    * instead of decoding the body again. Set only then; never part of an answer.
    */
   script_dependent?: true;
+  /**
+   * The page's `<link rel=canonical>` (HTML, either format), absolute http(s): a site crawl
+   * knows the page under that URL too. Internal, never part of an answer.
+   */
+  canonical_url?: string;
 }
 
 export type { PassFailure };

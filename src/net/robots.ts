@@ -33,6 +33,14 @@ export interface RobotsVerdict {
   error?: AppError;
 }
 
+/** A robots.txt's other records (RobotsChecker.directives). */
+export interface RobotsDirectives {
+  sitemaps: string[];
+  crawlDelaySeconds?: number;
+  source: RobotsVerdict['source'];
+  status?: number;
+}
+
 export type RobotsConfig = Config['robots'];
 
 /**
@@ -153,6 +161,25 @@ export class RobotsChecker {
         return rules.error ? { ...verdict, error: rules.error } : verdict;
       }
     }
+  }
+
+  /**
+   * What the origin's robots.txt says beyond allow and disallow: its `Sitemap:` lines
+   * (RFC 9309 2.2.4, other records) and its `Crawl-delay` for our agent (not in RFC 9309:
+   * the de-facto seconds between requests), from the same cached copy `check` reads.
+   */
+  async directives(url: string | URL, ctx?: RequestDeadline): Promise<RobotsDirectives> {
+    if (!this.#config.enabled) return { sitemaps: [], source: 'disabled' };
+    const rules = await this.#rulesFor(parseTargetUrl(url).origin, ctx);
+    if (rules.kind !== 'parsed')
+      return withStatus<RobotsDirectives>({ sitemaps: [], source: rules.kind }, rules.status);
+    const delay = rules.robot.getCrawlDelay(this.#productToken);
+    return {
+      sitemaps: rules.robot.getSitemaps(),
+      source: 'parsed',
+      status: rules.status,
+      ...(typeof delay === 'number' && Number.isFinite(delay) && delay > 0 ? { crawlDelaySeconds: delay } : {}),
+    };
   }
 
   async #rulesFor(origin: string, ctx: RequestDeadline | undefined): Promise<Rules> {

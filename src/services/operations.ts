@@ -9,11 +9,20 @@
  */
 import type { Config } from '../core/config.js';
 import type { Operation } from '../core/ports/ledger-store.js';
-import { maxExtractCredits, maxSearchCredits } from '../core/pricing.js';
+import { mapCredits, maxExtractCredits, maxSearchCredits } from '../core/pricing.js';
 import { withRequestContext, type IncomingRequest, type RequestContext } from '../core/request-context.js';
 import type { ExtractRequest, ExtractResponse, SearchRequest, SearchResponse } from '../core/schemas.js';
 import { extractRequestSchema, searchRequestSchema } from '../core/schemas.js';
 import { validate } from '../core/validate.js';
+import type { MapResponse, SiteCrawlStatus } from '../core/site-schemas.js';
+import {
+  mapRequestSchema,
+  siteCrawlRequestSchema,
+  siteCrawlStatusQuerySchema,
+  STATUS_DEFAULT_PAGES,
+} from '../core/site-schemas.js';
+import type { MapService } from './site/map-service.js';
+import type { SiteCrawlService } from './site/site-crawl-service.js';
 import type { UsageResponse } from '../core/usage-schema.js';
 import { usageQuerySchema, usageRecordJson } from '../core/usage-schema.js';
 import type { ExtractCallOptions, ExtractService } from './pages/extract-service.js';
@@ -25,6 +34,16 @@ export interface OperationsDeps {
   metering: Metering;
   extract: Pick<ExtractService, 'extract'>;
   search: Pick<SearchService, 'search'>;
+  map: Pick<MapService, 'map'>;
+  siteCrawls: Pick<SiteCrawlService, 'start' | 'status' | 'cancel' | 'wait'>;
+}
+
+/** What a face may ask of a site crawl's wait beyond the request (the MCP tool's progress notifications). */
+export interface SiteCrawlWaitOptions {
+  /** Called as results arrive while the call waits. */
+  onProgress?: (status: Pick<SiteCrawlStatus, 'progress' | 'status'>) => void;
+  /** Results per answer (the MCP tool fits them to its output budget). */
+  pages?: number;
 }
 
 /** What a face may ask of a metered call beyond the operation's own options. */
@@ -33,6 +52,7 @@ export type MeteredCallOptions = Pick<MeteringRunOptions, 'onCharged'>;
 export class Operations {
   readonly #deps: OperationsDeps;
   readonly #extractSchema: ReturnType<typeof extractRequestSchema>;
+  readonly #siteCrawlSchema: ReturnType<typeof siteCrawlRequestSchema>;
 
   constructor(deps: OperationsDeps) {
     this.#deps = deps;
@@ -40,6 +60,89 @@ export class Operations {
       maxUrls: deps.config.crawl.maxUrls,
       maxTimeoutMs: deps.config.fetch.maxTimeoutMs,
     });
+    this.#siteCrawlSchema = siteCrawlRequestSchema({
+      maxTimeoutMs: deps.config.fetch.maxTimeoutMs,
+      maxJobTimeoutMs: deps.config.site.maxJobTimeoutMs,
+    });
+  }
+
+  /** `POST /api/map`, `map_site`, `websearch-mcp map`, the library's `map`: a site's URLs in one call, metered as one credit. */
+  map(incoming: IncomingRequest, input: unknown, options: MeteredCallOptions = {}): Promise<MapResponse> {
+    const request = validate(mapRequestSchema, input);
+    return this.#run(
+      incoming,
+      'map',
+      this.#deps.config.site.mapTimeoutMs,
+      mapCredits(),
+      (ctx) => this.#deps.map.map(ctx, request),
+      {
+        subject: { urls: [request.url], ...(request.search !== undefined ? { query: request.search } : {}) },
+        ...options,
+      },
+    );
+  }
+
+  /**
+   * `POST /api/site-crawls`, `crawl_site`, `websearch-mcp crawl-site`, the library's
+   * `crawlSite`: starts a durable crawl job for the caller and, with `wait_ms`, waits for
+   * it; answers its status with the first results. Pages are charged as they are delivered
+   * (services/accounts/page-holds.ts), under the job's id (= this request's id).
+   */
+  async startSiteCrawl(
+    incoming: IncomingRequest,
+    input: unknown,
+    options: SiteCrawlWaitOptions = {},
+  ): Promise<SiteCrawlStatus> {
+    const request = validate(this.#siteCrawlSchema, input);
+    const job = await this.#deps.siteCrawls.start(incoming, request);
+    if (request.wait_ms > 0) await this.#wait(incoming, job.id, request.wait_ms, options);
+    return this.#deps.siteCrawls.status(incoming, job.id, { limit: options.pages ?? STATUS_DEFAULT_PAGES });
+  }
+
+  /** `GET /api/site-crawls/{id}`, `crawl_status`: the caller's job, its progress and the results after `cursor`; `wait_ms` waits for more first. */
+  async siteCrawlStatus(
+    incoming: IncomingRequest,
+    id: string,
+    input: unknown,
+    options: SiteCrawlWaitOptions = {},
+  ): Promise<SiteCrawlStatus> {
+    const { wait_ms: waitMs, ...query } = validate(siteCrawlStatusQuerySchema, input);
+    if (waitMs !== undefined && waitMs > 0) {
+      const first = await this.#deps.siteCrawls.status(incoming, id, { ...query, limit: 1 });
+      if (first.status === 'running' && first.pages.length === 0)
+        await this.#wait(incoming, id, waitMs, options, query.cursor);
+    }
+    return this.#deps.siteCrawls.status(incoming, id, query);
+  }
+
+  /** `DELETE /api/site-crawls/{id}`: cancels the caller's job; answers its status. */
+  async cancelSiteCrawl(incoming: IncomingRequest, id: string): Promise<SiteCrawlStatus> {
+    await this.#deps.siteCrawls.cancel(incoming, id);
+    return this.#deps.siteCrawls.status(incoming, id, { limit: 0 });
+  }
+
+  /** Waits for the job to end (or, with `after`, for a result past that cursor), reporting progress as it goes. */
+  async #wait(
+    incoming: IncomingRequest,
+    id: string,
+    ms: number,
+    options: SiteCrawlWaitOptions,
+    after?: string,
+  ): Promise<void> {
+    const report = options.onProgress;
+    await this.#deps.siteCrawls.wait(
+      id,
+      ms,
+      after === undefined ? undefined : Number(after),
+      incoming.cancel,
+      report
+        ? () =>
+            void this.#deps.siteCrawls
+              .status(incoming, id, { limit: 1 })
+              .then((s) => report({ status: s.status, progress: s.progress }))
+              .catch(() => undefined)
+        : undefined,
+    );
   }
 
   /** `POST /api/crawl`, `extract_urls`, `websearch-mcp extract`, the library's `extract`: `input` as the client sent it. */

@@ -7,6 +7,7 @@ import type { CacheNamespace, CacheStore, CacheStores } from '../core/ports/cach
 import type { KeyStore } from '../core/ports/key-store.js';
 import type { LedgerStore } from '../core/ports/ledger-store.js';
 import type { RateWindowStore } from '../core/ports/rate-window-store.js';
+import type { SiteJobStore } from '../core/ports/site-job-store.js';
 import type { HealthStore, Store } from '../core/ports/store-port.js';
 import type { SuspensionStore } from '../core/ports/suspension-store.js';
 
@@ -17,6 +18,7 @@ export interface StorePorts {
   keys: KeyStore;
   ledger: LedgerStore;
   rateWindows: RateWindowStore;
+  siteJobs: SiteJobStore;
 }
 
 export abstract class ComposedStore implements Store {
@@ -25,6 +27,11 @@ export abstract class ComposedStore implements Store {
 
   protected constructor(ports: StorePorts) {
     this.#ports = ports;
+  }
+
+  /** Site crawl jobs: a port of many methods, kept apart rather than spread over the store. */
+  get siteJobs(): SiteJobStore {
+    return this.#ports.siteJobs;
   }
 
   abstract ping(): Promise<void>;

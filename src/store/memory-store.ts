@@ -13,6 +13,7 @@ import { MemoryKeys } from './memory/memory-keys.js';
 import { MemoryLedger } from './memory/memory-ledger.js';
 import { MemoryLifetime } from './memory/memory-lifetime.js';
 import { MemoryRateWindows } from './memory/memory-rate-windows.js';
+import { MemorySiteJobs } from './memory/memory-site-jobs.js';
 import { MemorySuspensions } from './memory/memory-suspensions.js';
 
 export type MemoryStoreOptions = MemoryCacheOptions;
@@ -32,6 +33,7 @@ export class MemoryStore extends ComposedStore {
       keys: new MemoryKeys(keys, lifetime),
       ledger: new MemoryLedger(keys, lifetime),
       rateWindows: new MemoryRateWindows(lifetime),
+      siteJobs: new MemorySiteJobs(lifetime),
     });
     this.#cache = cache;
     this.#lifetime = lifetime;

@@ -14,6 +14,7 @@ import { connectRedis } from './redis/redis-connection.js';
 import { RedisKeys } from './redis/redis-keys.js';
 import { RedisLedger } from './redis/redis-ledger.js';
 import { RedisRateWindows } from './redis/redis-rate-windows.js';
+import { RedisSiteJobs } from './redis/redis-site-jobs.js';
 import { RedisSuspensions } from './redis/redis-suspensions.js';
 import { reportingOutages } from './store-outage.js';
 
@@ -37,6 +38,7 @@ export class RedisStore extends ComposedStore {
       keys: new RedisKeys(redis, prefix),
       ledger: new RedisLedger(redis, prefix),
       rateWindows: new RedisRateWindows(redis, prefix),
+      siteJobs: new RedisSiteJobs(redis, prefix),
     });
     this.#redis = redis;
   }

@@ -12,6 +12,7 @@ import { SqliteKeys } from './sqlite/sqlite-keys.js';
 import { SqliteLedger } from './sqlite/sqlite-ledger.js';
 import { isSqliteOutage } from './sqlite/sqlite-outage.js';
 import { SqliteRateWindows } from './sqlite/sqlite-rate-windows.js';
+import { SqliteSiteJobs } from './sqlite/sqlite-site-jobs.js';
 import { SqliteSuspensions } from './sqlite/sqlite-suspensions.js';
 import { reportingOutages } from './store-outage.js';
 
@@ -47,7 +48,14 @@ export class SqliteStore extends ComposedStore {
     const cache = new SqliteCache(db, now);
     const rateWindows = new SqliteRateWindows(db);
     const ledger = new SqliteLedger(db);
-    super({ cache, suspensions: new SqliteSuspensions(db), keys: new SqliteKeys(db), ledger, rateWindows });
+    super({
+      cache,
+      suspensions: new SqliteSuspensions(db),
+      keys: new SqliteKeys(db),
+      ledger,
+      rateWindows,
+      siteJobs: new SqliteSiteJobs(db),
+    });
     this.#db = db;
     this.path = path;
     this.#now = now;

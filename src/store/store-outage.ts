@@ -30,6 +30,8 @@ export function reportingOutages<S extends object>(store: S, kind: string, isOut
     new Proxy(target, {
       get(object, property) {
         const value: unknown = Reflect.get(object, property, object);
+        // A port exposed as a property (store.siteJobs) reports outages as the store's methods do.
+        if (typeof value === 'object' && value !== null) return wrap(value);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           let result: unknown;

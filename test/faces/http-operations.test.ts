@@ -7,6 +7,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { extractRequestSchema } from '../../src/core/schemas.js';
+import { mapRequestSchema, siteCrawlRequestSchema } from '../../src/core/site-schemas.js';
 import { startFakeEngines } from '../helpers/fake-engines.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { spawnServe } from '../helpers/spawn-cli.js';
@@ -143,6 +144,9 @@ describe('/openapi.json', () => {
       expect.arrayContaining([
         '/api/search',
         '/api/crawl',
+        '/api/map',
+        '/api/site-crawls',
+        '/api/site-crawls/{id}',
         '/healthz',
         '/metrics',
         '/openapi.json',
@@ -157,8 +161,8 @@ describe('/openapi.json', () => {
     });
     for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
       for (const [method, op] of Object.entries(methods)) {
-        // The metered routes (/api/usage only reads, so it has no 402).
-        if (path.startsWith('/api/') && path !== '/api/usage') {
+        // The metered routes (/api/usage and a site crawl's reads and cancel charge nothing, so they have no 402).
+        if (path.startsWith('/api/') && path !== '/api/usage' && path !== '/api/site-crawls/{id}') {
           expect(Object.keys(op.responses), `${method} ${path}`).toEqual(
             expect.arrayContaining(['200', '400', '401', '402', '429', '500']),
           );
@@ -196,6 +200,46 @@ describe('/openapi.json', () => {
       {},
     ];
     for (const body of samples) expect(validate(body), JSON.stringify(body)).toBe(zod.safeParse(body).success);
+    // A site's routes: the job is named by Location, read and cancelled by its id (404 for another key's).
+    const start = doc.paths['/api/site-crawls'].post;
+    expect(Object.keys(start.responses)).toEqual(expect.arrayContaining(['200', '202', '400', '401', '402', '429']));
+    expect(start.responses['202'].headers.Location).toBeDefined();
+    expect(start.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/SiteCrawlStatus');
+    for (const method of ['get', 'delete']) {
+      const op = doc.paths['/api/site-crawls/{id}'][method];
+      expect(Object.keys(op.responses), method).toEqual(expect.arrayContaining(['200', '401', '404']));
+      expect(op.parameters.find((p: { name: string }) => p.name === 'id')).toMatchObject({
+        in: 'path',
+        required: true,
+      });
+    }
+    expect(doc.paths['/api/site-crawls/{id}'].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'id',
+      'cursor',
+      'limit',
+      'wait_ms',
+    ]);
+    const mapValidate = ajv.compile(doc.components.schemas.MapRequest);
+    for (const body of [
+      { url: 'https://example.com' },
+      { url: 'x', sitemap: 'only', limit: 5 },
+      { url: 'x', sitemap: 'all' },
+      {},
+    ])
+      expect(mapValidate(body), JSON.stringify(body)).toBe(mapRequestSchema.safeParse(body).success);
+    const crawlValidate = ajv.compile(doc.components.schemas.SiteCrawlRequest);
+    const siteZod = siteCrawlRequestSchema({
+      maxTimeoutMs: a.core.config.fetch.maxTimeoutMs,
+      maxJobTimeoutMs: a.core.config.site.maxJobTimeoutMs,
+    });
+    for (const body of [
+      { url: 'https://example.com' },
+      { url: 'x', limit: 5, max_depth: 1, include_paths: ['/docs/**'], wait_ms: 1000 },
+      { url: 'x', limit: 0 },
+      { url: 'x', wait_ms: 60_001 },
+      { url: 'x', screenshot: true },
+    ])
+      expect(crawlValidate(body), JSON.stringify(body)).toBe(siteZod.safeParse(body).success);
     // No key is needed to read it.
     expect(doc.paths['/openapi.json'].get.security).toEqual([]);
   });

@@ -182,7 +182,13 @@ describe('web_search over MCP', () => {
     const { client, close } = await inMemoryMcpClient(api.core);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['web_search', 'extract_urls']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'web_search',
+        'extract_urls',
+        'map_site',
+        'crawl_site',
+        'crawl_status',
+      ]);
       const args = { q: 'test query', engines: ['searxng', 'wikipedia'], max_results: 5 };
       const result = await client.callTool({ name: 'web_search', arguments: args });
       expect(result.isError).toBeFalsy();

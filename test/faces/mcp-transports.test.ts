@@ -200,8 +200,14 @@ describe.each(TARGETS)('over $name', (target) => {
     if (target.session === false) expect((transport as StreamableHTTPClientTransport).sessionId).toBeUndefined();
   });
 
-  it('lists both tools with input and output schemas and read-only, open-world annotations', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(['extract_urls', 'web_search']);
+  it('lists the tools with input and output schemas and read-only, open-world annotations', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'crawl_site',
+      'crawl_status',
+      'extract_urls',
+      'map_site',
+      'web_search',
+    ]);
     for (const tool of tools) {
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, openWorldHint: true });
@@ -408,7 +414,7 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
           .response(id)
           ?.result?.tools?.map((t: { name: string }) => t.name)
           .sort(),
-      ).toEqual(['extract_urls', 'web_search']);
+      ).toEqual(['crawl_site', 'crawl_status', 'extract_urls', 'map_site', 'web_search']);
     }
   });
 
@@ -488,7 +494,7 @@ describe('Streamable HTTP stateless, request by request (what a load balancer ne
       { 'mcp-session-id': 'from-another-instance' },
     );
     expect(res.status).toBe(200);
-    expect(res.response(3)?.result?.tools).toHaveLength(2);
+    expect(res.response(3)?.result?.tools).toHaveLength(5);
   });
 
   it('refuses GET (no standalone stream) and DELETE (no session) with 405', async () => {

@@ -50,6 +50,7 @@ function admissionSuite(name: string, open: (shared: string) => Promise<TestStor
       expect(await store.reserve(k.id, 'plain', 1, 60_000.4, now + 0.3)).toEqual({ ok: true, balance: 1 });
       expect(await store.charge({ keyId: k.id, operation: 'crawl', credits: 1, requestId: 'plain', at: '' })).toEqual({
         balance: 0,
+        charged: true,
       });
       expect(await store.reserve(k.id, 'next', 1, 60_000, now)).toMatchObject({ ok: false, available: 0 });
     });

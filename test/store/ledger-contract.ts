@@ -59,6 +59,7 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
       const at = new Date(now).toISOString();
       expect(await store.charge({ keyId: k.id, operation: 'crawl', credits: 2, requestId: 'r1', at })).toEqual({
         balance: 3,
+        charged: true,
       });
       expect((await store.keyById(k.id))?.balance).toBe(3);
       expect(await store.usage({ keyId: k.id })).toEqual([
@@ -94,7 +95,7 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
           requestId: 'u1',
           at: new Date(now).toISOString(),
         }),
-      ).toEqual({ balance: null });
+      ).toEqual({ balance: null, charged: true });
       expect(await store.usage({ keyId: unlimited.id })).toHaveLength(1);
     });
 
@@ -173,6 +174,45 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
       expect(charged).toBe(8);
       expect(balance).toBe(2);
       expect((await store.usage({ keyId: k.id })).reduce((s, u) => s + u.credits, 0)).toBe(charged);
+    });
+
+    it("settle a job's page from its own hold, filed under the job, and only while that hold exists", async () => {
+      const now = Date.now();
+      const k = keyRecord({ balance: 10 });
+      await store.createKey(k);
+      await store.reserve(k.id, 'req_job#1', 5, 60_000, now, 'site:req_job');
+      const at = new Date(now).toISOString();
+      const page = {
+        keyId: k.id,
+        operation: 'site_crawl' as const,
+        credits: 5,
+        requestId: 'req_job',
+        at,
+        urls: ['https://a.test/'],
+      };
+      expect(await store.charge({ ...page, holdId: 'req_job#1', onlyIfHeld: true })).toEqual({
+        balance: 5,
+        charged: true,
+      });
+      expect(await store.heldCredits(k.id, now)).toBe(0);
+      // Repeated (a kill between the charge and its mark): the hold is gone, nothing happens.
+      expect(await store.charge({ ...page, holdId: 'req_job#1', onlyIfHeld: true })).toEqual({
+        balance: 5,
+        charged: false,
+      });
+      // Never held: nothing either.
+      expect(await store.charge({ ...page, holdId: 'req_job#2', onlyIfHeld: true })).toEqual({
+        balance: 5,
+        charged: false,
+      });
+      expect((await store.keyById(k.id))?.balance).toBe(5);
+      expect(await store.usage({ keyId: k.id })).toEqual([
+        { keyId: k.id, operation: 'site_crawl', credits: 5, requestId: 'req_job', at, urls: ['https://a.test/'] },
+      ]);
+      // A restarted instance releases its own holds, not a job's.
+      await store.reserve(k.id, 'req_job#3', 1, 60_000, now, 'site:req_job');
+      expect(await store.releaseOwned('an-instance')).toBe(0);
+      expect(await store.heldCredits(k.id, now)).toBe(1);
     });
   });
 }

@@ -11,6 +11,7 @@ import { healthContract } from './health-contract.js';
 import { keyContract } from './key-contract.js';
 import { ledgerContract } from './ledger-contract.js';
 import { rateWindowContract } from './rate-window-contract.js';
+import { siteJobContract } from './site-job-contract.js';
 import { suspensionContract } from './suspension-contract.js';
 import { usagePageContract } from './usage-page-contract.js';
 
@@ -24,5 +25,6 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
     usagePageContract(make);
     rateWindowContract(make);
     healthContract(make);
+    siteJobContract(make);
   });
 }

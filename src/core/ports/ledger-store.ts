@@ -5,7 +5,8 @@
  */
 
 // 'crawl' is the extraction operation's value as stored in usage records (SQLite, Redis): kept, not renamed.
-export type Operation = 'search' | 'crawl';
+// 'map' and 'site_crawl': a site's map, and the pages of a site crawl (one record a page).
+export type Operation = 'search' | 'crawl' | 'map' | 'site_crawl';
 
 export interface UsageRecord {
   keyId: string;
@@ -43,6 +44,13 @@ export interface ChargeInput {
   /** Kept with the usage record (UsageRecord). */
   urls?: string[];
   query?: string;
+  /** The hold this charge settles (default: requestId): a site crawl holds each page under its own. */
+  holdId?: string;
+  /**
+   * Debit and record only while that hold exists, dropping it; otherwise do nothing. A
+   * page's charge repeated after a kill then finds its hold gone and charges nothing twice.
+   */
+  onlyIfHeld?: boolean;
 }
 
 export interface LedgerStore {
@@ -68,9 +76,10 @@ export interface LedgerStore {
   releaseOwned(owner: string): Promise<number>;
   /**
    * Settles a request in one atomic step: drops its hold, debits `credits` from a limited
-   * key's balance and appends the usage record. Returns the balance after the debit.
+   * key's balance and appends the usage record. Returns the balance after the debit, and
+   * whether it debited (false only with `onlyIfHeld` and no hold).
    */
-  charge(input: ChargeInput): Promise<{ balance: number | null }>;
+  charge(input: ChargeInput): Promise<{ balance: number | null; charged: boolean }>;
   /** Drops a hold without charging (the request failed or was not charged). */
   release(keyId: string, requestId: string): Promise<void>;
   /** Usage records, oldest first, optionally of one key and from a time on (ISO 8601). */

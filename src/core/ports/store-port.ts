@@ -7,6 +7,7 @@
  *   KeyStore         (key-store.ts)         API keys and balances     <- api-keys
  *   LedgerStore      (ledger-store.ts)      holds, charges, usage     <- metering, api-keys
  *   RateWindowStore  (rate-window-store.ts) rate-limit windows        <- metering
+ *   SiteJobStore     (site-job-store.ts)    site crawl jobs            <- site-crawl-service (as `siteJobs`)
  *   HealthStore      (here)                 kind and reachability     <- /healthz
  *
  * Every adapter (store/sqlite-store.ts, store/redis-store.ts, store/memory-store.ts for
@@ -18,6 +19,7 @@ import type { CacheStores } from './cache-port.js';
 import type { KeyStore } from './key-store.js';
 import type { LedgerStore } from './ledger-store.js';
 import type { RateWindowStore } from './rate-window-store.js';
+import type { SiteJobStore } from './site-job-store.js';
 import type { SuspensionStore } from './suspension-store.js';
 
 export interface HealthStore {
@@ -27,6 +29,8 @@ export interface HealthStore {
 }
 
 export interface Store extends CacheStores, SuspensionStore, KeyStore, LedgerStore, RateWindowStore, HealthStore {
+  /** Site crawl jobs: a port of its own (many methods whose names would be ambiguous on the store). */
+  readonly siteJobs: SiteJobStore;
   /** Only whoever opened the store closes it (the composition root, a CLI command). */
   close(): Promise<void>;
 }

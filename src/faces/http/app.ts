@@ -34,12 +34,16 @@ import { playgroundFile } from './playground-assets.js';
 import { READER_PREFIX, errorAsText, readerRequest, readerResponse, wantsJson } from './reader.js';
 import { extractRequestSchema, searchRequestSchema } from '../../core/schemas.js';
 import { usageQuerySchema } from '../../core/usage-schema.js';
+import { siteCrawlStatusQuerySchema } from '../../core/site-schemas.js';
 import { VERSION } from '../../core/config.js';
 
 export interface HttpAppDeps {
   config: Config;
   logger: Logger;
-  operations: Pick<Operations, 'extract' | 'search' | 'usage'>;
+  operations: Pick<
+    Operations,
+    'extract' | 'search' | 'usage' | 'map' | 'startSiteCrawl' | 'siteCrawlStatus' | 'cancelSiteCrawl'
+  >;
   auth: Authenticator;
   /** Reached by `/healthz`: the store must answer. */
   store: Pick<Store, 'kind' | 'ping'>;
@@ -57,6 +61,9 @@ export interface HttpAppDeps {
 const ROUTES: Record<string, string[]> = {
   '/': ['GET'],
   '/api/crawl': ['POST'],
+  '/api/map': ['POST'],
+  '/api/site-crawls': ['POST'],
+  '/api/site-crawls/:id': ['GET', 'DELETE'],
   '/api/usage': ['GET'],
   '/r/*': ['GET'],
   '/api/search': ['GET', 'POST'],
@@ -78,6 +85,7 @@ const ALREADY_SENT = 'x-hono-already-sent';
 /** The metrics label of a path: its route, or `other` (a raw path would be an unbounded label). */
 function routeLabel(path: string): string {
   if (path.startsWith(READER_PREFIX)) return `${READER_PREFIX}*`;
+  if (path.startsWith('/api/site-crawls/')) return '/api/site-crawls/:id';
   return path in ROUTES ? path : 'other';
 }
 
@@ -155,7 +163,18 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   const authenticated = requireCaller(deps.auth, (code) => deps.metrics?.requestRefused(code));
-  for (const path of ['/api/crawl', '/api/search', '/api/usage', `${READER_PREFIX}*`, '/mcp', '/sse', '/messages'])
+  for (const path of [
+    '/api/crawl',
+    '/api/map',
+    '/api/site-crawls',
+    '/api/site-crawls/*',
+    '/api/search',
+    '/api/usage',
+    `${READER_PREFIX}*`,
+    '/mcp',
+    '/sse',
+    '/messages',
+  ])
     app.use(path, authenticated);
 
   // The request as Operations takes it (which validates it and fixes its deadline): its
@@ -195,6 +214,25 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     queryToBody(new URL(c.req.url).searchParams, schema);
   app.get('/api/search', async (c) =>
     c.json(await deps.operations.search(incoming(c), query(c, searchRequestSchema), creditsRemaining(c))),
+  );
+
+  app.post('/api/map', async (c) => {
+    const body = await readJsonBody(c, limit, { curlForms: true });
+    return c.json(await deps.operations.map(incoming(c), body, creditsRemaining(c)));
+  });
+
+  // A crawl is a job: 202 while it runs (Location names it), 200 once done (a small crawl with wait_ms).
+  app.post('/api/site-crawls', async (c) => {
+    const body = await readJsonBody(c, limit, { curlForms: true });
+    const status = await deps.operations.startSiteCrawl(incoming(c), body);
+    c.header('Location', `/api/site-crawls/${encodeURIComponent(status.id)}`);
+    return c.json(status, status.status === 'running' ? 202 : 200);
+  });
+  app.get('/api/site-crawls/:id', async (c) =>
+    c.json(await deps.operations.siteCrawlStatus(incoming(c), c.req.param('id'), query(c, siteCrawlStatusQuerySchema))),
+  );
+  app.delete('/api/site-crawls/:id', async (c) =>
+    c.json(await deps.operations.cancelSiteCrawl(incoming(c), c.req.param('id'))),
   );
 
   app.get('/api/usage', async (c) => c.json(await deps.operations.usage(incoming(c), query(c, usageQuerySchema))));

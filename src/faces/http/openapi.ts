@@ -13,6 +13,13 @@ import {
   searchRequestSchema,
   searchResponseSchema,
 } from '../../core/schemas.js';
+import {
+  mapRequestSchema,
+  mapResponseSchema,
+  siteCrawlRequestSchema,
+  siteCrawlStatusQuerySchema,
+  siteCrawlStatusSchema,
+} from '../../core/site-schemas.js';
 import { usageQuerySchema, usageResponseSchema } from '../../core/usage-schema.js';
 import { resolveEngineSettings } from '../../services/search/engine-settings.js';
 import { CREDITS_REMAINING_HEADER } from './credits-remaining.js';
@@ -56,6 +63,8 @@ const ERROR_STATUS: Record<string, string> = {
     'forbidden_host / forbidden_origin: a loopback-bound server refused a foreign Host, or a browser request came from another origin (an Origin not this server, Origin: null, Sec-Fetch-Site: cross-site).',
   '408': 'request_timeout: the headers or the whole request did not arrive in time; the connection is closed.',
   '413': 'payload_too_large: the body is over the limit (one limit for every route).',
+  '404':
+    "not_found: no site crawl with this id for this key (another key's crawl is not found either; a finished one is deleted when its retention ends).",
   '415': 'unsupported_media_type: the body is not JSON.',
   '429': 'rate_limited: too many requests for this key in the current window.',
   '500': 'internal_error: a bug; it has been logged.',
@@ -70,7 +79,11 @@ function errorResponses(statuses: string[]): Json {
     if (status === '401')
       headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer` (RFC 6750).' };
     if (status === '429')
-      headers['Retry-After'] = { schema: { type: 'integer' }, description: 'Seconds until the window resets.' };
+      headers['Retry-After'] = {
+        schema: { type: 'integer' },
+        description:
+          'Seconds until the window resets (or, for too many site crawls at once, until one may have ended).',
+      };
     if (status === '503')
       headers['Retry-After'] = {
         schema: { type: 'integer' },
@@ -135,6 +148,20 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
     },
   };
   const usageQueryJson = schemaOf(usageQuerySchema, 'input');
+  const siteCrawlRequest = siteCrawlRequestSchema({
+    maxTimeoutMs: config.fetch.maxTimeoutMs,
+    maxJobTimeoutMs: config.site.maxJobTimeoutMs,
+  });
+  const jobPath = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'The id the start answered (its `id`, and the `Location` header).',
+    schema: { type: 'string' },
+  };
+  const locationHeader = {
+    Location: { schema: { type: 'string' }, description: 'The job: /api/site-crawls/{id}.' },
+  };
   const jsonBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
   const ok = (name: string, description: string) => ({
     '200': { description, headers: creditsHeader, content: { 'application/json': { schema: ref(name) } } },
@@ -204,6 +231,66 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
           summary: `Extract 1 to ${config.crawl.maxUrls} URLs as Markdown or HTML; each URL succeeds or fails on its own`,
           requestBody: jsonBody('CrawlRequest'),
           responses: { ...ok('CrawlResponse', 'One result per submitted URL, in order.'), ...errorResponses(work) },
+        },
+      },
+      '/api/map': {
+        post: {
+          operationId: 'map',
+          tags: ['extract'],
+          summary: "A site's URLs from its sitemaps, feeds and links, in one call (optionally ranked by `search`)",
+          requestBody: jsonBody('MapRequest'),
+          responses: { ...ok('MapResponse', 'The URLs in scope, at most `limit`.'), ...errorResponses(work) },
+        },
+      },
+      '/api/site-crawls': {
+        post: {
+          operationId: 'startSiteCrawl',
+          tags: ['extract'],
+          summary: "Start a crawl of a site's pages as a job; read its pages with GET /api/site-crawls/{id}",
+          description:
+            'The job runs on the server whether or not anyone reads it. With wait_ms the answer waits up to that long: 200 when the crawl is done by then, else 202 with the pages so far. Either way `Location` names the job, and its pages after `next_cursor` are read with GET. Pages are charged as they are delivered; a key that runs out stops the job with stop_reason "credits".',
+          requestBody: jsonBody('SiteCrawlRequest'),
+          responses: {
+            '200': {
+              description: 'The crawl finished within wait_ms: its status and first pages.',
+              headers: locationHeader,
+              content: { 'application/json': { schema: ref('SiteCrawlStatus') } },
+            },
+            '202': {
+              description: 'The crawl runs: its status and the pages done so far.',
+              headers: locationHeader,
+              content: { 'application/json': { schema: ref('SiteCrawlStatus') } },
+            },
+            ...errorResponses(work),
+          },
+        },
+      },
+      '/api/site-crawls/{id}': {
+        get: {
+          operationId: 'siteCrawlStatus',
+          tags: ['extract'],
+          summary: "A site crawl's status and progress, and its pages after `cursor` (wait_ms waits for new ones)",
+          parameters: [jobPath, ...searchQueryParameters(schemaOf(siteCrawlStatusQuerySchema, 'input'))],
+          responses: {
+            '200': {
+              description: 'The job: status, progress, the pages after the cursor, and next_cursor to read on.',
+              content: { 'application/json': { schema: ref('SiteCrawlStatus') } },
+            },
+            ...errorResponses(['400', '401', '403', '404', '500']),
+          },
+        },
+        delete: {
+          operationId: 'cancelSiteCrawl',
+          tags: ['extract'],
+          summary: 'Cancel a site crawl (stop_reason "cancelled"); its pages so far stay readable until it expires',
+          parameters: [jobPath],
+          responses: {
+            '200': {
+              description: 'The job as cancelled (a finished one as it was).',
+              content: { 'application/json': { schema: ref('SiteCrawlStatus') } },
+            },
+            ...errorResponses(['401', '403', '404', '500']),
+          },
         },
       },
       '/r/{url}': {
@@ -319,7 +406,7 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
       '/mcp': {
         post: jsonRpc(
           'MCP Streamable HTTP',
-          'Model Context Protocol requests (JSON-RPC); tools web_search and extract_urls take the bodies of /api/search and /api/crawl.',
+          'Model Context Protocol requests (JSON-RPC); tools web_search, extract_urls, map_site and crawl_site take the bodies of /api/search, /api/crawl, /api/map and /api/site-crawls; crawl_status reads a crawl as GET /api/site-crawls/{id}.',
         ),
         get: jsonRpc('MCP Streamable HTTP: server-to-client stream of a session', 'Needs Mcp-Session-Id.'),
         delete: jsonRpc('MCP Streamable HTTP: end a session', 'Needs Mcp-Session-Id.'),
@@ -350,6 +437,10 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
         CrawlResponse: schemaOf(extractResponseSchema, 'output'),
         ErrorBody: schemaOf(errorBodySchema, 'output'),
         UsageResponse: schemaOf(usageResponseSchema, 'output'),
+        MapRequest: schemaOf(mapRequestSchema, 'input'),
+        MapResponse: schemaOf(mapResponseSchema, 'output'),
+        SiteCrawlRequest: schemaOf(siteCrawlRequest, 'input'),
+        SiteCrawlStatus: schemaOf(siteCrawlStatusSchema, 'output'),
       },
     },
   };

@@ -26,12 +26,15 @@ import type { Logger } from '../../core/logger.js';
 import { incomingRequest } from '../../core/request-context.js';
 import type { Operations } from '../../services/operations.js';
 import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
+import { crawlSiteTool } from './tools/crawl-site.js';
+import { crawlStatusTool } from './tools/crawl-status.js';
 import { extractUrlsTool } from './tools/extract-urls.js';
+import { mapSiteTool } from './tools/map-site.js';
 import { webSearchTool } from './tools/web-search.js';
 
 /** The services behind the tools, loaded on first use (start-up stays light). */
 export interface McpServices {
-  operations: Pick<Operations, 'extract' | 'search'>;
+  operations: Pick<Operations, 'extract' | 'search' | 'map' | 'startSiteCrawl' | 'siteCrawlStatus'>;
 }
 
 export interface McpDeps {
@@ -58,7 +61,13 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
 }
 
 export function listTools(deps: McpDeps): ToolDefinition[] {
-  return [webSearchTool(deps) as unknown as ToolDefinition, extractUrlsTool(deps) as unknown as ToolDefinition];
+  return [
+    webSearchTool(deps) as unknown as ToolDefinition,
+    extractUrlsTool(deps) as unknown as ToolDefinition,
+    mapSiteTool(deps) as unknown as ToolDefinition,
+    crawlSiteTool(deps) as unknown as ToolDefinition,
+    crawlStatusTool(deps) as unknown as ToolDefinition,
+  ];
 }
 
 export function createMcpServer(deps: McpDeps): McpServerHandle {
@@ -68,7 +77,7 @@ export function createMcpServer(deps: McpDeps): McpServerHandle {
     {
       capabilities: { tools: {}, logging: {} },
       instructions:
-        'Use web_search to find pages on the web and extract_urls to read pages as Markdown. Errors start with a stable code (e.g. "invalid_request:").',
+        'Use web_search to find pages on the web and extract_urls to read pages as Markdown; map_site lists the URLs of one site, crawl_site reads many of its pages as a job and crawl_status reads on in it. Errors start with a stable code (e.g. "invalid_request:").',
     },
   );
 

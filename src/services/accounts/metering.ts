@@ -130,6 +130,34 @@ export class Metering {
   }
 
   /**
+   * Admission of work that is charged later, piece by piece (a site crawl's pages): the
+   * rate limit, then whether the key could pay for the first piece now (`credits`), with
+   * the same refusals as `run` (429, 401, 402); nothing is held or charged here.
+   */
+  async admit(ctx: Pick<RequestContext, 'id' | 'caller'>, credits: number): Promise<void> {
+    const key = ctx.caller.key;
+    if (key === undefined) return;
+    const { ledger, observer } = this.#deps;
+    try {
+      await this.#checkRate(key);
+    } catch (err) {
+      observer?.requestRefused('rate_limited');
+      throw err;
+    }
+    const probe = `${ctx.id}#admit`;
+    const admitted = await ledger.reserve(key.id, probe, credits, HOLD_MARGIN_MS, this.#now());
+    if (admitted.ok) {
+      await ledger.release(key.id, probe);
+      return;
+    }
+    const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
+    observer?.requestRefused(code);
+    throw admitted.reason === 'insufficient_credits'
+      ? insufficientCredits(credits, admitted.balance, admitted.available)
+      : new AppError('unauthorized', admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.');
+  }
+
+  /**
    * A key holder's own account (GET /api/usage): the balance as read when the request
    * was authenticated, the credits its requests in progress hold, and a page of its usage
    * records, newest first. Reads only: not rate-limited, not charged.

@@ -62,7 +62,7 @@ export class ExtractService {
         done += 1;
         const raw = request.urls[i]!;
         if (options.onProgress)
-          options.onProgress({ done, total: distinct.length, url: raw, result: toResult(raw, outcome, request) });
+          options.onProgress({ done, total: distinct.length, url: raw, result: pageResult(raw, outcome, request) });
       }),
     );
 
@@ -70,7 +70,7 @@ export class ExtractService {
     if (ctx.signal.aborted && !isTimeout(ctx.signal.reason))
       throw new AppError('cancelled', 'The extraction was cancelled by the caller.');
     const results = request.urls.map((raw, i) =>
-      toResult(raw, outcomes.get(keys[i] as string) as PageOutcome, request),
+      pageResult(raw, outcomes.get(keys[i] as string) as PageOutcome, request),
     );
     const unique = [...outcomes.values()];
     // What was done, priced in core/pricing.ts: fresh extractions are paid, cache hits free.
@@ -94,7 +94,21 @@ export class ExtractService {
 }
 
 /** The page extractor's options from the request: the page controls only when asked for. */
-function extractOptions(request: ExtractRequest): ExtractOptions {
+export function extractOptions(
+  request: Pick<
+    ExtractRequest,
+    | 'format'
+    | 'stealth'
+    | 'include_links'
+    | 'include_selectors'
+    | 'exclude_selectors'
+    | 'wait_for_selector'
+    | 'screenshot'
+    | 'max_age'
+    | 'query'
+    | 'max_passages'
+  >,
+): ExtractOptions {
   const controls: PageControls = {};
   if (request.include_links === true) controls.includeLinks = true;
   if (request.include_selectors?.length) controls.includeSelectors = request.include_selectors;
@@ -112,7 +126,12 @@ function extractOptions(request: ExtractRequest): ExtractOptions {
   };
 }
 
-function toResult(url: string, outcome: PageOutcome, request: ExtractRequest): ExtractResult {
+/** A page's outcome as a result of the answer: its content cut as the request asks (start_char, max_chars, query). */
+export function pageResult(
+  url: string,
+  outcome: PageOutcome,
+  request: Pick<ExtractRequest, 'format' | 'query' | 'start_char' | 'max_chars'>,
+): ExtractResult {
   if (!outcome.ok) {
     return {
       url,

@@ -45,10 +45,11 @@ export class MemoryLedger implements LedgerStore {
     return { ok: true, balance: key.balance };
   }
 
-  async charge(input: ChargeInput): Promise<{ balance: number | null }> {
+  async charge(input: ChargeInput): Promise<{ balance: number | null; charged: boolean }> {
     this.#lifetime.check();
-    this.#holds.get(input.keyId)?.delete(input.requestId);
+    const dropped = this.#holds.get(input.keyId)?.delete(input.holdId ?? input.requestId) ?? false;
     const key = this.#keys.get(input.keyId);
+    if (input.onlyIfHeld === true && !dropped) return { balance: key ? key.balance : null, charged: false };
     if (key && key.balance !== null) key.balance -= input.credits;
     this.#usage.push({
       keyId: input.keyId,
@@ -58,7 +59,7 @@ export class MemoryLedger implements LedgerStore {
       at: input.at,
       ...usageSubject(input),
     });
-    return { balance: key ? key.balance : null };
+    return { balance: key ? key.balance : null, charged: true };
   }
 
   async release(keyId: string, requestId: string): Promise<void> {

@@ -50,22 +50,29 @@ end
 return released
 `;
 
-/** KEYS: balance, holds, hold credits, usage (all), usage (this key), hold owners. ARGV: request, credits, record JSON. */
+/**
+ * KEYS: balance, holds, hold credits, usage (all), usage (this key), hold owners. ARGV: hold,
+ * credits, record JSON, only-if-held ('1'). Returns {charged (1/0), balance or ''}.
+ */
 const CHARGE = `
+local held = redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[6], ARGV[1])
 local balance = ''
+if ARGV[4] == '1' and held == 0 then
+  if redis.call('EXISTS', KEYS[1]) == 1 then balance = redis.call('GET', KEYS[1]) end
+  return {0, balance}
+end
 if redis.call('EXISTS', KEYS[1]) == 1 then balance = redis.call('DECRBY', KEYS[1], ARGV[2]) end
 redis.call('RPUSH', KEYS[4], ARGV[3])
 redis.call('RPUSH', KEYS[5], ARGV[3])
-return balance
+return {1, tostring(balance)}
 `;
 
 interface Scripts {
   wsmReserve(...args: (string | number)[]): Promise<[number, string, string?, number?]>;
   wsmReleaseOwned(...args: (string | number)[]): Promise<number>;
-  wsmCharge(...args: (string | number)[]): Promise<number | string>;
+  wsmCharge(...args: (string | number)[]): Promise<[number, string]>;
 }
 
 /**
@@ -131,7 +138,7 @@ export class RedisLedger implements LedgerStore {
     return released;
   }
 
-  async charge(input: ChargeInput): Promise<{ balance: number | null }> {
+  async charge(input: ChargeInput): Promise<{ balance: number | null; charged: boolean }> {
     const record: UsageRecord = {
       keyId: input.keyId,
       operation: input.operation,
@@ -140,18 +147,19 @@ export class RedisLedger implements LedgerStore {
       at: input.at,
       ...usageSubject(input),
     };
-    const balance = await this.#redis.wsmCharge(
+    const [charged, balance] = await this.#redis.wsmCharge(
       this.#k('balance', input.keyId),
       this.#k('holds', input.keyId),
       this.#k('held', input.keyId),
       `${this.#p}usage`,
       this.#k('usage', input.keyId),
       this.#k('owners', input.keyId),
-      input.requestId,
+      input.holdId ?? input.requestId,
       input.credits,
       JSON.stringify(record),
+      input.onlyIfHeld === true ? '1' : '0',
     );
-    return { balance: balance === '' ? null : Number(balance) };
+    return { balance: balance === '' ? null : Number(balance), charged: charged === 1 };
   }
 
   async release(keyId: string, requestId: string): Promise<void> {

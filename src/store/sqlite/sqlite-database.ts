@@ -31,6 +31,25 @@ CREATE TABLE IF NOT EXISTS usage (
 CREATE INDEX IF NOT EXISTS usage_key ON usage (key_id, seq);
 CREATE INDEX IF NOT EXISTS usage_at ON usage (at);
 CREATE TABLE IF NOT EXISTS rate_windows (bucket TEXT PRIMARY KEY, window_end INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS site_jobs (
+  id TEXT PRIMARY KEY, key_id TEXT, status TEXT NOT NULL, request TEXT NOT NULL, stop_reason TEXT, error TEXT,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deadline INTEGER NOT NULL, expires_at INTEGER,
+  owner TEXT, lease_until INTEGER, counts TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS site_jobs_running ON site_jobs (status, key_id);
+CREATE INDEX IF NOT EXISTS site_jobs_expiry ON site_jobs (expires_at);
+CREATE TABLE IF NOT EXISTS site_frontier (
+  job_id TEXT NOT NULL, seq INTEGER NOT NULL, url TEXT NOT NULL, depth INTEGER NOT NULL, parent TEXT, anchor TEXT,
+  priority REAL NOT NULL, state TEXT NOT NULL,
+  PRIMARY KEY (job_id, seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS site_frontier_url ON site_frontier (job_id, url);
+CREATE INDEX IF NOT EXISTS site_frontier_queue ON site_frontier (job_id, state, priority DESC, seq);
+CREATE TABLE IF NOT EXISTS site_results (
+  job_id TEXT NOT NULL, seq INTEGER NOT NULL, entry_seq INTEGER NOT NULL, page TEXT NOT NULL,
+  credits INTEGER NOT NULL, charged INTEGER NOT NULL, fingerprint TEXT,
+  PRIMARY KEY (job_id, seq)
+) WITHOUT ROWID;
 `;
 
 /** Expired rows removed per sweep of a table: bounded work, so a sweep never stalls a request. */

@@ -95,11 +95,13 @@ export class SqliteLedger implements LedgerStore {
       },
     );
 
-    this.#charge = db.transaction((input: ChargeInput): { balance: number | null } => {
-      s.holdDelete.run(input.keyId, input.requestId);
+    this.#charge = db.transaction((input: ChargeInput): { balance: number | null; charged: boolean } => {
+      const dropped = s.holdDelete.run(input.keyId, input.holdId ?? input.requestId).changes;
+      if (input.onlyIfHeld === true && dropped === 0)
+        return { balance: s.balance.get(input.keyId)?.balance ?? null, charged: false };
       s.debit.run(input.credits, input.keyId);
       s.usageInsert.run(input.keyId, input.operation, input.credits, input.requestId, input.at, subjectJson(input));
-      return { balance: s.balance.get(input.keyId)?.balance ?? null };
+      return { balance: s.balance.get(input.keyId)?.balance ?? null, charged: true };
     });
   }
 
@@ -118,7 +120,7 @@ export class SqliteLedger implements LedgerStore {
     return this.#statements.holdsOfOwner.run(owner).changes;
   }
 
-  async charge(input: ChargeInput): Promise<{ balance: number | null }> {
+  async charge(input: ChargeInput): Promise<{ balance: number | null; charged: boolean }> {
     return this.#charge.immediate(input);
   }
 

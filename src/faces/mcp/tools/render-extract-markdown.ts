@@ -30,22 +30,29 @@ export function followUpOptions(args: unknown): FollowUpOptions {
 }
 
 // The wrapper is no heading: a page's own headings (# to ######) stay the only ones, and
-// its content sits in <page_content> as in web_search's text.
-function renderResult(result: ExtractResult, index: number, carry: FollowUpOptions): string {
+// its content sits in <page_content> as in web_search's text. `facts`: more of them after
+// the page's own (a site crawl's depth and parent).
+export function renderExtractResult(
+  result: ExtractResult,
+  index: number,
+  carry: FollowUpOptions,
+  facts: readonly string[] = [],
+): string {
   const heading = `**Page ${index + 1}: ${result.title ? `${result.title} — ` : ''}${result.url}**`;
   if (!result.success) {
     return `${heading}\n\n**Failed** (${result.error_type}, status ${result.status_code}): ${result.error ?? ''}`;
   }
   const lines = [heading, ''];
-  const facts = [`status ${result.status_code}`];
-  if (result.content_type) facts.push(result.content_type);
-  if (result.page_type) facts.push(`page type ${result.page_type}`);
-  if (result.final_url && result.final_url !== result.url) facts.push(`final URL ${result.final_url}`);
-  if (result.published_at) facts.push(`published ${result.published_at}`);
-  if (result.rendered) facts.push('rendered in a headless browser');
-  if (result.content_source === 'selectors') facts.push('content from include_selectors');
-  if (result.screenshot !== undefined) facts.push('screenshot attached as an image');
-  lines.push(`_${facts.join(' · ')}_`, '');
+  const shown = [`status ${result.status_code}`];
+  if (result.content_type) shown.push(result.content_type);
+  if (result.page_type) shown.push(`page type ${result.page_type}`);
+  if (result.final_url && result.final_url !== result.url) shown.push(`final URL ${result.final_url}`);
+  if (result.published_at) shown.push(`published ${result.published_at}`);
+  if (result.rendered) shown.push('rendered in a headless browser');
+  if (result.content_source === 'selectors') shown.push('content from include_selectors');
+  if (result.screenshot !== undefined) shown.push('screenshot attached as an image');
+  shown.push(...facts);
+  lines.push(`_${shown.join(' · ')}_`, '');
   // With a query the passages stand in place of the page; a max_chars slice still follows them.
   if (result.passages !== undefined) lines.push(renderPassages(result.url, result.passages, result.total_chars, carry));
   if (result.passages === undefined || result.markdown !== '')
@@ -80,5 +87,5 @@ export function renderExtractMarkdown(response: ExtractResponse, args?: unknown)
   const carry = followUpOptions(args);
   const m = response.metadata;
   const summary = `Extracted ${m.successful_crawls} of ${m.total_urls} URL(s); ${m.failed_crawls} failed; ${m.credits_used} credit(s) used${m.cached_free ? `, ${m.cached_free} from cache` : ''}.`;
-  return [summary, ...response.results.map((r, i) => renderResult(r, i, carry))].join('\n\n');
+  return [summary, ...response.results.map((r, i) => renderExtractResult(r, i, carry))].join('\n\n');
 }

@@ -1,0 +1,449 @@
+/**
+ * Runs one site crawl to its end (docs/decisions.md, "Site maps and crawls"): its frontier
+ * and results live in the job store, so an instance that dies leaves a job another run
+ * resumes. The order of the steps is what makes a kill harmless: a page's credits are held
+ * before it is fetched; its result, its aliases and the end of its frontier entry are one
+ * atomic write; its charge follows from its hold only while the hold exists, and is marked
+ * after. A resumed run puts the pages that were in flight back in the queue (releasing
+ * their holds) and settles the charges that were pending.
+ *
+ * Never the same page twice: a URL enters the frontier once (spelt by site-scope.ts); a
+ * page's redirect target and its `<link rel=canonical>` are recorded as aliases (a page
+ * whose alias was already crawled is a duplicate, not a result); pages whose content
+ * fingerprints are near each other are duplicates too (extract/site/content-fingerprint.ts).
+ * Traps (calendars, session ids) end at `limit` or `max_depth`.
+ */
+import { DeadlineScope, now } from '../../core/deadline-scope.js';
+import { AppError, toAppError } from '../../core/errors.js';
+import type { FrontierEntry, LeasedEntry, SiteJob, SiteJobStopReason } from '../../core/ports/site-job-store.js';
+import { sitePageCredits } from '../../core/pricing.js';
+import type { RequestContext } from '../../core/request-context.js';
+import type { SiteCrawlPage, SiteCrawlRequest } from '../../core/site-schemas.js';
+import { rankLinks } from '../../extract/passages/rank-links.js';
+import { contentFingerprint, nearDuplicate } from '../../extract/site/content-fingerprint.js';
+import type { PageLink } from '../../extract/types.js';
+import type { PageHolds } from '../accounts/page-holds.js';
+import { extractOptions, pageResult } from '../pages/extract-service.js';
+import type { PageOutcome } from '../pages/extracted-page.js';
+import { pageRequest, type ExtractOptions } from '../pages/page-request.js';
+import type { HostPacing } from './host-pacing.js';
+import { discoverSite } from './site-discovery.js';
+import type { SiteCrawlDeps } from './site-ports.js';
+import { SiteScope } from './site-scope.js';
+
+/** How often a run looks at its job in the store (a cancellation from another instance). */
+const JOB_POLL_MS = 1_000;
+/** Characters around a link in its page's Markdown that rank it (best-first). */
+const CONTEXT_BEFORE = 240;
+const CONTEXT_AFTER = 120;
+
+export interface RunnerDeps extends SiteCrawlDeps {
+  holds: PageHolds;
+  pacing: HostPacing;
+  /** Told as each result is written (waiters, the MCP tool's progress). */
+  onResult?: (jobId: string) => void;
+}
+
+export interface RunningJob {
+  readonly id: string;
+  /** Settles when the run ends (the job finished, or this instance lost it). */
+  readonly done: Promise<void>;
+  /** Stops the run without finishing the job (shutdown, the lease lost): another run resumes it. */
+  abandon(): void;
+  /** Stops the run now (the job was cancelled). */
+  cancel(): void;
+}
+
+type Stop = { reason: SiteJobStopReason; error?: { code: string; message: string } };
+
+export function runSiteCrawl(deps: RunnerDeps, job: SiteJob): RunningJob {
+  const controller = new AbortController();
+  let abandoned = false;
+  const run = new CrawlRun(deps, job, controller.signal);
+  const done = run.start().then(
+    async (stop) => {
+      if (abandoned || stop === undefined) return;
+      await deps.jobs.finishJob(job.id, {
+        stopReason: stop.reason,
+        ...(stop.error ? { error: stop.error } : {}),
+        at: Date.now(),
+        expiresAt: Date.now() + deps.config.site.retentionMs,
+      });
+    },
+    (err: unknown) => {
+      deps.logger.error({ err, job: job.id }, 'a site crawl run failed');
+      if (abandoned) return;
+      const error = toAppError(err);
+      return deps.jobs
+        .finishJob(job.id, {
+          stopReason: 'failed',
+          error: { code: error.code, message: error.message },
+          at: Date.now(),
+          expiresAt: Date.now() + deps.config.site.retentionMs,
+        })
+        .then(() => undefined);
+    },
+  );
+  return {
+    id: job.id,
+    done: done.then(
+      () => deps.onResult?.(job.id),
+      (err: unknown) => deps.logger.error({ err, job: job.id }, 'finishing a site crawl failed'),
+    ),
+    abandon: () => {
+      abandoned = true;
+      controller.abort(new AppError('cancelled', 'the run was stopped'));
+    },
+    cancel: () => controller.abort(new AppError('cancelled', 'The crawl was cancelled.')),
+  };
+}
+
+class CrawlRun {
+  readonly #deps: RunnerDeps;
+  readonly #job: SiteJob;
+  readonly #request: SiteCrawlRequest;
+  readonly #scope: SiteScope;
+  readonly #options: ExtractOptions;
+  readonly #price: number;
+  readonly #stopSignal: AbortSignal;
+  readonly #ctx: RequestContext;
+  readonly #scopeTimer: DeadlineScope;
+  #fingerprints: string[] = [];
+  /** Disallowed link targets already counted (a link repeated on every page counts once). */
+  readonly #refused = new Set<string>();
+  /** Counts that wait for the next completion to be written with it. */
+  #pendingDisallowed = 0;
+  #crawlDelayMs = 0;
+  #stop: Stop | undefined;
+  #results = 0;
+  #inFlight = 0;
+  /** Completions one at a time: "was this page seen?" and "mark it seen" must not interleave. */
+  #completing: Promise<unknown> = Promise.resolve();
+
+  constructor(deps: RunnerDeps, job: SiteJob, stopSignal: AbortSignal) {
+    this.#deps = deps;
+    this.#job = job;
+    this.#request = job.request as SiteCrawlRequest;
+    this.#scope = new SiteScope(this.#request.url, this.#request);
+    // Links are needed to follow them; they reach the answer only when asked for.
+    const options = extractOptions(this.#request);
+    this.#options = { ...options, controls: { ...options.controls, includeLinks: true } };
+    this.#price = sitePageCredits(this.#request.stealth);
+    this.#stopSignal = stopSignal;
+    this.#scopeTimer = new DeadlineScope(
+      { deadline: job.deadline, signal: stopSignal },
+      {
+        timeout: () => new AppError('timeout', "The crawl's deadline passed."),
+        cancelled: (cause) => new AppError('cancelled', 'The crawl was stopped.', { cause }),
+      },
+    );
+    this.#ctx = Object.freeze({
+      id: job.id,
+      caller: {},
+      deadline: job.deadline,
+      signal: this.#scopeTimer.signal,
+      log: deps.logger.child({ job: job.id }),
+    });
+    this.#results = job.counts.results;
+  }
+
+  /** The run to its end: the reason the job stopped, or undefined when the run was stopped from outside. */
+  async start(): Promise<Stop | undefined> {
+    try {
+      await this.#resume();
+      if (this.#job.counts.results === 0 && this.#job.counts.discovered <= 1) await this.#seed();
+      return await this.#loop();
+    } finally {
+      this.#scopeTimer.dispose();
+    }
+  }
+
+  /** What a killed run left: pages in flight back to the queue (their holds released), pending charges settled. */
+  async #resume(): Promise<void> {
+    const { jobs, holds } = this.#deps;
+    const keyId = this.#job.keyId;
+    const back = await jobs.requeueLeased(this.#job.id);
+    if (keyId !== null) for (const entry of back) await holds.release(keyId, this.#job.id, entry.seq);
+    for (const result of await jobs.unchargedResults(this.#job.id)) {
+      if (keyId !== null && result.credits > 0) {
+        const page = result.page as SiteCrawlPage;
+        await holds.charge(keyId, this.#job.id, result.entrySeq, result.credits, page.url);
+      }
+      await jobs.markCharged(this.#job.id, result.seq);
+    }
+    this.#fingerprints = await jobs.fingerprints(this.#job.id);
+  }
+
+  /** The site's map (sitemaps, feeds) as the first frontier, and robots.txt's Crawl-delay. */
+  async #seed(): Promise<void> {
+    const discovery = await discoverSite(this.#deps, this.#ctx, this.#scope, {
+      sitemap: this.#request.use_sitemap ? 'include' : 'skip',
+      maxUrls: Math.max(this.#request.limit * 20, 1_000),
+      // The crawl reads the start page itself: discovery only learns its feeds and links.
+      walkUntil: 0,
+      walkDepth: 0,
+    });
+    this.#setCrawlDelay(discovery.crawlDelaySeconds);
+    if (this.#request.max_depth === 0) return;
+    const start = this.#scope.start.href;
+    const seeds = discovery.urls
+      .filter((u) => u.url !== start && (this.#request.use_sitemap || u.source === 'links'))
+      .map((u) => this.#entry(u.url, 1, undefined, u.title, undefined));
+    const scored = this.#prioritised(seeds);
+    await this.#deps.jobs.enqueue(this.#job.id, scored);
+    this.#pendingDisallowed += discovery.robotsDisallowed;
+  }
+
+  #setCrawlDelay(seconds: number | undefined): void {
+    if (seconds === undefined) return;
+    this.#crawlDelayMs = Math.min(seconds * 1000, this.#deps.config.site.maxCrawlDelayMs);
+  }
+
+  async #loop(): Promise<Stop | undefined> {
+    const { jobs } = this.#deps;
+    const width = this.#deps.config.site.pagesInFlight;
+    const running = new Set<Promise<void>>();
+    let lastPoll = now();
+    if (this.#crawlDelayMs === 0) {
+      const directives = await this.#deps.robots.directives(this.#scope.start, this.#ctx).catch(() => undefined);
+      this.#setCrawlDelay(directives?.crawlDelaySeconds);
+    }
+    for (;;) {
+      if (this.#stopSignal.aborted) {
+        await Promise.allSettled(running);
+        return this.#stop ?? { reason: 'cancelled' };
+      }
+      if (now() >= this.#job.deadline) this.#stop ??= { reason: 'deadline' };
+      if (this.#results >= this.#request.limit) this.#stop ??= { reason: 'limit' };
+      if (now() - lastPoll >= JOB_POLL_MS) {
+        lastPoll = now();
+        const fresh = await jobs.getJob(this.#job.id);
+        if (fresh === undefined || fresh.status === 'done') {
+          // Cancelled (or deleted) elsewhere: the pages in flight finish, nothing more starts.
+          await Promise.allSettled(running);
+          return undefined;
+        }
+      }
+      if (this.#stop !== undefined) {
+        await Promise.allSettled(running);
+        return this.#stop;
+      }
+      // Never more pages at once than could still be delivered under the limit.
+      const room = Math.min(width - this.#inFlight, this.#request.limit - this.#results - this.#inFlight);
+      const leased = room > 0 ? await jobs.lease(this.#job.id, room) : [];
+      if (leased.length === 0) {
+        if (running.size === 0) return { reason: 'completed' };
+        await Promise.race([...running, delay(JOB_POLL_MS)]);
+        continue;
+      }
+      for (const entry of leased) {
+        this.#inFlight += 1;
+        const task: Promise<void> = this.#page(entry)
+          .catch((err: unknown) => {
+            const error = toAppError(err);
+            this.#stop ??= { reason: 'failed', error: { code: error.code, message: error.message } };
+          })
+          .finally(() => {
+            this.#inFlight -= 1;
+            running.delete(task);
+          });
+        running.add(task);
+      }
+      // Wait for a slot before leasing more (or for the pacing of the next page).
+      if (this.#inFlight >= width || this.#results + this.#inFlight >= this.#request.limit) await Promise.race(running);
+    }
+  }
+
+  /** One frontier entry: held, paced, fetched through the page journey, completed, charged, its links queued. */
+  async #page(entry: LeasedEntry): Promise<void> {
+    const { jobs, holds } = this.#deps;
+    const keyId = this.#job.keyId;
+    const jobId = this.#job.id;
+    if (keyId !== null) {
+      const held = await holds.hold(keyId, jobId, entry.seq, this.#price, this.#job.deadline + 60_000);
+      if (held !== 'ok') {
+        this.#stop ??=
+          held === 'insufficient_credits'
+            ? { reason: 'credits' }
+            : {
+                reason: 'failed',
+                error: { code: 'unauthorized', message: `The API key is ${held === 'revoked' ? 'revoked' : 'gone'}.` },
+              };
+        return;
+      }
+    }
+    let outcome: PageOutcome;
+    const page = new DeadlineScope(this.#ctx, {
+      budgetMs: this.#deps.config.fetch.timeoutMs,
+      timeout: (ms) => new AppError('timeout', `The page did not complete within ${ms} ms.`, { retryable: true }),
+      cancelled: (cause) => new AppError('cancelled', 'The crawl was stopped.', { cause }),
+    });
+    try {
+      await this.#deps.pacing.wait(new URL(entry.url).host, this.#crawlDelayMs, page.signal);
+      const ctx: RequestContext = { ...this.#ctx, deadline: page.deadline, signal: page.signal };
+      outcome = await this.#deps.pages.run(pageRequest(ctx, entry.url, this.#options));
+    } catch (err) {
+      outcome = { ok: false, statusCode: 0, error: toAppError(err), step: 'fetch' };
+    } finally {
+      page.dispose();
+    }
+    // A run stopped mid-page (or the job's deadline cut it): not a result of the site's; the
+    // entry stays leased and goes back to the queue if the job resumes.
+    if (this.#stopSignal.aborted || this.#ctx.signal.aborted) {
+      if (keyId !== null) await holds.release(keyId, jobId, entry.seq);
+      return;
+    }
+    const settled = this.#completing.then(() => this.#complete(entry, outcome));
+    this.#completing = settled.catch(() => undefined);
+    const { resultSeq, credits, links } = await settled;
+    if (resultSeq !== undefined && credits > 0) {
+      if (keyId !== null) await holds.charge(keyId, jobId, entry.seq, credits, entry.url);
+      await jobs.markCharged(jobId, resultSeq);
+    } else {
+      if (keyId !== null) await holds.release(keyId, jobId, entry.seq);
+      if (resultSeq !== undefined) await jobs.markCharged(jobId, resultSeq);
+    }
+    if (links.length > 0) await jobs.enqueue(jobId, links);
+    this.#deps.onResult?.(jobId);
+  }
+
+  /** The page's result (or its recognition as a duplicate), written in one step. */
+  async #complete(
+    entry: LeasedEntry,
+    outcome: PageOutcome,
+  ): Promise<{ resultSeq: number | undefined; credits: number; links: FrontierEntry[] }> {
+    const { jobs } = this.#deps;
+    const jobId = this.#job.id;
+    const disallowed = this.#pendingDisallowed;
+    this.#pendingDisallowed = 0;
+    if (this.#results >= this.#request.limit) {
+      // Finished past the limit (pages in flight): not delivered, not charged.
+      await jobs.complete(jobId, entry.seq, { counts: { robots_disallowed: disallowed } });
+      return { resultSeq: undefined, credits: 0, links: [] };
+    }
+    const aliases: string[] = [];
+    let fingerprint: string | undefined;
+    if (outcome.ok) {
+      for (const other of [outcome.finalUrl, outcome.output.canonical_url]) {
+        const spelt = other === undefined ? undefined : this.#scope.resolve(other);
+        if (spelt !== undefined && 'url' in spelt && spelt.url !== entry.url) aliases.push(spelt.url);
+      }
+      const seen = aliases.length > 0 ? await jobs.seen(jobId, aliases) : [];
+      fingerprint = contentFingerprint(outcome.output.markdown || outcome.output.html || '');
+      const copy = seen.some(Boolean) || this.#fingerprints.some((f) => nearDuplicate(f, fingerprint as string));
+      if (copy) {
+        await jobs.complete(jobId, entry.seq, { counts: { duplicates: 1, robots_disallowed: disallowed }, aliases });
+        return { resultSeq: undefined, credits: 0, links: [] };
+      }
+    }
+    const links = outcome.ok ? await this.#followed(entry, outcome) : { entries: [], refused: 0 };
+    const result = this.#result(entry, outcome);
+    const credits = outcome.ok && !outcome.fromCache ? this.#price : 0;
+    const resultSeq = await jobs.complete(jobId, entry.seq, {
+      result: { page: result, credits, succeeded: outcome.ok },
+      counts: { robots_disallowed: disallowed + links.refused },
+      aliases,
+      ...(fingerprint !== undefined ? { fingerprint } : {}),
+    });
+    if (resultSeq !== undefined) {
+      this.#results += 1;
+      if (fingerprint !== undefined) this.#fingerprints.push(fingerprint);
+    }
+    return { resultSeq, credits, links: links.entries };
+  }
+
+  #result(entry: LeasedEntry, outcome: PageOutcome): SiteCrawlPage {
+    const result = pageResult(entry.url, outcome, { ...this.#request, start_char: 0 });
+    if (this.#request.include_links !== true) {
+      delete result.links;
+      delete result.links_truncated;
+    }
+    return { ...result, depth: entry.depth, ...(entry.parent !== undefined ? { parent: entry.parent } : {}) };
+  }
+
+  /** The page's links to follow: in scope, allowed by robots.txt, one hop deeper, ranked when there is a query. */
+  async #followed(
+    entry: LeasedEntry,
+    outcome: Extract<PageOutcome, { ok: true }>,
+  ): Promise<{ entries: FrontierEntry[]; refused: number }> {
+    if (entry.depth >= this.#request.max_depth) return { entries: [], refused: 0 };
+    const links: PageLink[] = outcome.output.links ?? [];
+    const base = outcome.finalUrl;
+    const markdown = outcome.output.markdown;
+    const entries: FrontierEntry[] = [];
+    const queued = new Set<string>();
+    let refused = 0;
+    for (const link of links) {
+      const resolved = this.#scope.resolve(link.url, base);
+      if (!('url' in resolved) || queued.has(resolved.url) || resolved.url === entry.url) continue;
+      queued.add(resolved.url);
+      const verdict = await this.#deps.robots.check(new URL(resolved.url), this.#ctx).catch(() => undefined);
+      if (verdict !== undefined && !verdict.allowed) {
+        if (!this.#refused.has(resolved.url)) {
+          this.#refused.add(resolved.url);
+          refused += 1;
+        }
+        continue;
+      }
+      const context = this.#request.query !== undefined ? linkContext(markdown, link.url) : undefined;
+      entries.push(this.#entry(resolved.url, entry.depth + 1, entry.url, link.text || undefined, context));
+    }
+    // Only the new ones: a URL already in the frontier keeps its place.
+    const seen =
+      entries.length > 0
+        ? await this.#deps.jobs.seen(
+            this.#job.id,
+            entries.map((e) => e.url),
+          )
+        : [];
+    return { entries: this.#prioritised(entries.filter((_, i) => !seen[i])), refused };
+  }
+
+  #entry(
+    url: string,
+    depth: number,
+    parent: string | undefined,
+    anchor: string | undefined,
+    context: string | undefined,
+  ) {
+    const entry: FrontierEntry & { context?: string } = { url, depth, priority: -depth };
+    if (parent !== undefined) entry.parent = parent;
+    if (anchor !== undefined) entry.anchor = anchor;
+    if (context !== undefined) entry.context = context;
+    return entry;
+  }
+
+  /**
+   * Breadth-first: shallower first. Best-first (a query): the link's relevance to the query
+   * (its URL, anchor text and the passage around it), shallower first among equals.
+   */
+  #prioritised(entries: (FrontierEntry & { context?: string })[]): FrontierEntry[] {
+    const query = this.#request.query;
+    const scores =
+      query === undefined
+        ? entries.map(() => 0)
+        : rankLinks(
+            query,
+            entries.map((e) => ({
+              url: e.url,
+              ...(e.anchor !== undefined ? { title: e.anchor } : {}),
+              ...(e.context !== undefined ? { context: e.context } : {}),
+            })),
+          );
+    return entries.map(({ context: _context, ...e }, i) => ({
+      ...e,
+      priority: query === undefined ? -e.depth : scores[i]! * 100 - e.depth,
+    }));
+  }
+}
+
+/** The Markdown around the first place the page links to `url`: what the parent says about it. */
+function linkContext(markdown: string, url: string): string | undefined {
+  const at = markdown.indexOf(`](${url}`);
+  if (at === -1) return undefined;
+  return markdown.slice(Math.max(0, at - CONTEXT_BEFORE), at + CONTEXT_AFTER);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,229 @@
+/**
+ * Site crawl jobs in maps (unit tests): the reference semantics of the port, values kept as
+ * JSON text as the durable adapters keep them.
+ */
+import type {
+  EntryCompletion,
+  FrontierEntry,
+  FrontierState,
+  LeasedEntry,
+  SiteJob,
+  SiteJobResult,
+  SiteJobStopReason,
+  SiteJobStore,
+} from '../../core/ports/site-job-store.js';
+import type { MemoryLifetime } from './memory-lifetime.js';
+
+interface Entry extends LeasedEntry {
+  state: FrontierState | 'alias';
+}
+
+interface JobData {
+  job: string;
+  entries: Map<string, Entry>;
+  bySeq: Map<number, Entry>;
+  results: (SiteJobResult & { fingerprint?: string })[];
+}
+
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+export class MemorySiteJobs implements SiteJobStore {
+  readonly #jobs = new Map<string, JobData>();
+  readonly #lifetime: MemoryLifetime;
+
+  constructor(lifetime: MemoryLifetime) {
+    this.#lifetime = lifetime;
+  }
+
+  #data(id: string): JobData | undefined {
+    this.#lifetime.check();
+    return this.#jobs.get(id);
+  }
+
+  #update(data: JobData, change: (job: SiteJob) => void): void {
+    const job = JSON.parse(data.job) as SiteJob;
+    change(job);
+    data.job = JSON.stringify(job);
+  }
+
+  async createJob(job: SiteJob, seeds: FrontierEntry[]): Promise<void> {
+    this.#lifetime.check();
+    this.#jobs.set(job.id, { job: JSON.stringify(job), entries: new Map(), bySeq: new Map(), results: [] });
+    await this.enqueue(job.id, seeds);
+  }
+
+  async getJob(id: string): Promise<SiteJob | undefined> {
+    const data = this.#data(id);
+    return data === undefined ? undefined : (JSON.parse(data.job) as SiteJob);
+  }
+
+  async countRunning(keyId: string | null): Promise<{ key: number; total: number }> {
+    this.#lifetime.check();
+    let key = 0;
+    let total = 0;
+    for (const data of this.#jobs.values()) {
+      const job = JSON.parse(data.job) as SiteJob;
+      if (job.status !== 'running') continue;
+      total += 1;
+      if (job.keyId === keyId) key += 1;
+    }
+    return { key, total };
+  }
+
+  async claimJobs(owner: string, now: number, leaseMs: number): Promise<SiteJob[]> {
+    this.#lifetime.check();
+    const claimed: SiteJob[] = [];
+    for (const data of this.#jobs.values()) {
+      const job = JSON.parse(data.job) as SiteJob;
+      if (job.status !== 'running') continue;
+      if (job.owner !== owner && job.leaseUntil !== undefined && job.leaseUntil > now) continue;
+      job.owner = owner;
+      job.leaseUntil = now + leaseMs;
+      data.job = JSON.stringify(job);
+      claimed.push(copy(job));
+    }
+    return claimed;
+  }
+
+  async renewLeases(owner: string, ids: string[], until: number): Promise<string[]> {
+    return ids.filter((id) => {
+      const data = this.#data(id);
+      if (data === undefined) return false;
+      const job = JSON.parse(data.job) as SiteJob;
+      if (job.status !== 'running' || job.owner !== owner) return false;
+      this.#update(data, (j) => (j.leaseUntil = until));
+      return true;
+    });
+  }
+
+  async finishJob(
+    id: string,
+    end: { stopReason: SiteJobStopReason; error?: { code: string; message: string }; at: number; expiresAt: number },
+  ): Promise<boolean> {
+    const data = this.#data(id);
+    if (data === undefined || (JSON.parse(data.job) as SiteJob).status !== 'running') return false;
+    this.#update(data, (job) => {
+      job.status = 'done';
+      job.stopReason = end.stopReason;
+      if (end.error !== undefined) job.error = end.error;
+      job.updatedAt = end.at;
+      job.expiresAt = end.expiresAt;
+    });
+    return true;
+  }
+
+  #add(data: JobData, e: FrontierEntry, state: Entry['state']): boolean {
+    if (data.entries.has(e.url)) return false;
+    const entry: Entry = { ...copy(e), seq: data.bySeq.size + 1, state };
+    data.entries.set(e.url, entry);
+    data.bySeq.set(entry.seq, entry);
+    return true;
+  }
+
+  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]> {
+    const data = this.#data(jobId);
+    if (data === undefined) return [];
+    const added = entries.filter((e) => this.#add(data, e, 'queued'));
+    if (added.length > 0) this.#update(data, (job) => (job.counts.discovered += added.length));
+    return copy(added);
+  }
+
+  async seen(jobId: string, urls: string[]): Promise<boolean[]> {
+    const data = this.#data(jobId);
+    return urls.map((url) => data?.entries.has(url) ?? false);
+  }
+
+  async lease(jobId: string, n: number): Promise<LeasedEntry[]> {
+    const data = this.#data(jobId);
+    if (data === undefined) return [];
+    const queued = [...data.bySeq.values()]
+      .filter((e) => e.state === 'queued')
+      .sort((a, b) => b.priority - a.priority || a.seq - b.seq)
+      .slice(0, n);
+    for (const e of queued) e.state = 'leased';
+    return queued.map(({ state: _state, ...e }) => copy(e));
+  }
+
+  async requeueLeased(jobId: string): Promise<LeasedEntry[]> {
+    const data = this.#data(jobId);
+    if (data === undefined) return [];
+    const leased = [...data.bySeq.values()].filter((e) => e.state === 'leased');
+    for (const e of leased) e.state = 'queued';
+    return leased.map(({ state: _state, ...e }) => copy(e));
+  }
+
+  async frontierCounts(jobId: string): Promise<Record<FrontierState, number>> {
+    const counts: Record<FrontierState, number> = { queued: 0, leased: 0, done: 0 };
+    for (const e of this.#data(jobId)?.bySeq.values() ?? []) if (e.state !== 'alias') counts[e.state] += 1;
+    return counts;
+  }
+
+  async complete(jobId: string, entrySeq: number, c: EntryCompletion): Promise<number | undefined> {
+    const data = this.#data(jobId);
+    const entry = data?.bySeq.get(entrySeq);
+    if (data === undefined || entry === undefined || entry.state !== 'leased') return undefined;
+    entry.state = 'done';
+    for (const url of c.aliases ?? []) this.#add(data, { url, depth: 0, priority: 0 }, 'alias');
+    let seq: number | undefined;
+    if (c.result !== undefined) {
+      seq = data.results.length + 1;
+      data.results.push({
+        seq,
+        entrySeq,
+        page: copy(c.result.page),
+        credits: c.result.credits,
+        charged: false,
+        ...(c.fingerprint !== undefined ? { fingerprint: c.fingerprint } : {}),
+      });
+    }
+    const result = c.result;
+    this.#update(data, (job) => {
+      for (const [name, value] of Object.entries(c.counts ?? {})) job.counts[name as 'duplicates'] += value;
+      if (result !== undefined) {
+        job.counts.results += 1;
+        if (result.succeeded) job.counts.succeeded += 1;
+        else job.counts.failed += 1;
+      }
+      job.updatedAt = Date.now();
+    });
+    return seq;
+  }
+
+  async markCharged(jobId: string, resultSeq: number): Promise<void> {
+    const data = this.#data(jobId);
+    const result = data?.results[resultSeq - 1];
+    if (data === undefined || result === undefined || result.charged) return;
+    result.charged = true;
+    this.#update(data, (job) => (job.counts.credits_used += result.credits));
+  }
+
+  async unchargedResults(jobId: string): Promise<SiteJobResult[]> {
+    return copy((this.#data(jobId)?.results ?? []).filter((r) => !r.charged).map(strip));
+  }
+
+  async results(jobId: string, after: number, limit: number): Promise<SiteJobResult[]> {
+    if (limit <= 0) return [];
+    return copy((this.#data(jobId)?.results ?? []).slice(after, after + limit).map(strip));
+  }
+
+  async fingerprints(jobId: string): Promise<string[]> {
+    return (this.#data(jobId)?.results ?? []).flatMap((r) => (r.fingerprint !== undefined ? [r.fingerprint] : []));
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    this.#lifetime.check();
+    let deleted = 0;
+    for (const [id, data] of this.#jobs) {
+      const job = JSON.parse(data.job) as SiteJob;
+      if (job.status === 'done' && job.expiresAt !== undefined && job.expiresAt <= now) {
+        this.#jobs.delete(id);
+        deleted += 1;
+      }
+    }
+    return deleted;
+  }
+}
+
+function strip({ fingerprint: _f, ...result }: SiteJobResult & { fingerprint?: string }): SiteJobResult {
+  return result;
+}

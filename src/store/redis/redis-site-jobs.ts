@@ -1,0 +1,453 @@
+/**
+ * Site crawl jobs in Redis, shared by every instance: each job is a few keys under
+ * `<prefix>sj:<kind>:<job id>`: the job's fixed fields as JSON (`job`), its changing ones
+ * and its counts as hashes (`meta`, `counts`), its frontier (`urls`: URL -> seq, the visited
+ * set; `entries`: seq -> entry JSON; `queue`: a sorted set of queued seqs scored by minus
+ * the priority, members zero-padded so that ties pop in insertion order; `leased`: a set),
+ * and its results (`pages`: seq -> page JSON as written, never re-encoded; `result`: seq ->
+ * "entry seq:credits"; `uncharged`: a set; `fingerprints`: a list). Every step that must be
+ * atomic is one Lua script; no script decodes a caller's JSON (cjson would rewrite empty
+ * arrays and large numbers).
+ */
+import type { Redis } from 'ioredis';
+import type {
+  EntryCompletion,
+  FrontierEntry,
+  FrontierState,
+  LeasedEntry,
+  SiteJob,
+  SiteJobCounts,
+  SiteJobResult,
+  SiteJobStopReason,
+  SiteJobStore,
+} from '../../core/ports/site-job-store.js';
+
+const COUNT_NAMES = [
+  'discovered',
+  'results',
+  'succeeded',
+  'failed',
+  'duplicates',
+  'robots_disallowed',
+  'credits_used',
+] as const satisfies readonly (keyof SiteJobCounts)[];
+
+/** Seqs as sorted-set members: zero-padded, so the lexical order of equal scores is insertion order. */
+const pad = (seq: number): string => String(seq).padStart(12, '0');
+
+/**
+ * KEYS: urls, entries, queue, seq, counts, priorities. ARGV: state ('queued' | 'alias'), then
+ * per entry: url, priority, entry JSON without its seq. Returns the indexes (from 1) of the
+ * entries added.
+ */
+const ENQUEUE = `
+local added = {}
+local n = 0
+for i = 2, #ARGV, 3 do
+  local url = ARGV[i]
+  if redis.call('HEXISTS', KEYS[1], url) == 0 then
+    local seq = redis.call('INCR', KEYS[4])
+    redis.call('HSET', KEYS[1], url, seq)
+    if ARGV[1] == 'queued' then
+      redis.call('HSET', KEYS[2], seq, ARGV[i + 2])
+      redis.call('HSET', KEYS[6], seq, ARGV[i + 1])
+      redis.call('ZADD', KEYS[3], -tonumber(ARGV[i + 1]), string.format('%012d', seq))
+      n = n + 1
+    end
+    added[#added + 1] = (i + 1) / 3
+  end
+end
+if n > 0 then redis.call('HINCRBY', KEYS[5], 'discovered', n) end
+return added
+`;
+
+/** KEYS: queue, leased. ARGV: n. Pops the best `n` queued seqs into the leased set. */
+const LEASE = `
+local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
+local seqs = {}
+for i = 1, #popped, 2 do
+  redis.call('SADD', KEYS[2], popped[i])
+  seqs[#seqs + 1] = popped[i]
+end
+return seqs
+`;
+
+/** KEYS: leased, queue, priorities (seq -> priority). Puts every leased seq back in the queue. */
+const REQUEUE = `
+local seqs = redis.call('SMEMBERS', KEYS[1])
+for _, member in ipairs(seqs) do
+  local priority = redis.call('HGET', KEYS[3], tostring(tonumber(member)))
+  redis.call('ZADD', KEYS[2], -tonumber(priority or '0'), member)
+end
+redis.call('DEL', KEYS[1])
+return seqs
+`;
+
+/**
+ * KEYS: leased, urls, seq, counts, pages, result, uncharged, fingerprints, done.
+ * ARGV: entry seq (padded), has result ('1'/'0'), page JSON, credits, succeeded ('1'/'0'),
+ * fingerprint ('' none), duplicates, robots_disallowed, then the aliases.
+ * Returns the result's seq, 0 when there is none, -1 when the entry was not leased.
+ */
+const COMPLETE = `
+if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return -1 end
+redis.call('INCR', KEYS[9])
+for i = 9, #ARGV do
+  if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then
+    redis.call('HSET', KEYS[2], ARGV[i], redis.call('INCR', KEYS[3]))
+  end
+end
+if tonumber(ARGV[7]) > 0 then redis.call('HINCRBY', KEYS[4], 'duplicates', ARGV[7]) end
+if tonumber(ARGV[8]) > 0 then redis.call('HINCRBY', KEYS[4], 'robots_disallowed', ARGV[8]) end
+if ARGV[2] ~= '1' then return 0 end
+local seq = redis.call('HINCRBY', KEYS[4], 'results', 1)
+redis.call('HSET', KEYS[5], seq, ARGV[3])
+redis.call('HSET', KEYS[6], seq, tostring(tonumber(ARGV[1])) .. ':' .. ARGV[4])
+redis.call('SADD', KEYS[7], seq)
+if ARGV[5] == '1' then redis.call('HINCRBY', KEYS[4], 'succeeded', 1) else redis.call('HINCRBY', KEYS[4], 'failed', 1) end
+if ARGV[6] ~= '' then redis.call('RPUSH', KEYS[8], ARGV[6]) end
+return seq
+`;
+
+/** KEYS: uncharged, result, counts. ARGV: result seq. Adds its credits once. */
+const MARK_CHARGED = `
+if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+local meta = redis.call('HGET', KEYS[2], ARGV[1])
+local credits = tonumber(string.match(meta, ':(%d+)$'))
+if credits > 0 then redis.call('HINCRBY', KEYS[3], 'credits_used', credits) end
+return 1
+`;
+
+/** KEYS: running. ARGV: prefix, owner, now, lease ms. Takes the running jobs owned by `owner` or whose lease ended. */
+const CLAIM = `
+local claimed = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local meta = ARGV[1] .. 'sj:meta:' .. id
+  local owner = redis.call('HGET', meta, 'owner')
+  local lease = redis.call('HGET', meta, 'leaseUntil')
+  if owner == ARGV[2] or not lease or tonumber(lease) <= tonumber(ARGV[3]) then
+    redis.call('HSET', meta, 'owner', ARGV[2], 'leaseUntil', tonumber(ARGV[3]) + tonumber(ARGV[4]))
+    claimed[#claimed + 1] = id
+  end
+end
+return claimed
+`;
+
+/** ARGV: prefix, owner, until, then the ids. Returns the ids still running and owned. */
+const RENEW = `
+local kept = {}
+for i = 4, #ARGV do
+  local meta = ARGV[1] .. 'sj:meta:' .. ARGV[i]
+  if redis.call('HGET', meta, 'status') == 'running' and redis.call('HGET', meta, 'owner') == ARGV[2] then
+    redis.call('HSET', meta, 'leaseUntil', ARGV[3])
+    kept[#kept + 1] = ARGV[i]
+  end
+end
+return kept
+`;
+
+/** KEYS: meta, running, expiring. ARGV: id, stop reason, error JSON ('' none), at, expires at. */
+const FINISH = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'done', 'stopReason', ARGV[2], 'updatedAt', ARGV[4], 'expiresAt', ARGV[5])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[3]) end
+redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+return 1
+`;
+
+/** KEYS: running. ARGV: prefix, key id ('' for none). Returns {this key's running jobs, all}. */
+const COUNT_RUNNING = `
+local ids = redis.call('SMEMBERS', KEYS[1])
+local mine = 0
+for _, id in ipairs(ids) do
+  if redis.call('HGET', ARGV[1] .. 'sj:meta:' .. id, 'keyId') == ARGV[2] then mine = mine + 1 end
+end
+return {mine, #ids}
+`;
+
+interface Scripts {
+  wsmSiteEnqueue(...args: (string | number)[]): Promise<number[]>;
+  wsmSiteLease(...args: (string | number)[]): Promise<string[]>;
+  wsmSiteRequeue(...args: (string | number)[]): Promise<string[]>;
+  wsmSiteComplete(...args: (string | number)[]): Promise<number>;
+  wsmSiteMarkCharged(...args: (string | number)[]): Promise<number>;
+  wsmSiteClaim(...args: (string | number)[]): Promise<string[]>;
+  wsmSiteRenew(...args: (string | number)[]): Promise<string[]>;
+  wsmSiteFinish(...args: (string | number)[]): Promise<number>;
+  wsmSiteCountRunning(...args: (string | number)[]): Promise<[number, number]>;
+}
+
+const KINDS = [
+  'job',
+  'meta',
+  'counts',
+  'urls',
+  'entries',
+  'priorities',
+  'queue',
+  'leased',
+  'seq',
+  'done',
+  'pages',
+  'result',
+  'uncharged',
+  'fingerprints',
+] as const;
+type Kind = (typeof KINDS)[number];
+
+export class RedisSiteJobs implements SiteJobStore {
+  readonly #redis: Redis & Scripts;
+  readonly #p: string;
+
+  constructor(redis: Redis, prefix: string) {
+    redis.defineCommand('wsmSiteEnqueue', { numberOfKeys: 6, lua: ENQUEUE });
+    redis.defineCommand('wsmSiteLease', { numberOfKeys: 2, lua: LEASE });
+    redis.defineCommand('wsmSiteRequeue', { numberOfKeys: 3, lua: REQUEUE });
+    redis.defineCommand('wsmSiteComplete', { numberOfKeys: 9, lua: COMPLETE });
+    redis.defineCommand('wsmSiteMarkCharged', { numberOfKeys: 3, lua: MARK_CHARGED });
+    redis.defineCommand('wsmSiteClaim', { numberOfKeys: 1, lua: CLAIM });
+    redis.defineCommand('wsmSiteRenew', { numberOfKeys: 0, lua: RENEW });
+    redis.defineCommand('wsmSiteFinish', { numberOfKeys: 3, lua: FINISH });
+    redis.defineCommand('wsmSiteCountRunning', { numberOfKeys: 1, lua: COUNT_RUNNING });
+    this.#redis = redis as Redis & Scripts;
+    this.#p = prefix;
+  }
+
+  #k(kind: Kind, jobId: string): string {
+    return `${this.#p}sj:${kind}:${jobId}`;
+  }
+
+  get #running(): string {
+    return `${this.#p}sj:running`;
+  }
+
+  get #expiring(): string {
+    return `${this.#p}sj:expiring`;
+  }
+
+  async createJob(job: SiteJob, seeds: FrontierEntry[]): Promise<void> {
+    const fixed = {
+      id: job.id,
+      keyId: job.keyId,
+      request: job.request,
+      createdAt: job.createdAt,
+      deadline: job.deadline,
+    };
+    const meta: Record<string, string> = {
+      status: job.status,
+      keyId: job.keyId ?? '',
+      updatedAt: String(job.updatedAt),
+      ...(job.owner !== undefined ? { owner: job.owner } : {}),
+      ...(job.leaseUntil !== undefined ? { leaseUntil: String(job.leaseUntil) } : {}),
+    };
+    const counts = Object.fromEntries(COUNT_NAMES.map((name) => [name, String(job.counts[name])]));
+    const multi = this.#redis
+      .multi()
+      .set(this.#k('job', job.id), JSON.stringify(fixed))
+      .hset(this.#k('meta', job.id), meta)
+      .hset(this.#k('counts', job.id), counts);
+    if (job.status === 'running') multi.sadd(this.#running, job.id);
+    await multi.exec();
+    await this.enqueue(job.id, seeds);
+  }
+
+  async getJob(id: string): Promise<SiteJob | undefined> {
+    const [fixed, meta, counts] = await Promise.all([
+      this.#redis.get(this.#k('job', id)),
+      this.#redis.hgetall(this.#k('meta', id)),
+      this.#redis.hgetall(this.#k('counts', id)),
+    ]);
+    if (fixed === null) return undefined;
+    return toJob(fixed, meta, counts);
+  }
+
+  async countRunning(keyId: string | null): Promise<{ key: number; total: number }> {
+    const [key, total] = await this.#redis.wsmSiteCountRunning(this.#running, this.#p, keyId ?? '');
+    return { key: Number(key), total: Number(total) };
+  }
+
+  async claimJobs(owner: string, now: number, leaseMs: number): Promise<SiteJob[]> {
+    const ids = await this.#redis.wsmSiteClaim(this.#running, this.#p, owner, now, leaseMs);
+    const jobs = await Promise.all(ids.map((id) => this.getJob(id)));
+    return jobs.filter((job): job is SiteJob => job !== undefined);
+  }
+
+  async renewLeases(owner: string, ids: string[], until: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return this.#redis.wsmSiteRenew(this.#p, owner, until, ...ids);
+  }
+
+  async finishJob(
+    id: string,
+    end: { stopReason: SiteJobStopReason; error?: { code: string; message: string }; at: number; expiresAt: number },
+  ): Promise<boolean> {
+    const done = await this.#redis.wsmSiteFinish(
+      this.#k('meta', id),
+      this.#running,
+      this.#expiring,
+      id,
+      end.stopReason,
+      end.error === undefined ? '' : JSON.stringify(end.error),
+      end.at,
+      end.expiresAt,
+    );
+    return done === 1;
+  }
+
+  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]> {
+    if (entries.length === 0) return [];
+    const args = entries.flatMap((e) => [e.url, e.priority, JSON.stringify(e)]);
+    const added = await this.#redis.wsmSiteEnqueue(
+      this.#k('urls', jobId),
+      this.#k('entries', jobId),
+      this.#k('queue', jobId),
+      this.#k('seq', jobId),
+      this.#k('counts', jobId),
+      this.#k('priorities', jobId),
+      'queued',
+      ...args,
+    );
+    return added.map((i) => JSON.parse(JSON.stringify(entries[Number(i) - 1])) as FrontierEntry);
+  }
+
+  async seen(jobId: string, urls: string[]): Promise<boolean[]> {
+    if (urls.length === 0) return [];
+    const found = await this.#redis.hmget(this.#k('urls', jobId), ...urls);
+    return found.map((seq) => seq !== null);
+  }
+
+  async lease(jobId: string, n: number): Promise<LeasedEntry[]> {
+    if (n <= 0) return [];
+    const members = await this.#redis.wsmSiteLease(this.#k('queue', jobId), this.#k('leased', jobId), n);
+    return this.#entries(jobId, members);
+  }
+
+  async requeueLeased(jobId: string): Promise<LeasedEntry[]> {
+    const members = await this.#redis.wsmSiteRequeue(
+      this.#k('leased', jobId),
+      this.#k('queue', jobId),
+      this.#k('priorities', jobId),
+    );
+    const entries = await this.#entries(jobId, members);
+    return entries.sort((a, b) => a.seq - b.seq);
+  }
+
+  async #entries(jobId: string, members: string[]): Promise<LeasedEntry[]> {
+    if (members.length === 0) return [];
+    const seqs = members.map(Number);
+    const values = await this.#redis.hmget(this.#k('entries', jobId), ...seqs.map(String));
+    return values.flatMap((value, i) =>
+      value === null ? [] : [{ ...(JSON.parse(value) as FrontierEntry), seq: seqs[i]! }],
+    );
+  }
+
+  async frontierCounts(jobId: string): Promise<Record<FrontierState, number>> {
+    const [queued, leased, done] = await Promise.all([
+      this.#redis.zcard(this.#k('queue', jobId)),
+      this.#redis.scard(this.#k('leased', jobId)),
+      this.#redis.get(this.#k('done', jobId)),
+    ]);
+    return { queued, leased, done: Number(done ?? 0) };
+  }
+
+  async complete(jobId: string, entrySeq: number, c: EntryCompletion): Promise<number | undefined> {
+    const seq = await this.#redis.wsmSiteComplete(
+      this.#k('leased', jobId),
+      this.#k('urls', jobId),
+      this.#k('seq', jobId),
+      this.#k('counts', jobId),
+      this.#k('pages', jobId),
+      this.#k('result', jobId),
+      this.#k('uncharged', jobId),
+      this.#k('fingerprints', jobId),
+      this.#k('done', jobId),
+      pad(entrySeq),
+      c.result !== undefined ? '1' : '0',
+      c.result !== undefined ? JSON.stringify(c.result.page) : '',
+      c.result?.credits ?? 0,
+      c.result?.succeeded === true ? '1' : '0',
+      c.result !== undefined ? (c.fingerprint ?? '') : '',
+      c.counts?.duplicates ?? 0,
+      c.counts?.robots_disallowed ?? 0,
+      ...(c.aliases ?? []),
+    );
+    return seq > 0 ? seq : undefined;
+  }
+
+  async markCharged(jobId: string, resultSeq: number): Promise<void> {
+    await this.#redis.wsmSiteMarkCharged(
+      this.#k('uncharged', jobId),
+      this.#k('result', jobId),
+      this.#k('counts', jobId),
+      resultSeq,
+    );
+  }
+
+  async unchargedResults(jobId: string): Promise<SiteJobResult[]> {
+    const seqs = (await this.#redis.smembers(this.#k('uncharged', jobId))).map(Number).sort((a, b) => a - b);
+    return this.#results(jobId, seqs, new Set(seqs));
+  }
+
+  async results(jobId: string, after: number, limit: number): Promise<SiteJobResult[]> {
+    if (limit <= 0) return [];
+    const total = Number((await this.#redis.hget(this.#k('counts', jobId), 'results')) ?? 0);
+    const seqs: number[] = [];
+    for (let seq = after + 1; seq <= Math.min(total, after + limit); seq++) seqs.push(seq);
+    if (seqs.length === 0) return [];
+    const uncharged = new Set((await this.#redis.smembers(this.#k('uncharged', jobId))).map(Number));
+    return this.#results(jobId, seqs, uncharged);
+  }
+
+  async #results(jobId: string, seqs: number[], uncharged: ReadonlySet<number>): Promise<SiteJobResult[]> {
+    if (seqs.length === 0) return [];
+    const keys = seqs.map(String);
+    const [pages, metas] = await Promise.all([
+      this.#redis.hmget(this.#k('pages', jobId), ...keys),
+      this.#redis.hmget(this.#k('result', jobId), ...keys),
+    ]);
+    return seqs.flatMap((seq, i) => {
+      const page = pages[i];
+      const meta = metas[i];
+      if (page == null || meta == null) return [];
+      const [entrySeq, credits] = meta.split(':').map(Number) as [number, number];
+      return [{ seq, entrySeq, credits, page: JSON.parse(page) as unknown, charged: !uncharged.has(seq) }];
+    });
+  }
+
+  async fingerprints(jobId: string): Promise<string[]> {
+    return this.#redis.lrange(this.#k('fingerprints', jobId), 0, -1);
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    const ids = await this.#redis.zrangebyscore(this.#expiring, '-inf', now, 'LIMIT', 0, 100);
+    for (const id of ids) {
+      await this.#redis
+        .multi()
+        .del(...KINDS.map((kind) => this.#k(kind, id)))
+        .zrem(this.#expiring, id)
+        .exec();
+    }
+    return ids.length;
+  }
+}
+
+function toJob(fixedJson: string, meta: Record<string, string>, counts: Record<string, string>): SiteJob {
+  const fixed = JSON.parse(fixedJson) as Pick<SiteJob, 'id' | 'keyId' | 'request' | 'createdAt' | 'deadline'>;
+  const num = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
+  const expiresAt = num(meta.expiresAt);
+  const leaseUntil = num(meta.leaseUntil);
+  return {
+    ...fixed,
+    status: meta.status === 'done' ? 'done' : 'running',
+    ...(meta.stopReason !== undefined ? { stopReason: meta.stopReason as SiteJobStopReason } : {}),
+    ...(meta.error !== undefined ? { error: JSON.parse(meta.error) as { code: string; message: string } } : {}),
+    updatedAt: Number(meta.updatedAt ?? fixed.createdAt),
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
+    ...(meta.owner !== undefined ? { owner: meta.owner } : {}),
+    ...(leaseUntil !== undefined ? { leaseUntil } : {}),
+    counts: Object.fromEntries(
+      COUNT_NAMES.map((name) => [name, Number(counts[name] ?? 0)]),
+    ) as unknown as SiteJobCounts,
+  };
+}

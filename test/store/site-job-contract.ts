@@ -1,0 +1,208 @@
+/**
+ * The contract of SiteJobStore (core/ports/site-job-store.ts), as `store.siteJobs`: a URL
+ * enters a job's frontier once (aliases included), leases come highest priority first then
+ * in insertion order, completing is atomic and only for a leased entry, a charge is marked
+ * once, leases are claimed and renewed per owner, and expired jobs go with everything of
+ * theirs.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FrontierEntry, SiteJob } from '../../src/core/ports/site-job-store.js';
+import type { Store } from '../../src/core/ports/store-port.js';
+
+let n = 0;
+function job(overrides: Partial<SiteJob> = {}): SiteJob {
+  n += 1;
+  const at = Date.now();
+  return {
+    id: `req_job${n}_${Math.random().toString(36).slice(2, 8)}`,
+    keyId: 'key_a',
+    request: { url: 'https://example.com/', include_paths: [], limit: 5, nested: { big: 12345678901234 } },
+    status: 'running',
+    createdAt: at,
+    updatedAt: at,
+    deadline: at + 600_000,
+    owner: 'one',
+    leaseUntil: at + 30_000,
+    counts: {
+      discovered: 0,
+      results: 0,
+      succeeded: 0,
+      failed: 0,
+      duplicates: 0,
+      robots_disallowed: 0,
+      credits_used: 0,
+    },
+    ...overrides,
+  };
+}
+const entry = (url: string, priority = 0, depth = 1): FrontierEntry => ({
+  url: `https://example.com${url}`,
+  depth,
+  priority,
+});
+
+export function siteJobContract(make: () => Promise<Store>): void {
+  describe('site crawl jobs (SiteJobStore)', () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await make();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('stores a job as given and counts the URLs that entered its frontier once', async () => {
+      const j = job();
+      await store.siteJobs.createJob(j, [entry('/', 0, 0), entry('/', 0, 0)]);
+      const stored = await store.siteJobs.getJob(j.id);
+      expect(stored).toMatchObject({ id: j.id, keyId: 'key_a', status: 'running', request: j.request, owner: 'one' });
+      expect(stored?.counts.discovered).toBe(1);
+      expect(await store.siteJobs.getJob('req_none')).toBeUndefined();
+      const added = await store.siteJobs.enqueue(j.id, [entry('/a'), entry('/'), entry('/b'), entry('/a')]);
+      expect(added.map((e) => e.url)).toEqual(['https://example.com/a', 'https://example.com/b']);
+      expect((await store.siteJobs.getJob(j.id))?.counts.discovered).toBe(3);
+      expect(await store.siteJobs.seen(j.id, ['https://example.com/a', 'https://example.com/c'])).toEqual([
+        true,
+        false,
+      ]);
+    });
+
+    it('leases the highest priority first, ties in insertion order, fractional and negative priorities included', async () => {
+      const j = job();
+      await store.siteJobs.createJob(j, []);
+      await store.siteJobs.enqueue(j.id, [
+        entry('/low', -3),
+        entry('/tie1', 12.75),
+        entry('/mid', 0.5),
+        entry('/tie2', 12.75),
+        entry('/top', 40),
+        entry('/neg', -0.25),
+      ]);
+      const first = await store.siteJobs.lease(j.id, 3);
+      expect(first.map((e) => e.url.slice(19))).toEqual(['/top', '/tie1', '/tie2']);
+      expect(first[0]).toMatchObject({ depth: 1, priority: 40, seq: 5 });
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 3, leased: 3, done: 0 });
+      const back = await store.siteJobs.requeueLeased(j.id);
+      expect(back.map((e) => e.seq).sort()).toEqual([2, 4, 5]);
+      const again = await store.siteJobs.lease(j.id, 10);
+      expect(again.map((e) => e.url.slice(19))).toEqual(['/top', '/tie1', '/tie2', '/mid', '/neg', '/low']);
+      expect(await store.siteJobs.lease(j.id, 10)).toEqual([]);
+    });
+
+    it('completes a leased entry atomically: result, counts, aliases, fingerprint; never one not leased', async () => {
+      const j = job();
+      await store.siteJobs.createJob(j, [entry('/', 0, 0), entry('/b')]);
+      const [start] = await store.siteJobs.lease(j.id, 1);
+      const page = { url: 'https://example.com/', success: true, markdown: 'x', links: [], n: 12345678901234 };
+      const seq = await store.siteJobs.complete(j.id, start!.seq, {
+        result: { page, credits: 1, succeeded: true },
+        aliases: ['https://example.com/index.html'],
+        fingerprint: 's0123456789abcdef',
+        counts: { robots_disallowed: 2 },
+      });
+      expect(seq).toBe(1);
+      // Twice, or an entry never leased: nothing written.
+      expect(
+        await store.siteJobs.complete(j.id, start!.seq, { result: { page, credits: 1, succeeded: true } }),
+      ).toBeUndefined();
+      expect(await store.siteJobs.complete(j.id, 2, { result: { page, credits: 1, succeeded: true } })).toBeUndefined();
+      // An alias is seen, never queued.
+      expect(await store.siteJobs.seen(j.id, ['https://example.com/index.html'])).toEqual([true]);
+      expect(await store.siteJobs.enqueue(j.id, [entry('/index.html')])).toEqual([]);
+      const [b] = await store.siteJobs.lease(j.id, 5);
+      expect(b?.url).toBe('https://example.com/b');
+      expect(await store.siteJobs.complete(j.id, b!.seq, { counts: { duplicates: 1 } })).toBeUndefined();
+      const counts = (await store.siteJobs.getJob(j.id))?.counts;
+      expect(counts).toMatchObject({
+        discovered: 2,
+        results: 1,
+        succeeded: 1,
+        failed: 0,
+        duplicates: 1,
+        robots_disallowed: 2,
+        credits_used: 0,
+      });
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 0, leased: 0, done: 2 });
+      expect(await store.siteJobs.fingerprints(j.id)).toEqual(['s0123456789abcdef']);
+      const [result] = await store.siteJobs.results(j.id, 0, 10);
+      expect(result).toEqual({ seq: 1, entrySeq: start!.seq, page, credits: 1, charged: false });
+    });
+
+    it('marks a charge once, lists the pending ones, and pages results by cursor', async () => {
+      const j = job();
+      await store.siteJobs.createJob(j, [entry('/1'), entry('/2'), entry('/3')]);
+      const leased = await store.siteJobs.lease(j.id, 3);
+      for (const [i, e] of leased.entries())
+        await store.siteJobs.complete(j.id, e.seq, {
+          result: { page: { i }, credits: i === 2 ? 0 : 5, succeeded: i !== 2 },
+        });
+      expect((await store.siteJobs.unchargedResults(j.id)).map((r) => r.seq)).toEqual([1, 2, 3]);
+      await store.siteJobs.markCharged(j.id, 1);
+      await store.siteJobs.markCharged(j.id, 1);
+      await store.siteJobs.markCharged(j.id, 3);
+      expect((await store.siteJobs.unchargedResults(j.id)).map((r) => r.seq)).toEqual([2]);
+      const counts = (await store.siteJobs.getJob(j.id))?.counts;
+      expect(counts).toMatchObject({ results: 3, succeeded: 2, failed: 1, credits_used: 5 });
+      expect((await store.siteJobs.results(j.id, 1, 1)).map((r) => [r.seq, r.page, r.charged])).toEqual([
+        [2, { i: 1 }, false],
+      ]);
+      expect((await store.siteJobs.results(j.id, 2, 10)).map((r) => r.seq)).toEqual([3]);
+      expect(await store.siteJobs.results(j.id, 3, 10)).toEqual([]);
+      expect(await store.siteJobs.results(j.id, 0, 0)).toEqual([]);
+    });
+
+    it('claims running jobs per owner and lease, renews only its own, finishes once, counts running per key', async () => {
+      const now = Date.now();
+      const mine = job({ owner: 'one', leaseUntil: now + 30_000 });
+      const orphan = job({ owner: 'dead', leaseUntil: now - 1, keyId: null });
+      const held = job({ owner: 'two', leaseUntil: now + 30_000, keyId: 'key_b' });
+      for (const j of [mine, orphan, held]) await store.siteJobs.createJob(j, []);
+      expect(await store.siteJobs.countRunning('key_a')).toEqual({ key: 1, total: 3 });
+      expect(await store.siteJobs.countRunning(null)).toEqual({ key: 1, total: 3 });
+      const claimed = (await store.siteJobs.claimJobs('one', now, 30_000)).map((j) => j.id).sort();
+      expect(claimed).toEqual([mine.id, orphan.id].sort());
+      expect((await store.siteJobs.getJob(orphan.id))?.owner).toBe('one');
+      // The dead owner's renewal finds its job taken.
+      expect(await store.siteJobs.renewLeases('dead', [orphan.id], now + 60_000)).toEqual([]);
+      expect(await store.siteJobs.renewLeases('one', [orphan.id, held.id], now + 60_000)).toEqual([orphan.id]);
+      expect((await store.siteJobs.getJob(orphan.id))?.leaseUntil).toBe(now + 60_000);
+      const end = {
+        stopReason: 'failed' as const,
+        error: { code: 'network', message: 'gone' },
+        at: now,
+        expiresAt: now + 1_000,
+      };
+      expect(await store.siteJobs.finishJob(held.id, end)).toBe(true);
+      expect(await store.siteJobs.finishJob(held.id, { ...end, stopReason: 'cancelled' })).toBe(false);
+      expect(await store.siteJobs.getJob(held.id)).toMatchObject({
+        status: 'done',
+        stopReason: 'failed',
+        error: end.error,
+        expiresAt: now + 1_000,
+      });
+      expect(await store.siteJobs.countRunning('key_b')).toEqual({ key: 0, total: 2 });
+      expect(await store.siteJobs.renewLeases('two', [held.id], now + 60_000)).toEqual([]);
+      expect((await store.siteJobs.claimJobs('three', now + 120_000, 30_000)).map((j) => j.id).sort()).toEqual(
+        [mine.id, orphan.id].sort(),
+      );
+    });
+
+    it('deletes a finished job past its retention with its frontier and results', async () => {
+      const now = Date.now();
+      const j = job();
+      await store.siteJobs.createJob(j, [entry('/x')]);
+      const [x] = await store.siteJobs.lease(j.id, 1);
+      await store.siteJobs.complete(j.id, x!.seq, {
+        result: { page: { a: 1 }, credits: 1, succeeded: true },
+        fingerprint: 's1',
+      });
+      await store.siteJobs.finishJob(j.id, { stopReason: 'completed', at: now, expiresAt: now + 1_000 });
+      expect(await store.siteJobs.deleteExpired(now)).toBe(0);
+      expect(await store.siteJobs.deleteExpired(now + 1_000)).toBe(1);
+      expect(await store.siteJobs.getJob(j.id)).toBeUndefined();
+      expect(await store.siteJobs.results(j.id, 0, 10)).toEqual([]);
+      expect(await store.siteJobs.seen(j.id, ['https://example.com/x'])).toEqual([false]);
+      expect(await store.siteJobs.fingerprints(j.id)).toEqual([]);
+    });
+  });
+}
