@@ -110,7 +110,7 @@ export class Operations {
     if (waitMs !== undefined && waitMs > 0) {
       const first = await this.#deps.siteCrawls.status(incoming, id, { ...query, limit: 1 });
       if (first.status === 'running' && first.pages.length === 0)
-        await this.#wait(incoming, id, waitMs, options, query.cursor);
+        await this.#wait(incoming, id, waitMs, options, query.cursor ?? '0');
     }
     return this.#deps.siteCrawls.status(incoming, id, query);
   }

@@ -154,7 +154,10 @@ export class Metering {
     observer?.requestRefused(code);
     throw admitted.reason === 'insufficient_credits'
       ? insufficientCredits(credits, admitted.balance, admitted.available)
-      : new AppError('unauthorized', admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.');
+      : new AppError(
+          'unauthorized',
+          admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.',
+        );
   }
 
   /**

@@ -33,6 +33,8 @@ import { SiteScope } from './site-scope.js';
 
 /** How often a run looks at its job in the store (a cancellation from another instance). */
 const JOB_POLL_MS = 1_000;
+/** URLs a run remembers at most in each of its memories (targets resolved, URLs in the frontier, refused). */
+const RUN_MEMORY = 100_000;
 /** Characters around a link in its page's Markdown that rank it (best-first). */
 const CONTEXT_BEFORE = 240;
 const CONTEXT_AFTER = 120;
@@ -111,6 +113,9 @@ class CrawlRun {
   #fingerprints: string[] = [];
   /** Disallowed link targets already counted (a link repeated on every page counts once). */
   readonly #refused = new Set<string>();
+  /** Link targets resolved by the scope, and URLs known to be in the frontier: the nav of every page is handled once. */
+  readonly #resolved = new Map<string, string | null>();
+  readonly #known = new Set<string>();
   /** Counts that wait for the next completion to be written with it. */
   #pendingDisallowed = 0;
   #crawlDelayMs = 0;
@@ -178,7 +183,8 @@ class CrawlRun {
   async #seed(): Promise<void> {
     const discovery = await discoverSite(this.#deps, this.#ctx, this.#scope, {
       sitemap: this.#request.use_sitemap ? 'include' : 'skip',
-      maxUrls: Math.max(this.#request.limit * 20, 1_000),
+      // Enough seeds for the limit past duplicates and failures; a query ranks a larger pool.
+      maxUrls: Math.max(this.#request.limit * (this.#request.query !== undefined ? 20 : 4), 1_000),
       // The crawl reads the start page itself: discovery only learns its feeds and links.
       walkUntil: 0,
       walkDepth: 0,
@@ -188,7 +194,8 @@ class CrawlRun {
     const start = this.#scope.start.href;
     const seeds = discovery.urls
       .filter((u) => u.url !== start && (this.#request.use_sitemap || u.source === 'links'))
-      .map((u) => this.#entry(u.url, 1, undefined, u.title, undefined));
+      .map((u) => this.#entry(u.url, Math.max(1, u.depth), u.parent, u.title, undefined));
+    for (const seed of seeds) this.#remember(this.#known, seed.url);
     const scored = this.#prioritised(seeds);
     await this.#deps.jobs.enqueue(this.#job.id, scored);
     this.#pendingDisallowed += discovery.robotsDisallowed;
@@ -374,19 +381,18 @@ class CrawlRun {
     const queued = new Set<string>();
     let refused = 0;
     for (const link of links) {
-      const resolved = this.#scope.resolve(link.url, base);
-      if (!('url' in resolved) || queued.has(resolved.url) || resolved.url === entry.url) continue;
-      queued.add(resolved.url);
-      const verdict = await this.#deps.robots.check(new URL(resolved.url), this.#ctx).catch(() => undefined);
+      const url = this.#resolve(link.url, base);
+      if (url === null || url === entry.url || queued.has(url) || this.#known.has(url) || this.#refused.has(url))
+        continue;
+      queued.add(url);
+      const verdict = await this.#deps.robots.check(new URL(url), this.#ctx).catch(() => undefined);
       if (verdict !== undefined && !verdict.allowed) {
-        if (!this.#refused.has(resolved.url)) {
-          this.#refused.add(resolved.url);
-          refused += 1;
-        }
+        this.#remember(this.#refused, url);
+        refused += 1;
         continue;
       }
       const context = this.#request.query !== undefined ? linkContext(markdown, link.url) : undefined;
-      entries.push(this.#entry(resolved.url, entry.depth + 1, entry.url, link.text || undefined, context));
+      entries.push(this.#entry(url, entry.depth + 1, entry.url, link.text || undefined, context));
     }
     // Only the new ones: a URL already in the frontier keeps its place.
     const seen =
@@ -396,7 +402,25 @@ class CrawlRun {
             entries.map((e) => e.url),
           )
         : [];
+    for (const e of entries) this.#remember(this.#known, e.url);
     return { entries: this.#prioritised(entries.filter((_, i) => !seen[i])), refused };
+  }
+
+  /** A link target as the scope spells it (null: out of scope), each target resolved once a run. */
+  #resolve(raw: string, base: string): string | null {
+    const known = this.#resolved.get(raw);
+    if (known !== undefined) return known;
+    const resolved = this.#scope.resolve(raw, base);
+    const url = 'url' in resolved ? resolved.url : null;
+    if (this.#resolved.size >= RUN_MEMORY) this.#resolved.clear();
+    this.#resolved.set(raw, url);
+    return url;
+  }
+
+  /** Adds to one of the run's memories, forgetting it all past a bound (they only save work). */
+  #remember(set: Set<string>, url: string): void {
+    if (set.size >= RUN_MEMORY) set.clear();
+    set.add(url);
   }
 
   #entry(

@@ -5,12 +5,18 @@ import { rankLinks } from '../../../src/extract/passages/rank-links.js';
 describe('a site scope', () => {
   it('spells each page once: no fragment, default port, tracking or session parameters', () => {
     expect(normalizedUrl('https://Example.com:443/a?utm_source=x&id=2#top').href).toBe('https://example.com/a?id=2');
-    expect(normalizedUrl('http://example.com/a;jsessionid=ABC?PHPSESSID=1&page=2').href).toBe('http://example.com/a?page=2');
+    expect(normalizedUrl('http://example.com/a;jsessionid=ABC?PHPSESSID=1&page=2').href).toBe(
+      'http://example.com/a?page=2',
+    );
     expect(normalizedUrl('/b', 'http://example.com/a/').href).toBe('http://example.com/b');
   });
 
   it('keeps to the start origin, or its subdomains when asked, and to the globs', () => {
-    const scope = new SiteScope('https://www.example.com/docs/', { include_subdomains: false, include_paths: ['/docs/**'], exclude_paths: ['/docs/old/**'] });
+    const scope = new SiteScope('https://www.example.com/docs/', {
+      include_subdomains: false,
+      include_paths: ['/docs/**'],
+      exclude_paths: ['/docs/old/**'],
+    });
     expect(scope.resolve('https://www.example.com/docs/a')).toEqual({ url: 'https://www.example.com/docs/a' });
     expect(scope.resolve('https://api.example.com/docs/a')).toEqual({ out: 'offsite' });
     expect(scope.resolve('/blog/x', 'https://www.example.com/')).toEqual({ out: 'excluded' });
