@@ -176,7 +176,7 @@ export type SiteCrawlPage = z.infer<typeof siteCrawlPageSchema>;
 export const siteCrawlStopReasonSchema = z
   .enum(['completed', 'limit', 'credits', 'cancelled', 'deadline', 'failed'])
   .describe(
-    'completed: nothing left to crawl; limit: `limit` pages delivered or max_depth reached with more beyond; credits: the key ran out; cancelled: DELETE; deadline: timeout_ms passed; failed: see error.',
+    'completed: nothing left to crawl; limit: `limit` pages delivered (links past max_depth are not followed: a crawl that ran out of pages within it is completed); credits: the key ran out; cancelled: DELETE; deadline: timeout_ms passed; failed: see error.',
   );
 
 export const siteCrawlStatusSchema = z.object({

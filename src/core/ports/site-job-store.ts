@@ -101,8 +101,12 @@ export interface SiteJobStore {
   /** Stores a new job and its first frontier entries (deduplicated by URL). */
   createJob(job: SiteJob, seeds: FrontierEntry[]): Promise<void>;
   getJob(id: string): Promise<SiteJob | undefined>;
-  /** Running jobs of one key (null: callers without a key), and of every key. */
-  countRunning(keyId: string | null): Promise<{ key: number; total: number }>;
+  /**
+   * Running jobs of one key (null: callers without a key), and of every key, whose lease is
+   * live at `now`: a job its instance left (killed, a CLI run stopped) counts again once an
+   * instance takes it over, not while nobody runs it.
+   */
+  countRunning(keyId: string | null, now: number): Promise<{ key: number; total: number }>;
   /**
    * Jobs this instance should run: running ones it owns, or whose lease ended (their
    * instance died), taken over atomically by setting owner and lease.

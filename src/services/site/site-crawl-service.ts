@@ -76,7 +76,7 @@ export class SiteCrawlService {
     const scope = new SiteScope(request.url, request);
     const keyId = incoming.caller.key?.id ?? null;
     const { jobsPerKey, maxJobs } = this.#deps.config.site;
-    const running = await this.#deps.jobs.countRunning(keyId);
+    const running = await this.#deps.jobs.countRunning(keyId, Date.now());
     if (running.key >= jobsPerKey)
       throw new AppError(
         'rate_limited',

@@ -57,13 +57,13 @@ export class MemorySiteJobs implements SiteJobStore {
     return data === undefined ? undefined : (JSON.parse(data.job) as SiteJob);
   }
 
-  async countRunning(keyId: string | null): Promise<{ key: number; total: number }> {
+  async countRunning(keyId: string | null, now: number): Promise<{ key: number; total: number }> {
     this.#lifetime.check();
     let key = 0;
     let total = 0;
     for (const data of this.#jobs.values()) {
       const job = JSON.parse(data.job) as SiteJob;
-      if (job.status !== 'running') continue;
+      if (job.status !== 'running' || job.leaseUntil === undefined || job.leaseUntil <= now) continue;
       total += 1;
       if (job.keyId === keyId) key += 1;
     }

@@ -156,14 +156,19 @@ redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 return 1
 `;
 
-/** KEYS: running. ARGV: prefix, key id ('' for none). Returns {this key's running jobs, all}. */
+/** KEYS: running. ARGV: prefix, key id ('' for none), now. Returns {this key's leased running jobs, all leased}. */
 const COUNT_RUNNING = `
-local ids = redis.call('SMEMBERS', KEYS[1])
 local mine = 0
-for _, id in ipairs(ids) do
-  if redis.call('HGET', ARGV[1] .. 'sj:meta:' .. id, 'keyId') == ARGV[2] then mine = mine + 1 end
+local all = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local meta = ARGV[1] .. 'sj:meta:' .. id
+  local lease = redis.call('HGET', meta, 'leaseUntil')
+  if lease and tonumber(lease) > tonumber(ARGV[3]) then
+    all = all + 1
+    if redis.call('HGET', meta, 'keyId') == ARGV[2] then mine = mine + 1 end
+  end
 end
-return {mine, #ids}
+return {mine, all}
 `;
 
 interface Scripts {
@@ -262,8 +267,8 @@ export class RedisSiteJobs implements SiteJobStore {
     return toJob(fixed, meta, counts);
   }
 
-  async countRunning(keyId: string | null): Promise<{ key: number; total: number }> {
-    const [key, total] = await this.#redis.wsmSiteCountRunning(this.#running, this.#p, keyId ?? '');
+  async countRunning(keyId: string | null, now: number): Promise<{ key: number; total: number }> {
+    const [key, total] = await this.#redis.wsmSiteCountRunning(this.#running, this.#p, keyId ?? '', now);
     return { key: Number(key), total: Number(total) };
   }
 

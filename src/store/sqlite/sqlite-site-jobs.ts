@@ -150,8 +150,8 @@ export class SqliteSiteJobs implements SiteJobStore {
       fingerprints: db.prepare<[string], { fingerprint: string }>(
         'SELECT fingerprint FROM site_results WHERE job_id = ? AND fingerprint IS NOT NULL ORDER BY seq',
       ),
-      running: db.prepare<[], { key_id: string | null; n: number }>(
-        "SELECT key_id, count(*) AS n FROM site_jobs WHERE status = 'running' GROUP BY key_id",
+      running: db.prepare<[number], { key_id: string | null; n: number }>(
+        "SELECT key_id, count(*) AS n FROM site_jobs WHERE status = 'running' AND lease_until > ? GROUP BY key_id",
       ),
       claimable: db.prepare<[string, number], JobRow>(
         "SELECT * FROM site_jobs WHERE status = 'running' AND (owner = ? OR lease_until IS NULL OR lease_until <= ?)",
@@ -282,10 +282,10 @@ export class SqliteSiteJobs implements SiteJobStore {
     return row === undefined ? undefined : toJob(row);
   }
 
-  async countRunning(keyId: string | null): Promise<{ key: number; total: number }> {
+  async countRunning(keyId: string | null, now: number): Promise<{ key: number; total: number }> {
     let key = 0;
     let total = 0;
-    for (const row of this.#s.running.all()) {
+    for (const row of this.#s.running.all(now)) {
       total += row.n;
       if (row.key_id === keyId) key += row.n;
     }

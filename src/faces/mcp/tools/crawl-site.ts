@@ -54,7 +54,7 @@ export function crawlSiteTool(deps: {
       `The crawl starts at url, is seeded with the site's sitemaps and feeds (use_sitemap, default true), and follows same-site links up to max_depth hops (default ${SITE_CRAWL_DEFAULT_DEPTH}), within include_paths / exclude_paths (path globs such as "/docs/**") and include_subdomains; it delivers at most limit pages (default ${SITE_CRAWL_DEFAULT_LIMIT}, at most ${SITE_CRAWL_MAX_LIMIT}), respects robots.txt, and stops at timeout_ms.`,
       'Looking for something? Pass query (a question or topic): the crawl then goes best-first (the links most likely to answer it first) and each page carries only its passages that answer it (max_passages).',
       `The call waits up to wait_ms (default ${TOOL_WAIT_MS / 1000} s) and returns the pages done so far that fit, in the order they completed, plus the job's id. When status is "running" or next_cursor is present, call crawl_status with the id and cursor=next_cursor to read on (its wait_ms waits for new pages); every page is delivered once.`,
-      'stop_reason once done: completed (nothing left to crawl), limit (limit pages delivered, or max_depth reached with more beyond), credits (the key ran out), cancelled, deadline (timeout_ms passed), failed (see error). A failed page has success=false and an error_type as in extract_urls.',
+      'stop_reason once done: completed (nothing left to crawl), limit (limit pages delivered), credits (the key ran out), cancelled, deadline (timeout_ms passed), failed (see error). A failed page has success=false and an error_type as in extract_urls.',
       'To find the right pages first, use map_site; to read a few known URLs, extract_urls.',
       SITE_CRAWL_PRICE_TEXT,
     ].join('\n'),

@@ -8,7 +8,7 @@ import { followUpOptions, renderExtractResult } from './render-extract-markdown.
 
 const STOP_REASONS: Record<NonNullable<SiteCrawlStatus['stop_reason']>, string> = {
   completed: 'nothing left to crawl',
-  limit: 'limit pages delivered, or max_depth reached with more beyond',
+  limit: 'limit pages delivered',
   credits: 'the key ran out of credits',
   cancelled: 'cancelled',
   deadline: 'timeout_ms passed',
