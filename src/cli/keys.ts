@@ -84,19 +84,21 @@ function table(rows: string[][]): string {
 function summarise(records: UsageRecord[], keys: ApiKeyRecord[]): string {
   if (records.length === 0) return 'No usage recorded.';
   const names = new Map(keys.map((k) => [k.id, k.name]));
-  const totals = new Map<string, { keyId: string; operation: string; requests: number; credits: number }>();
+  // A site crawl files one record a page under its one request id: requests are counted by id.
+  const totals = new Map<string, { keyId: string; operation: string; requests: Set<string>; credits: number }>();
   for (const r of records) {
     const id = `${r.keyId}\u0000${r.operation}`;
-    const t = totals.get(id) ?? { keyId: r.keyId, operation: r.operation, requests: 0, credits: 0 };
-    t.requests += 1;
+    const t = totals.get(id) ?? { keyId: r.keyId, operation: r.operation, requests: new Set<string>(), credits: 0 };
+    t.requests.add(r.requestId);
     t.credits += r.credits;
     totals.set(id, t);
   }
   const rows = [['KEY', 'NAME', 'OPERATION', 'REQUESTS', 'CREDITS']];
   for (const t of totals.values())
-    rows.push([t.keyId, names.get(t.keyId) ?? '?', t.operation, String(t.requests), String(t.credits)]);
+    rows.push([t.keyId, names.get(t.keyId) ?? '?', t.operation, String(t.requests.size), String(t.credits)]);
   const sum = records.reduce((s, r) => s + r.credits, 0);
-  return `${table(rows)}\n\n${records.length} request(s), ${sum} credit(s), from ${records[0]?.at} to ${records[records.length - 1]?.at}`;
+  const requests = new Set(records.map((r) => r.requestId)).size;
+  return `${table(rows)}\n\n${requests} request(s), ${sum} credit(s), from ${records[0]?.at} to ${records[records.length - 1]?.at}`;
 }
 
 /** The sections `keys` never reads: only the store matters to it. */

@@ -214,5 +214,55 @@ export function ledgerContract(make: () => Promise<LedgerStore & KeyStore & Clos
       expect(await store.releaseOwned('an-instance')).toBe(0);
       expect(await store.heldCredits(k.id, now)).toBe(1);
     });
+
+    it('settle the hold a charge names (its request by default), on its own key only', async () => {
+      const now = Date.now();
+      const k = keyRecord({ balance: 10 });
+      const other = keyRecord({ balance: 10 });
+      await store.createKey(k);
+      await store.createKey(other);
+      const at = new Date(now).toISOString();
+      const charge = { keyId: k.id, operation: 'site_crawl' as const, credits: 2, requestId: 'req_a', at };
+      await store.reserve(k.id, 'req_a', 3, 60_000, now);
+      await store.reserve(k.id, 'req_a#1', 2, 60_000, now);
+      // Without onlyIfHeld a charge debits whether or not it finds its hold; it drops the one it names.
+      expect(await store.charge({ ...charge, holdId: 'req_a#1' })).toEqual({ balance: 8, charged: true });
+      expect(await store.heldCredits(k.id, now)).toBe(3);
+      expect(await store.charge({ ...charge, holdId: 'req_a#1' })).toEqual({ balance: 6, charged: true });
+      expect(await store.charge({ ...charge, operation: 'map', credits: 1 })).toEqual({ balance: 5, charged: true });
+      expect(await store.heldCredits(k.id, now)).toBe(0);
+      // onlyIfHeld without holdId: the request's own hold.
+      await store.reserve(k.id, 'req_b', 1, 60_000, now);
+      const b = { ...charge, requestId: 'req_b', credits: 1, onlyIfHeld: true };
+      expect(await store.charge(b)).toEqual({ balance: 4, charged: true });
+      expect(await store.charge(b)).toEqual({ balance: 4, charged: false });
+      // Another key's hold of the same id is not this key's.
+      await store.reserve(other.id, 'req_c', 1, 60_000, now);
+      expect(await store.charge({ ...charge, requestId: 'req_c', onlyIfHeld: true })).toEqual({
+        balance: 4,
+        charged: false,
+      });
+      expect(await store.heldCredits(other.id, now)).toBe(1);
+      expect((await store.usage({ keyId: k.id })).map((u) => [u.requestId, u.operation, u.credits])).toEqual([
+        ['req_a', 'site_crawl', 2],
+        ['req_a', 'site_crawl', 2],
+        ['req_a', 'map', 1],
+        ['req_b', 'site_crawl', 1],
+      ]);
+      expect(await store.usage({ keyId: other.id })).toEqual([]);
+      // An unlimited key: nothing held, nothing charged, its balance still unlimited.
+      const unlimited = keyRecord({ balance: null });
+      await store.createKey(unlimited);
+      expect(await store.charge({ ...charge, keyId: unlimited.id, onlyIfHeld: true })).toEqual({
+        balance: null,
+        charged: false,
+      });
+      await store.reserve(unlimited.id, 'req_a', 5, 60_000, now);
+      expect(await store.charge({ ...charge, keyId: unlimited.id, onlyIfHeld: true })).toEqual({
+        balance: null,
+        charged: true,
+      });
+      expect(await store.usage({ keyId: unlimited.id })).toHaveLength(1);
+    });
   });
 }

@@ -41,6 +41,12 @@ const entry = (url: string, priority = 0, depth = 1): FrontierEntry => ({
   priority,
 });
 
+/** A job nobody has leased yet (no owner, no lease). */
+function unleased(overrides: Partial<SiteJob> = {}): SiteJob {
+  const { owner: _owner, leaseUntil: _lease, ...rest } = job(overrides);
+  return rest;
+}
+
 export function siteJobContract(make: () => Promise<Store>): void {
   describe('site crawl jobs (SiteJobStore)', () => {
     let store: Store;
@@ -54,9 +60,8 @@ export function siteJobContract(make: () => Promise<Store>): void {
     it('stores a job as given and counts the URLs that entered its frontier once', async () => {
       const j = job();
       await store.siteJobs.createJob(j, [entry('/', 0, 0), entry('/', 0, 0)]);
-      const stored = await store.siteJobs.getJob(j.id);
-      expect(stored).toMatchObject({ id: j.id, keyId: 'key_a', status: 'running', request: j.request, owner: 'one' });
-      expect(stored?.counts.discovered).toBe(1);
+      // As given, its seeds counted; writing them is part of creating it (updatedAt stays).
+      expect(await store.siteJobs.getJob(j.id)).toEqual({ ...j, counts: { ...j.counts, discovered: 1 } });
       expect(await store.siteJobs.getJob('req_none')).toBeUndefined();
       const added = await store.siteJobs.enqueue(j.id, [entry('/a'), entry('/'), entry('/b'), entry('/a')]);
       expect(added.map((e) => e.url)).toEqual(['https://example.com/a', 'https://example.com/b']);
@@ -111,7 +116,14 @@ export function siteJobContract(make: () => Promise<Store>): void {
       expect(await store.siteJobs.enqueue(j.id, [entry('/index.html')])).toEqual([]);
       const [b] = await store.siteJobs.lease(j.id, 5);
       expect(b?.url).toBe('https://example.com/b');
-      expect(await store.siteJobs.complete(j.id, b!.seq, { counts: { duplicates: 1 } })).toBeUndefined();
+      // A duplicate: no result, so no fingerprint either; aliases already seen change nothing.
+      expect(
+        await store.siteJobs.complete(j.id, b!.seq, {
+          counts: { duplicates: 1 },
+          fingerprint: 'sduplicate',
+          aliases: ['https://example.com/', 'https://example.com/index.html'],
+        }),
+      ).toBeUndefined();
       const counts = (await store.siteJobs.getJob(j.id))?.counts;
       expect(counts).toMatchObject({
         discovered: 2,
@@ -149,6 +161,13 @@ export function siteJobContract(make: () => Promise<Store>): void {
       expect((await store.siteJobs.results(j.id, 2, 10)).map((r) => r.seq)).toEqual([3]);
       expect(await store.siteJobs.results(j.id, 3, 10)).toEqual([]);
       expect(await store.siteJobs.results(j.id, 0, 0)).toEqual([]);
+      expect((await store.siteJobs.results(j.id, -5, 2)).map((r) => r.seq)).toEqual([1, 2]);
+      // The last pending one (3, free, was marked above); a result that does not exist changes nothing.
+      await store.siteJobs.markCharged(j.id, 2);
+      await store.siteJobs.markCharged(j.id, 99);
+      expect(await store.siteJobs.unchargedResults(j.id)).toEqual([]);
+      expect((await store.siteJobs.results(j.id, 0, 10)).map((r) => r.charged)).toEqual([true, true, true]);
+      expect((await store.siteJobs.getJob(j.id))?.counts.credits_used).toBe(10);
     });
 
     it('claims running jobs per owner and lease, renews only its own, finishes once, counts running per key', async () => {
@@ -205,6 +224,169 @@ export function siteJobContract(make: () => Promise<Store>): void {
       expect(await store.siteJobs.results(j.id, 0, 10)).toEqual([]);
       expect(await store.siteJobs.seen(j.id, ['https://example.com/x'])).toEqual([false]);
       expect(await store.siteJobs.fingerprints(j.id)).toEqual([]);
+    });
+
+    it('stores a finished job and a job without a key as given', async () => {
+      const now = Date.now();
+      const done = unleased({
+        keyId: null,
+        status: 'done',
+        stopReason: 'failed',
+        error: { code: 'network', message: 'the host went away' },
+        expiresAt: now + 1_000,
+        counts: { ...job().counts, results: 2, succeeded: 1, failed: 1, credits_used: 1 },
+      });
+      await store.siteJobs.createJob(done, []);
+      expect(await store.siteJobs.getJob(done.id)).toEqual(done);
+      // Done: never counted, claimed or renewed; deleted once its retention ends.
+      expect(await store.siteJobs.countRunning(null, now)).toEqual({ key: 0, total: 0 });
+      expect(await store.siteJobs.claimJobs('one', now, 30_000)).toEqual([]);
+      expect(await store.siteJobs.finishJob(done.id, { stopReason: 'completed', at: now, expiresAt: now })).toBe(false);
+      expect(await store.siteJobs.deleteExpired(now + 1_000)).toBe(1);
+      expect(await store.siteJobs.getJob(done.id)).toBeUndefined();
+    });
+
+    it('writes nothing into a job that does not exist (or no longer does)', async () => {
+      expect(await store.siteJobs.enqueue('req_gone', [entry('/a')])).toEqual([]);
+      expect(await store.siteJobs.seen('req_gone', ['https://example.com/a'])).toEqual([false]);
+      expect(await store.siteJobs.lease('req_gone', 5)).toEqual([]);
+      expect(await store.siteJobs.requeueLeased('req_gone')).toEqual([]);
+      expect(await store.siteJobs.complete('req_gone', 1, { result: { page: {}, credits: 1, succeeded: true } })).toBe(
+        undefined,
+      );
+      await store.siteJobs.markCharged('req_gone', 1);
+      expect(await store.siteJobs.frontierCounts('req_gone')).toEqual({ queued: 0, leased: 0, done: 0 });
+      expect(await store.siteJobs.results('req_gone', 0, 10)).toEqual([]);
+      expect(await store.siteJobs.unchargedResults('req_gone')).toEqual([]);
+      expect(await store.siteJobs.fingerprints('req_gone')).toEqual([]);
+      expect(await store.siteJobs.renewLeases('one', ['req_gone'], Date.now())).toEqual([]);
+      expect(await store.siteJobs.seen('req_gone', [])).toEqual([]);
+      expect(await store.siteJobs.getJob('req_gone')).toBeUndefined();
+    });
+
+    it('orders priorities exactly: close fractions, huge and tiny values, zero and minus zero as ties', async () => {
+      const j = job();
+      await store.siteJobs.createJob(j, []);
+      await store.siteJobs.enqueue(j.id, [
+        entry('/p03', 0.3),
+        entry('/p0102', 0.1 + 0.2), // 0.30000000000000004: above 0.3
+        entry('/zero', 0),
+        entry('/minus-zero', -0),
+        entry('/zero2', 0),
+        entry('/huge', 1e15),
+        entry('/below', -1e-9),
+        entry('/above', 1e-9),
+        entry('/deep', -12.75),
+        entry('/deeper', -12.5 - 0.25),
+      ]);
+      expect(await store.siteJobs.lease(j.id, 0)).toEqual([]);
+      expect(await store.siteJobs.lease(j.id, -1)).toEqual([]);
+      const first = await store.siteJobs.lease(j.id, 3);
+      expect(first.map((e) => e.url.slice(19))).toEqual(['/huge', '/p0102', '/p03']);
+      expect(first[1]?.priority).toBe(0.1 + 0.2);
+      // A later entry of an equal priority comes after the earlier ones, even those leased and put back.
+      await store.siteJobs.enqueue(j.id, [entry('/p03-later', 0.3)]);
+      await store.siteJobs.requeueLeased(j.id);
+      expect((await store.siteJobs.lease(j.id, 2)).map((e) => e.url.slice(19))).toEqual(['/huge', '/p0102']);
+      expect((await store.siteJobs.lease(j.id, 20)).map((e) => e.url.slice(19))).toEqual([
+        '/p03',
+        '/p03-later',
+        '/above',
+        '/zero',
+        '/minus-zero',
+        '/zero2',
+        '/below',
+        '/deep',
+        '/deeper',
+      ]);
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 0, leased: 11, done: 0 });
+    });
+
+    it("keeps updatedAt at a running job's last write and, once it is done, at its end", async () => {
+      const old = Date.now() - 60_000;
+      const j = job({ createdAt: old, updatedAt: old });
+      await store.siteJobs.createJob(j, [entry('/1'), entry('/2')]);
+      expect((await store.siteJobs.getJob(j.id))?.updatedAt).toBe(old);
+      const [one, two] = await store.siteJobs.lease(j.id, 2);
+      const before = Date.now();
+      await store.siteJobs.complete(j.id, one!.seq, { result: { page: { n: 1 }, credits: 1, succeeded: true } });
+      expect((await store.siteJobs.getJob(j.id))?.updatedAt).toBeGreaterThanOrEqual(before);
+      const end = old + 1;
+      expect(await store.siteJobs.finishJob(j.id, { stopReason: 'cancelled', at: end, expiresAt: end + 1_000 })).toBe(
+        true,
+      );
+      // A page in flight when the job ended still delivers its result and its charge.
+      expect(
+        await store.siteJobs.complete(j.id, two!.seq, { result: { page: { n: 2 }, credits: 1, succeeded: true } }),
+      ).toBe(2);
+      await store.siteJobs.markCharged(j.id, 2);
+      expect(await store.siteJobs.enqueue(j.id, [entry('/3')])).toHaveLength(1);
+      const done = await store.siteJobs.getJob(j.id);
+      expect(done).toMatchObject({ status: 'done', stopReason: 'cancelled', updatedAt: end, expiresAt: end + 1_000 });
+      expect(done?.counts).toMatchObject({ discovered: 3, results: 2, succeeded: 2, credits_used: 1 });
+    });
+
+    it('lets the first instance claim a job nobody leased, counting it only while its lease is live', async () => {
+      const now = Date.now();
+      const free = unleased({ keyId: 'key_free' });
+      await store.siteJobs.createJob(free, []);
+      expect(await store.siteJobs.countRunning('key_free', now)).toEqual({ key: 0, total: 0 });
+      const [claimed] = await store.siteJobs.claimJobs('x', now, 5_000);
+      expect(claimed).toEqual({ ...free, owner: 'x', leaseUntil: now + 5_000 });
+      expect(await store.siteJobs.countRunning('key_free', now)).toEqual({ key: 1, total: 1 });
+      expect(await store.siteJobs.countRunning('key_other', now)).toEqual({ key: 0, total: 1 });
+      // The lease ends at leaseUntil: from then on nobody runs it, and anyone may take it.
+      expect(await store.siteJobs.countRunning('key_free', now + 5_000)).toEqual({ key: 0, total: 0 });
+      expect(await store.siteJobs.claimJobs('y', now + 4_999, 5_000)).toEqual([]);
+      expect((await store.siteJobs.claimJobs('y', now + 5_000, 5_000)).map((c) => c.owner)).toEqual(['y']);
+      expect(await store.siteJobs.renewLeases('x', [free.id, 'req_unknown'], now + 20_000)).toEqual([]);
+      expect(await store.siteJobs.renewLeases('y', [free.id, 'req_unknown'], now + 20_000)).toEqual([free.id]);
+      expect(await store.siteJobs.getJob(free.id)).toMatchObject({ owner: 'y', leaseUntil: now + 20_000 });
+      // Its owner claiming again (a restart of the same instance) keeps it and renews the lease.
+      expect(await store.siteJobs.claimJobs('y', now + 1, 60_000)).toEqual([
+        { ...free, owner: 'y', leaseUntil: now + 60_001 },
+      ]);
+      expect(await store.siteJobs.renewLeases('y', [], now)).toEqual([]);
+    });
+
+    it('deletes only the jobs past their retention, and a sweep keeps its own results apart', async () => {
+      const now = Date.now();
+      const expired = job();
+      const kept = job();
+      const running = job();
+      for (const j of [expired, kept, running]) {
+        await store.siteJobs.createJob(j, [entry('/x'), entry('/y')]);
+        const [x] = await store.siteJobs.lease(j.id, 1);
+        await store.siteJobs.complete(j.id, x!.seq, {
+          result: { page: { of: j.id }, credits: 1, succeeded: true },
+          fingerprint: `s${j.id}`,
+          aliases: ['https://example.com/x/'],
+        });
+      }
+      await store.siteJobs.lease(expired.id, 1);
+      await store.siteJobs.finishJob(expired.id, { stopReason: 'limit', at: now, expiresAt: now + 1_000 });
+      await store.siteJobs.finishJob(kept.id, { stopReason: 'limit', at: now, expiresAt: now + 2_000 });
+      expect(await store.siteJobs.deleteExpired(now + 1_500)).toBe(1);
+      expect(await store.siteJobs.deleteExpired(now + 1_500)).toBe(0);
+      expect(await store.siteJobs.getJob(expired.id)).toBeUndefined();
+      expect(await store.siteJobs.frontierCounts(expired.id)).toEqual({ queued: 0, leased: 0, done: 0 });
+      expect(await store.siteJobs.unchargedResults(expired.id)).toEqual([]);
+      expect(await store.siteJobs.seen(expired.id, ['https://example.com/x/', 'https://example.com/y'])).toEqual([
+        false,
+        false,
+      ]);
+      // A straggler's writes into the deleted job leave nothing behind.
+      expect(await store.siteJobs.enqueue(expired.id, [entry('/z')])).toEqual([]);
+      expect(await store.siteJobs.lease(expired.id, 5)).toEqual([]);
+      for (const j of [kept, running]) {
+        expect((await store.siteJobs.results(j.id, 0, 10)).map((r) => r.page)).toEqual([{ of: j.id }]);
+        expect(await store.siteJobs.fingerprints(j.id)).toEqual([`s${j.id}`]);
+        expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 1, leased: 0, done: 1 });
+        expect(await store.siteJobs.seen(j.id, ['https://example.com/x/'])).toEqual([true]);
+      }
+      expect(await store.siteJobs.deleteExpired(now + 2_000)).toBe(1);
+      expect(await store.siteJobs.getJob(kept.id)).toBeUndefined();
+      expect(await store.siteJobs.getJob(running.id)).toMatchObject({ status: 'running' });
     });
   });
 }

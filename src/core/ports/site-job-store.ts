@@ -41,6 +41,7 @@ export interface SiteJob {
   error?: { code: string; message: string };
   /** Epoch ms. */
   createdAt: number;
+  /** Epoch ms: the job's last write while it ran; once done, when it ended (later writes leave it). */
   updatedAt: number;
   /** When the job must stop (`deadline`), epoch ms. */
   deadline: number;
@@ -93,7 +94,7 @@ export interface EntryCompletion {
   counts?: Partial<Pick<SiteJobCounts, 'duplicates' | 'robots_disallowed'>>;
   /** Other spellings of this page (its canonical URL, its redirects' final URL): marked seen, never queued. */
   aliases?: string[];
-  /** The page's content fingerprint (near-duplicate detection; services/site/). */
+  /** The page's content fingerprint (near-duplicate detection; services/site/), kept with its result (ignored without one). */
   fingerprint?: string;
 }
 
@@ -119,11 +120,11 @@ export interface SiteJobStore {
     id: string,
     end: { stopReason: SiteJobStopReason; error?: { code: string; message: string }; at: number; expiresAt: number },
   ): Promise<boolean>;
-  /** Adds URLs not yet in the job's frontier (or its aliases); returns the ones added. */
+  /** Adds URLs not yet in the job's frontier (or its aliases); returns the ones added (none to a job that is gone). */
   enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]>;
   /** Whether the job has seen each URL (frontier or alias). */
   seen(jobId: string, urls: string[]): Promise<boolean[]>;
-  /** Takes up to `n` queued entries, highest priority first (then insertion order), and marks them leased. */
+  /** Takes up to `n` queued entries (none for `n` <= 0), highest priority first (then insertion order), and marks them leased. */
   lease(jobId: string, n: number): Promise<LeasedEntry[]>;
   /** Entries leased when the instance died go back to the queue (on resume); returns them. */
   requeueLeased(jobId: string): Promise<LeasedEntry[]>;
@@ -143,6 +144,9 @@ export interface SiteJobStore {
   results(jobId: string, after: number, limit: number): Promise<SiteJobResult[]>;
   /** The content fingerprints of the job's pages so far. */
   fingerprints(jobId: string): Promise<string[]>;
-  /** Deletes done jobs whose retention ended, with their frontier and results; returns how many. */
+  /**
+   * Deletes done jobs whose retention ended, with their frontier and results; returns how
+   * many. A bounded batch per call (the caller sweeps periodically), so no call stalls the store.
+   */
   deleteExpired(now: number): Promise<number>;
 }

@@ -8,6 +8,7 @@ import type {
   FrontierState,
   LeasedEntry,
   SiteJob,
+  SiteJobCounts,
   SiteJobResult,
   SiteJobStopReason,
   SiteJobStore,
@@ -46,10 +47,21 @@ export class MemorySiteJobs implements SiteJobStore {
     data.job = JSON.stringify(job);
   }
 
+  /** Adds to the job's counts; `updatedAt` follows while it runs (a done job's stays its end). */
+  #addCounts(data: JobData, delta: Partial<SiteJobCounts>): void {
+    this.#update(data, (job) => {
+      for (const [name, value] of Object.entries(delta) as [keyof SiteJobCounts, number][]) job.counts[name] += value;
+      if (job.status === 'running') job.updatedAt = Date.now();
+    });
+  }
+
   async createJob(job: SiteJob, seeds: FrontierEntry[]): Promise<void> {
     this.#lifetime.check();
-    this.#jobs.set(job.id, { job: JSON.stringify(job), entries: new Map(), bySeq: new Map(), results: [] });
-    await this.enqueue(job.id, seeds);
+    const data: JobData = { job: JSON.stringify(job), entries: new Map(), bySeq: new Map(), results: [] };
+    const added = seeds.filter((e) => this.#add(data, e, 'queued')).length;
+    // The seeds are part of the job as created: counted, its updatedAt kept.
+    this.#update(data, (j) => (j.counts.discovered += added));
+    this.#jobs.set(job.id, data);
   }
 
   async getJob(id: string): Promise<SiteJob | undefined> {
@@ -124,7 +136,7 @@ export class MemorySiteJobs implements SiteJobStore {
     const data = this.#data(jobId);
     if (data === undefined) return [];
     const added = entries.filter((e) => this.#add(data, e, 'queued'));
-    if (added.length > 0) this.#update(data, (job) => (job.counts.discovered += added.length));
+    if (added.length > 0) this.#addCounts(data, { discovered: added.length });
     return copy(added);
   }
 
@@ -135,7 +147,7 @@ export class MemorySiteJobs implements SiteJobStore {
 
   async lease(jobId: string, n: number): Promise<LeasedEntry[]> {
     const data = this.#data(jobId);
-    if (data === undefined) return [];
+    if (data === undefined || n <= 0) return [];
     const queued = [...data.bySeq.values()]
       .filter((e) => e.state === 'queued')
       .sort((a, b) => b.priority - a.priority || a.seq - b.seq)
@@ -176,16 +188,12 @@ export class MemorySiteJobs implements SiteJobStore {
         ...(c.fingerprint !== undefined ? { fingerprint: c.fingerprint } : {}),
       });
     }
-    const result = c.result;
-    this.#update(data, (job) => {
-      for (const [name, value] of Object.entries(c.counts ?? {})) job.counts[name as 'duplicates'] += value;
-      if (result !== undefined) {
-        job.counts.results += 1;
-        if (result.succeeded) job.counts.succeeded += 1;
-        else job.counts.failed += 1;
-      }
-      job.updatedAt = Date.now();
-    });
+    const delta: Partial<SiteJobCounts> = { ...c.counts };
+    if (c.result !== undefined) {
+      delta.results = 1;
+      delta[c.result.succeeded ? 'succeeded' : 'failed'] = 1;
+    }
+    this.#addCounts(data, delta);
     return seq;
   }
 
@@ -194,7 +202,7 @@ export class MemorySiteJobs implements SiteJobStore {
     const result = data?.results[resultSeq - 1];
     if (data === undefined || result === undefined || result.charged) return;
     result.charged = true;
-    this.#update(data, (job) => (job.counts.credits_used += result.credits));
+    this.#addCounts(data, { credits_used: result.credits });
   }
 
   async unchargedResults(jobId: string): Promise<SiteJobResult[]> {
@@ -203,7 +211,8 @@ export class MemorySiteJobs implements SiteJobStore {
 
   async results(jobId: string, after: number, limit: number): Promise<SiteJobResult[]> {
     if (limit <= 0) return [];
-    return copy((this.#data(jobId)?.results ?? []).slice(after, after + limit).map(strip));
+    const from = Math.max(0, after);
+    return copy((this.#data(jobId)?.results ?? []).slice(from, from + limit).map(strip));
   }
 
   async fingerprints(jobId: string): Promise<string[]> {

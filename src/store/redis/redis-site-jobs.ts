@@ -2,12 +2,17 @@
  * Site crawl jobs in Redis, shared by every instance: each job is a few keys under
  * `<prefix>sj:<kind>:<job id>`: the job's fixed fields as JSON (`job`), its changing ones
  * and its counts as hashes (`meta`, `counts`), its frontier (`urls`: URL -> seq, the visited
- * set; `entries`: seq -> entry JSON; `queue`: a sorted set of queued seqs scored by minus
- * the priority, members zero-padded so that ties pop in insertion order; `leased`: a set),
- * and its results (`pages`: seq -> page JSON as written, never re-encoded; `result`: seq ->
- * "entry seq:credits"; `uncharged`: a set; `fingerprints`: a list). Every step that must be
- * atomic is one Lua script; no script decodes a caller's JSON (cjson would rewrite empty
- * arrays and large numbers).
+ * set; `entries`: seq -> entry JSON; `queue`: a sorted set of queued seqs, `scores`: seq ->
+ * its score there; `leased`: a set), and its results (`pages`: seq -> page JSON as written,
+ * never re-encoded; `result`: seq -> "entry seq:credits"; `uncharged`: a set;
+ * `fingerprints`: a list). Every step that must be atomic is one Lua script; no script
+ * decodes a caller's JSON (cjson would rewrite empty arrays and large numbers). The scripts
+ * that walk the running jobs name their keys from the prefix: one Redis, not a cluster.
+ *
+ * The queue's order: score = minus the priority, written by JavaScript (the shortest text
+ * that reads back as the same double, so 12.75, -3 and 0.1 + 0.2 stay exact), and members
+ * are zero-padded seqs, which Redis orders lexically among equal scores: ZPOPMIN takes the
+ * highest priority first, ties in insertion order.
  */
 import type { Redis } from 'ioredis';
 import type {
@@ -32,32 +37,75 @@ const COUNT_NAMES = [
   'credits_used',
 ] as const satisfies readonly (keyof SiteJobCounts)[];
 
+/** The job's changing fields, in the order CREATE takes them ('' = absent, except keyId: '' is null). */
+const META_NAMES = ['status', 'keyId', 'updatedAt', 'owner', 'leaseUntil', 'stopReason', 'error', 'expiresAt'] as const;
+
 /** Seqs as sorted-set members: zero-padded, so the lexical order of equal scores is insertion order. */
 const pad = (seq: number): string => String(seq).padStart(12, '0');
 
-/**
- * KEYS: urls, entries, queue, seq, counts, priorities. ARGV: state ('queued' | 'alias'), then
- * per entry: url, priority, entry JSON without its seq. Returns the indexes (from 1) of the
- * entries added.
- */
-const ENQUEUE = `
-local added = {}
-local n = 0
-for i = 2, #ARGV, 3 do
-  local url = ARGV[i]
-  if redis.call('HEXISTS', KEYS[1], url) == 0 then
-    local seq = redis.call('INCR', KEYS[4])
-    redis.call('HSET', KEYS[1], url, seq)
-    if ARGV[1] == 'queued' then
-      redis.call('HSET', KEYS[2], seq, ARGV[i + 2])
-      redis.call('HSET', KEYS[6], seq, ARGV[i + 1])
-      redis.call('ZADD', KEYS[3], -tonumber(ARGV[i + 1]), string.format('%012d', seq))
-      n = n + 1
-    end
-    added[#added + 1] = (i + 1) / 3
-  end
+const luaList = (names: readonly string[]): string => `{${names.map((n) => `'${n}'`).join(', ')}}`;
+
+/** `updatedAt` follows a running job's writes; a done job's stays when it ended. */
+const TOUCH = `
+local function touch(meta, at)
+  if at ~= '' and redis.call('HGET', meta, 'status') == 'running' then redis.call('HSET', meta, 'updatedAt', at) end
 end
-if n > 0 then redis.call('HINCRBY', KEYS[5], 'discovered', n) end
+`;
+
+/**
+ * Adds the URLs of the (url, score, entry JSON) triples in ARGV from `from` on that the job
+ * has not seen (frontier or alias); returns the triples' indexes (from 1) that were added.
+ */
+const ADD_URLS = `
+local function addUrls(urls, entries, queue, seq, scores, from)
+  local added = {}
+  for i = from, #ARGV, 3 do
+    if redis.call('HEXISTS', urls, ARGV[i]) == 0 then
+      local n = redis.call('INCR', seq)
+      redis.call('HSET', urls, ARGV[i], n)
+      redis.call('HSET', entries, n, ARGV[i + 2])
+      redis.call('HSET', scores, n, ARGV[i + 1])
+      redis.call('ZADD', queue, ARGV[i + 1], string.format('%012d', n))
+      added[#added + 1] = (i - from) / 3 + 1
+    end
+  end
+  return added
+end
+`;
+
+/**
+ * KEYS: urls, entries, queue, seq, scores, counts, job, meta, running, expiring. ARGV: id,
+ * fixed JSON, the META_NAMES values, the COUNT_NAMES values, then the seeds' triples.
+ * Returns how many seeds were added.
+ */
+const CREATE = `${ADD_URLS}
+redis.call('SET', KEYS[7], ARGV[2])
+for i, name in ipairs(${luaList(META_NAMES)}) do
+  local value = ARGV[2 + i]
+  if value ~= '' or name == 'keyId' then redis.call('HSET', KEYS[8], name, value) end
+end
+for i, name in ipairs(${luaList(COUNT_NAMES)}) do redis.call('HSET', KEYS[6], name, ARGV[${2 + META_NAMES.length} + i]) end
+if ARGV[3] == 'running' then
+  redis.call('SADD', KEYS[9], ARGV[1])
+elseif ARGV[${2 + META_NAMES.length}] ~= '' then
+  redis.call('ZADD', KEYS[10], ARGV[${2 + META_NAMES.length}], ARGV[1])
+end
+local added = addUrls(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ${3 + META_NAMES.length + COUNT_NAMES.length})
+if #added > 0 then redis.call('HINCRBY', KEYS[6], 'discovered', #added) end
+return #added
+`;
+
+/**
+ * KEYS: urls, entries, queue, seq, scores, counts, meta. ARGV: at, then the triples.
+ * Returns the triples' indexes (from 1) that were added; none to a job that is gone.
+ */
+const ENQUEUE = `${TOUCH}${ADD_URLS}
+if redis.call('EXISTS', KEYS[6]) == 0 then return {} end
+local added = addUrls(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 2)
+if #added > 0 then
+  redis.call('HINCRBY', KEYS[6], 'discovered', #added)
+  touch(KEYS[7], ARGV[1])
+end
 return added
 `;
 
@@ -72,33 +120,33 @@ end
 return seqs
 `;
 
-/** KEYS: leased, queue, priorities (seq -> priority). Puts every leased seq back in the queue. */
+/** KEYS: leased, queue, scores. Puts every leased seq back in the queue at its score. */
 const REQUEUE = `
-local seqs = redis.call('SMEMBERS', KEYS[1])
-for _, member in ipairs(seqs) do
-  local priority = redis.call('HGET', KEYS[3], tostring(tonumber(member)))
-  redis.call('ZADD', KEYS[2], -tonumber(priority or '0'), member)
+local members = redis.call('SMEMBERS', KEYS[1])
+for _, member in ipairs(members) do
+  redis.call('ZADD', KEYS[2], redis.call('HGET', KEYS[3], tostring(tonumber(member))), member)
 end
 redis.call('DEL', KEYS[1])
-return seqs
+return members
 `;
 
 /**
- * KEYS: leased, urls, seq, counts, pages, result, uncharged, fingerprints, done.
+ * KEYS: leased, urls, seq, counts, pages, result, uncharged, fingerprints, done, meta.
  * ARGV: entry seq (padded), has result ('1'/'0'), page JSON, credits, succeeded ('1'/'0'),
- * fingerprint ('' none), duplicates, robots_disallowed, then the aliases.
+ * fingerprint ('' none), duplicates, robots_disallowed, at, then the aliases.
  * Returns the result's seq, 0 when there is none, -1 when the entry was not leased.
  */
-const COMPLETE = `
+const COMPLETE = `${TOUCH}
 if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return -1 end
 redis.call('INCR', KEYS[9])
-for i = 9, #ARGV do
+for i = 10, #ARGV do
   if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then
     redis.call('HSET', KEYS[2], ARGV[i], redis.call('INCR', KEYS[3]))
   end
 end
-if tonumber(ARGV[7]) > 0 then redis.call('HINCRBY', KEYS[4], 'duplicates', ARGV[7]) end
-if tonumber(ARGV[8]) > 0 then redis.call('HINCRBY', KEYS[4], 'robots_disallowed', ARGV[8]) end
+if tonumber(ARGV[7]) ~= 0 then redis.call('HINCRBY', KEYS[4], 'duplicates', ARGV[7]) end
+if tonumber(ARGV[8]) ~= 0 then redis.call('HINCRBY', KEYS[4], 'robots_disallowed', ARGV[8]) end
+touch(KEYS[10], ARGV[9])
 if ARGV[2] ~= '1' then return 0 end
 local seq = redis.call('HINCRBY', KEYS[4], 'results', 1)
 redis.call('HSET', KEYS[5], seq, ARGV[3])
@@ -109,12 +157,12 @@ if ARGV[6] ~= '' then redis.call('RPUSH', KEYS[8], ARGV[6]) end
 return seq
 `;
 
-/** KEYS: uncharged, result, counts. ARGV: result seq. Adds its credits once. */
-const MARK_CHARGED = `
+/** KEYS: uncharged, result, counts, meta. ARGV: result seq, at. Adds its credits once. */
+const MARK_CHARGED = `${TOUCH}
 if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
-local meta = redis.call('HGET', KEYS[2], ARGV[1])
-local credits = tonumber(string.match(meta, ':(%d+)$'))
-if credits > 0 then redis.call('HINCRBY', KEYS[3], 'credits_used', credits) end
+local credits = string.match(redis.call('HGET', KEYS[2], ARGV[1]), ':(.*)$')
+if tonumber(credits) ~= 0 then redis.call('HINCRBY', KEYS[3], 'credits_used', credits) end
+touch(KEYS[4], ARGV[2])
 return 1
 `;
 
@@ -172,6 +220,7 @@ return {mine, all}
 `;
 
 interface Scripts {
+  wsmSiteCreate(...args: (string | number)[]): Promise<number>;
   wsmSiteEnqueue(...args: (string | number)[]): Promise<number[]>;
   wsmSiteLease(...args: (string | number)[]): Promise<string[]>;
   wsmSiteRequeue(...args: (string | number)[]): Promise<string[]>;
@@ -189,7 +238,7 @@ const KINDS = [
   'counts',
   'urls',
   'entries',
-  'priorities',
+  'scores',
   'queue',
   'leased',
   'seq',
@@ -201,16 +250,31 @@ const KINDS = [
 ] as const;
 type Kind = (typeof KINDS)[number];
 
+/** Entries as script arguments: url, queue score (minus the priority), entry JSON. */
+function triples(entries: FrontierEntry[]): string[] {
+  return entries.flatMap((e) => [e.url, String(-e.priority), JSON.stringify(e)]);
+}
+
+/** The replies of a MULTI, or its first error. */
+function replies(results: [Error | null, unknown][] | null): unknown[] {
+  if (results === null) throw new Error('the Redis transaction was aborted');
+  return results.map(([err, value]) => {
+    if (err) throw err;
+    return value;
+  });
+}
+
 export class RedisSiteJobs implements SiteJobStore {
   readonly #redis: Redis & Scripts;
   readonly #p: string;
 
   constructor(redis: Redis, prefix: string) {
-    redis.defineCommand('wsmSiteEnqueue', { numberOfKeys: 6, lua: ENQUEUE });
+    redis.defineCommand('wsmSiteCreate', { numberOfKeys: 10, lua: CREATE });
+    redis.defineCommand('wsmSiteEnqueue', { numberOfKeys: 7, lua: ENQUEUE });
     redis.defineCommand('wsmSiteLease', { numberOfKeys: 2, lua: LEASE });
     redis.defineCommand('wsmSiteRequeue', { numberOfKeys: 3, lua: REQUEUE });
-    redis.defineCommand('wsmSiteComplete', { numberOfKeys: 9, lua: COMPLETE });
-    redis.defineCommand('wsmSiteMarkCharged', { numberOfKeys: 3, lua: MARK_CHARGED });
+    redis.defineCommand('wsmSiteComplete', { numberOfKeys: 10, lua: COMPLETE });
+    redis.defineCommand('wsmSiteMarkCharged', { numberOfKeys: 4, lua: MARK_CHARGED });
     redis.defineCommand('wsmSiteClaim', { numberOfKeys: 1, lua: CLAIM });
     redis.defineCommand('wsmSiteRenew', { numberOfKeys: 0, lua: RENEW });
     redis.defineCommand('wsmSiteFinish', { numberOfKeys: 3, lua: FINISH });
@@ -221,6 +285,17 @@ export class RedisSiteJobs implements SiteJobStore {
 
   #k(kind: Kind, jobId: string): string {
     return `${this.#p}sj:${kind}:${jobId}`;
+  }
+
+  /** The frontier's keys, in the order ADD_URLS takes them. */
+  #frontier(jobId: string): string[] {
+    return [
+      this.#k('urls', jobId),
+      this.#k('entries', jobId),
+      this.#k('queue', jobId),
+      this.#k('seq', jobId),
+      this.#k('scores', jobId),
+    ];
   }
 
   get #running(): string {
@@ -239,30 +314,40 @@ export class RedisSiteJobs implements SiteJobStore {
       createdAt: job.createdAt,
       deadline: job.deadline,
     };
-    const meta: Record<string, string> = {
+    const meta: Record<(typeof META_NAMES)[number], string> = {
       status: job.status,
       keyId: job.keyId ?? '',
       updatedAt: String(job.updatedAt),
-      ...(job.owner !== undefined ? { owner: job.owner } : {}),
-      ...(job.leaseUntil !== undefined ? { leaseUntil: String(job.leaseUntil) } : {}),
+      owner: job.owner ?? '',
+      leaseUntil: job.leaseUntil === undefined ? '' : String(job.leaseUntil),
+      stopReason: job.stopReason ?? '',
+      error: job.error === undefined ? '' : JSON.stringify(job.error),
+      expiresAt: job.expiresAt === undefined ? '' : String(job.expiresAt),
     };
-    const counts = Object.fromEntries(COUNT_NAMES.map((name) => [name, String(job.counts[name])]));
-    const multi = this.#redis
-      .multi()
-      .set(this.#k('job', job.id), JSON.stringify(fixed))
-      .hset(this.#k('meta', job.id), meta)
-      .hset(this.#k('counts', job.id), counts);
-    if (job.status === 'running') multi.sadd(this.#running, job.id);
-    await multi.exec();
-    await this.enqueue(job.id, seeds);
+    await this.#redis.wsmSiteCreate(
+      ...this.#frontier(job.id),
+      this.#k('counts', job.id),
+      this.#k('job', job.id),
+      this.#k('meta', job.id),
+      this.#running,
+      this.#expiring,
+      job.id,
+      JSON.stringify(fixed),
+      ...META_NAMES.map((name) => meta[name]),
+      ...COUNT_NAMES.map((name) => job.counts[name]),
+      ...triples(seeds),
+    );
   }
 
   async getJob(id: string): Promise<SiteJob | undefined> {
-    const [fixed, meta, counts] = await Promise.all([
-      this.#redis.get(this.#k('job', id)),
-      this.#redis.hgetall(this.#k('meta', id)),
-      this.#redis.hgetall(this.#k('counts', id)),
-    ]);
+    const [fixed, meta, counts] = replies(
+      await this.#redis
+        .multi()
+        .get(this.#k('job', id))
+        .hgetall(this.#k('meta', id))
+        .hgetall(this.#k('counts', id))
+        .exec(),
+    ) as [string | null, Record<string, string>, Record<string, string>];
     if (fixed === null) return undefined;
     return toJob(fixed, meta, counts);
   }
@@ -302,16 +387,12 @@ export class RedisSiteJobs implements SiteJobStore {
 
   async enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]> {
     if (entries.length === 0) return [];
-    const args = entries.flatMap((e) => [e.url, e.priority, JSON.stringify(e)]);
     const added = await this.#redis.wsmSiteEnqueue(
-      this.#k('urls', jobId),
-      this.#k('entries', jobId),
-      this.#k('queue', jobId),
-      this.#k('seq', jobId),
+      ...this.#frontier(jobId),
       this.#k('counts', jobId),
-      this.#k('priorities', jobId),
-      'queued',
-      ...args,
+      this.#k('meta', jobId),
+      Date.now(),
+      ...triples(entries),
     );
     return added.map((i) => JSON.parse(JSON.stringify(entries[Number(i) - 1])) as FrontierEntry);
   }
@@ -332,7 +413,7 @@ export class RedisSiteJobs implements SiteJobStore {
     const members = await this.#redis.wsmSiteRequeue(
       this.#k('leased', jobId),
       this.#k('queue', jobId),
-      this.#k('priorities', jobId),
+      this.#k('scores', jobId),
     );
     const entries = await this.#entries(jobId, members);
     return entries.sort((a, b) => a.seq - b.seq);
@@ -348,11 +429,14 @@ export class RedisSiteJobs implements SiteJobStore {
   }
 
   async frontierCounts(jobId: string): Promise<Record<FrontierState, number>> {
-    const [queued, leased, done] = await Promise.all([
-      this.#redis.zcard(this.#k('queue', jobId)),
-      this.#redis.scard(this.#k('leased', jobId)),
-      this.#redis.get(this.#k('done', jobId)),
-    ]);
+    const [queued, leased, done] = replies(
+      await this.#redis
+        .multi()
+        .zcard(this.#k('queue', jobId))
+        .scard(this.#k('leased', jobId))
+        .get(this.#k('done', jobId))
+        .exec(),
+    ) as [number, number, string | null];
     return { queued, leased, done: Number(done ?? 0) };
   }
 
@@ -367,6 +451,7 @@ export class RedisSiteJobs implements SiteJobStore {
       this.#k('uncharged', jobId),
       this.#k('fingerprints', jobId),
       this.#k('done', jobId),
+      this.#k('meta', jobId),
       pad(entrySeq),
       c.result !== undefined ? '1' : '0',
       c.result !== undefined ? JSON.stringify(c.result.page) : '',
@@ -375,6 +460,7 @@ export class RedisSiteJobs implements SiteJobStore {
       c.result !== undefined ? (c.fingerprint ?? '') : '',
       c.counts?.duplicates ?? 0,
       c.counts?.robots_disallowed ?? 0,
+      Date.now(),
       ...(c.aliases ?? []),
     );
     return seq > 0 ? seq : undefined;
@@ -385,7 +471,9 @@ export class RedisSiteJobs implements SiteJobStore {
       this.#k('uncharged', jobId),
       this.#k('result', jobId),
       this.#k('counts', jobId),
+      this.#k('meta', jobId),
       resultSeq,
+      Date.now(),
     );
   }
 
@@ -398,7 +486,8 @@ export class RedisSiteJobs implements SiteJobStore {
     if (limit <= 0) return [];
     const total = Number((await this.#redis.hget(this.#k('counts', jobId), 'results')) ?? 0);
     const seqs: number[] = [];
-    for (let seq = after + 1; seq <= Math.min(total, after + limit); seq++) seqs.push(seq);
+    const from = Math.max(0, after);
+    for (let seq = from + 1; seq <= Math.min(total, from + limit); seq++) seqs.push(seq);
     if (seqs.length === 0) return [];
     const uncharged = new Set((await this.#redis.smembers(this.#k('uncharged', jobId))).map(Number));
     return this.#results(jobId, seqs, uncharged);
@@ -427,11 +516,14 @@ export class RedisSiteJobs implements SiteJobStore {
   async deleteExpired(now: number): Promise<number> {
     const ids = await this.#redis.zrangebyscore(this.#expiring, '-inf', now, 'LIMIT', 0, 100);
     for (const id of ids) {
-      await this.#redis
-        .multi()
-        .del(...KINDS.map((kind) => this.#k(kind, id)))
-        .zrem(this.#expiring, id)
-        .exec();
+      // UNLINK: a large frontier is freed in the background, not while Redis serves others.
+      replies(
+        await this.#redis
+          .multi()
+          .unlink(...KINDS.map((kind) => this.#k(kind, id)))
+          .zrem(this.#expiring, id)
+          .exec(),
+      );
     }
     return ids.length;
   }

@@ -7,6 +7,8 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
+// Bumped only for a change older builds cannot live with: what they ignore (the nullable
+// holds.owner and usage.subject, the site_* tables) is added in place, and they keep opening the file.
 const SCHEMA_VERSION = 1;
 
 const SCHEMA = `
@@ -37,7 +39,7 @@ CREATE TABLE IF NOT EXISTS site_jobs (
   owner TEXT, lease_until INTEGER, counts TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS site_jobs_running ON site_jobs (status, key_id);
-CREATE INDEX IF NOT EXISTS site_jobs_expiry ON site_jobs (expires_at);
+CREATE INDEX IF NOT EXISTS site_jobs_done ON site_jobs (status, expires_at);
 CREATE TABLE IF NOT EXISTS site_frontier (
   job_id TEXT NOT NULL, seq INTEGER NOT NULL, url TEXT NOT NULL, depth INTEGER NOT NULL, parent TEXT, anchor TEXT,
   priority REAL NOT NULL, state TEXT NOT NULL,

@@ -4,13 +4,20 @@
  * write lock at its start so that two processes never interleave inside one.
  */
 import type Database from 'better-sqlite3';
-import type { ChargeInput, LedgerStore, ReserveResult, UsagePage, UsageRecord } from '../../core/ports/ledger-store.js';
+import type {
+  ChargeInput,
+  LedgerStore,
+  Operation,
+  ReserveResult,
+  UsagePage,
+  UsageRecord,
+} from '../../core/ports/ledger-store.js';
 import { usageSubject } from '../../core/ports/ledger-store.js';
 import { SWEEP_ROWS } from './sqlite-database.js';
 
 interface UsageRow {
   key_id: string;
-  operation: 'search' | 'crawl';
+  operation: Operation;
   credits: number;
   request_id: string;
   at: string;

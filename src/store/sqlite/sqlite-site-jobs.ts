@@ -104,11 +104,16 @@ export class SqliteSiteJobs implements SiteJobStore {
     const s = {
       job: db.prepare<[string], JobRow>('SELECT * FROM site_jobs WHERE id = ?'),
       insertJob: db.prepare(
-        `INSERT INTO site_jobs (id, key_id, status, request, created_at, updated_at, deadline, owner, lease_until, counts)
-         VALUES (@id, @key_id, @status, @request, @created_at, @updated_at, @deadline, @owner, @lease_until, @counts)`,
+        `INSERT INTO site_jobs (id, key_id, status, request, stop_reason, error, created_at, updated_at, deadline,
+           expires_at, owner, lease_until, counts)
+         VALUES (@id, @key_id, @status, @request, @stop_reason, @error, @created_at, @updated_at, @deadline,
+           @expires_at, @owner, @lease_until, @counts)`,
       ),
       counts: db.prepare<[string], { counts: string }>('SELECT counts FROM site_jobs WHERE id = ?'),
-      setCounts: db.prepare('UPDATE site_jobs SET counts = ?, updated_at = ? WHERE id = ?'),
+      // updated_at follows the job's writes while it runs; a done job's stays when it ended.
+      setCounts: db.prepare(
+        "UPDATE site_jobs SET counts = ?, updated_at = CASE status WHEN 'running' THEN ? ELSE updated_at END WHERE id = ?",
+      ),
       nextSeq: db.prepare<[string], { seq: number }>(
         'SELECT coalesce(max(seq), 0) + 1 AS seq FROM site_frontier WHERE job_id = ?',
       ),
@@ -180,7 +185,9 @@ export class SqliteSiteJobs implements SiteJobStore {
       s.setCounts.run(JSON.stringify(counts), at, jobId);
     };
 
-    this.#enqueue = db.transaction((jobId: string, entries: FrontierEntry[], state: 'queued' | 'alias') => {
+    this.#enqueue = db.transaction((jobId: string, entries: FrontierEntry[], at: number) => {
+      // A job deleted meanwhile (retention) takes nothing: no rows would ever delete them.
+      if (s.counts.get(jobId) === undefined) return [];
       let seq = s.nextSeq.get(jobId)?.seq ?? 1;
       const added: FrontierEntry[] = [];
       for (const e of entries) {
@@ -192,14 +199,14 @@ export class SqliteSiteJobs implements SiteJobStore {
           e.parent ?? null,
           e.anchor ?? null,
           e.priority,
-          state,
+          'queued',
         );
         if (inserted.changes === 1) {
           seq += 1;
           added.push(e);
         }
       }
-      if (state === 'queued' && added.length > 0) addCounts(jobId, { discovered: added.length }, Date.now());
+      if (added.length > 0) addCounts(jobId, { discovered: added.length }, at);
       return added;
     });
     this.#lease = db.transaction((jobId: string, n: number) => {
@@ -265,14 +272,18 @@ export class SqliteSiteJobs implements SiteJobStore {
           key_id: job.keyId,
           status: job.status,
           request: JSON.stringify(job.request),
+          stop_reason: job.stopReason ?? null,
+          error: job.error === undefined ? null : JSON.stringify(job.error),
           created_at: job.createdAt,
           updated_at: job.updatedAt,
           deadline: job.deadline,
+          expires_at: job.expiresAt ?? null,
           owner: job.owner ?? null,
           lease_until: job.leaseUntil ?? null,
           counts: JSON.stringify(job.counts),
         });
-        this.#enqueue(job.id, seeds, 'queued');
+        // The seeds are part of the job as created: its updatedAt stays.
+        this.#enqueue(job.id, seeds, job.updatedAt);
       })
       .immediate();
   }
@@ -311,14 +322,17 @@ export class SqliteSiteJobs implements SiteJobStore {
   }
 
   async enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]> {
-    return this.#enqueue.immediate(jobId, entries, 'queued');
+    return this.#enqueue.immediate(jobId, entries, Date.now());
   }
 
   async seen(jobId: string, urls: string[]): Promise<boolean[]> {
-    return urls.map((url) => this.#s.hasUrl.get(jobId, url) !== undefined);
+    // One read transaction: the answers come from one snapshot.
+    return this.#db.transaction(() => urls.map((url) => this.#s.hasUrl.get(jobId, url) !== undefined))();
   }
 
   async lease(jobId: string, n: number): Promise<LeasedEntry[]> {
+    // To SQLite a negative LIMIT means no limit at all.
+    if (n <= 0) return [];
     return this.#lease.immediate(jobId, n);
   }
 

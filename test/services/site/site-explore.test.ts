@@ -242,6 +242,31 @@ describe('/api/site-crawls', () => {
     }
   });
 
+  it('stops at its deadline (timeout_ms), and refuses a crawl past the server total with 429', async () => {
+    const slow = await startSmallSite({ latencyMs: 400, treePages: 40 });
+    const tight = await startTestApi({ cache: { ttlMs: 0 }, convert: { threads: 1 }, site: { maxJobs: 1 } });
+    try {
+      const started = Date.now();
+      const first = await json(
+        await tight.post('/api/site-crawls', { url: slow.origin, limit: 40, timeout_ms: 1_500 }),
+      );
+      expect(first.status).toBe(202);
+      const refused = await tight.post('/api/site-crawls', { url: slow.origin });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as any).error.message).toMatch(/server already runs 1 site crawl/);
+      let status = first.body;
+      while (status.status === 'running')
+        status = (await json(await fetch(`${tight.url}/api/site-crawls/${first.body.id}?wait_ms=1000&cursor=9999`)))
+          .body;
+      expect(status.stop_reason).toBe('deadline');
+      expect(status.progress.pages).toBeLessThan(40);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await tight.close();
+      await slow.close();
+    }
+  });
+
   it('spaces its requests by Crawl-delay', async () => {
     const polite = await startSmallSite({ crawlDelay: 0.4 });
     try {
