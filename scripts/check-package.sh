@@ -44,7 +44,7 @@ await client.connect(transport);
 const { tools } = await client.listTools();
 await client.close();
 const names = tools.map((t) => t.name).sort().join(',');
-if (names !== 'extract_urls,web_search') throw new Error(`tools/list gave ${names}`);
+if (names !== 'crawl_site,crawl_status,extract_urls,map_site,web_search') throw new Error(`tools/list gave ${names}`);
 console.log(`tools/list: ${names}`);
 
 const { markdown, title } = htmlToMarkdown('<html><head><title>Check</title></head><body><article><h1>Packed</h1><p>The tarball works when installed.</p></article></body></html>', 'https://example.com/');
@@ -93,12 +93,21 @@ grep -q "websearch-mcp is ESM-only: use import()" require.err || { cat require.e
 echo "require('websearch-mcp') without require(esm): says to use import()"
 
 cat > check.ts <<'TS'
-import { createWebSearch, type SearchResponse, type ExtractRequest } from 'websearch-mcp';
+import { createWebSearch, type SearchResponse, type ExtractRequest, type MapResponse, type SiteCrawlPage } from 'websearch-mcp';
 const web = createWebSearch();
 const request: ExtractRequest = { urls: ['https://example.com/'] };
 const answer: Promise<SearchResponse> = web.search({ q: 'types' });
+const map: Promise<MapResponse> = web.map({ url: 'https://example.com/' });
+const pages = async (): Promise<SiteCrawlPage[]> => {
+  const job = await web.crawlSite({ url: 'https://example.com/', limit: 2 });
+  const all: SiteCrawlPage[] = [];
+  for await (const page of job.pages) all.push(page);
+  return all;
+};
 void request;
 void answer;
+void map;
+void pages;
 TS
 npm install --no-audit --no-fund --silent typescript@~5.9 @types/node@^20 >/dev/null
 npx --no-install tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node check.ts
