@@ -51,7 +51,7 @@ export class DeadlineScope implements DeadlineParent {
   /** The milliseconds the scope had when it opened (messages). */
   readonly ms: number;
   readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout;
+  readonly #timer: NodeJS.Timeout | undefined;
   readonly #parent: AbortSignal;
   readonly #options: DeadlineScopeOptions;
   readonly #onParentAbort = (): void => this.#abort(isTimeout(this.#parent.reason) ? 'timeout' : 'cancelled');
@@ -64,7 +64,12 @@ export class DeadlineScope implements DeadlineParent {
     this.deadline = Math.min(parent.deadline, options.budgetMs === undefined ? Infinity : opened + options.budgetMs);
     this.ms = Math.max(0, Math.round(this.deadline - opened));
     setMaxListeners(MAX_CHILDREN, this.#controller.signal);
-    this.#timer = setTimeout(() => this.#abort('timeout'), Math.min(this.ms, MAX_TIMER_MS));
+    // A scope ending with its parent scope fires with it: a timer of its own would race the
+    // parent's and could report its own message for the parent's budget.
+    this.#timer =
+      parent instanceof DeadlineScope && this.deadline >= parent.deadline
+        ? undefined
+        : setTimeout(() => this.#abort('timeout'), Math.min(this.ms, MAX_TIMER_MS));
     if (this.#parent.aborted) this.#onParentAbort();
     else this.#parent.addEventListener('abort', this.#onParentAbort, { once: true });
   }

@@ -87,6 +87,26 @@ describe('DeadlineScope', () => {
     b.dispose();
   });
 
+  it("fires a scope that ends with its parent scope only after the parent, so the parent's budget is what a caller reports", async () => {
+    const root = { deadline: now() + 60_000, signal: new AbortController().signal };
+    for (let round = 0; round < 5; round++) {
+      const budget = new DeadlineScope(root, {
+        budgetMs: 15,
+        timeout: (ms) => new AppError('timeout', `the engine did not answer within ${ms} ms`),
+      });
+      // Opened a moment later in the same turn, as a fetch under an engine's budget is: it
+      // has fewer ms left, counted from the same cached loop time, so its own timer would fire first.
+      const later = now() + 1 + round / 2;
+      while (now() < later);
+      const fetch = new DeadlineScope(budget);
+      const reason = await aborted(fetch.signal);
+      expect(budget.failure).toBeDefined();
+      expect(reason).toMatchObject({ code: 'timeout' });
+      fetch.dispose();
+      budget.dispose();
+    }
+  });
+
   it('takes a request fan-out of scopes side by side without a leak warning', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);

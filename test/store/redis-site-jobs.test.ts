@@ -6,33 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
-import type { SiteJob } from '../../src/core/ports/site-job-store.js';
 import { RedisStore } from '../../src/store/redis-store.js';
 import { redisSuite } from '../helpers/redis-server.js';
+import { siteJob } from './site-job-contract.js';
 
-function job(id: string): SiteJob {
-  const at = Date.now();
-  return {
-    id,
-    keyId: null,
-    request: { url: 'https://example.com/' },
-    status: 'running',
-    createdAt: at,
-    updatedAt: at,
-    deadline: at + 600_000,
-    owner: 'one',
-    leaseUntil: at + 30_000,
-    counts: {
-      discovered: 0,
-      results: 0,
-      succeeded: 0,
-      failed: 0,
-      duplicates: 0,
-      robots_disallowed: 0,
-      credits_used: 0,
-    },
-  };
-}
+const job = (id: string) => siteJob({ id, keyId: null, request: { url: 'https://example.com/' } });
 
 async function keysOf(url: string, pattern: string): Promise<string[]> {
   const raw = new Redis(url);

@@ -6,11 +6,12 @@
  * theirs.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FrontierEntry, SiteJob } from '../../src/core/ports/site-job-store.js';
+import { emptySiteJobCounts, type FrontierEntry, type SiteJob } from '../../src/core/ports/site-job-store.js';
 import type { Store } from '../../src/core/ports/store-port.js';
 
 let n = 0;
-function job(overrides: Partial<SiteJob> = {}): SiteJob {
+/** A running job with its own id, for the contract and the adapters' own tests. */
+export function siteJob(overrides: Partial<SiteJob> = {}): SiteJob {
   n += 1;
   const at = Date.now();
   return {
@@ -23,15 +24,7 @@ function job(overrides: Partial<SiteJob> = {}): SiteJob {
     deadline: at + 600_000,
     owner: 'one',
     leaseUntil: at + 30_000,
-    counts: {
-      discovered: 0,
-      results: 0,
-      succeeded: 0,
-      failed: 0,
-      duplicates: 0,
-      robots_disallowed: 0,
-      credits_used: 0,
-    },
+    counts: emptySiteJobCounts(),
     ...overrides,
   };
 }
@@ -43,7 +36,7 @@ const entry = (url: string, priority = 0, depth = 1): FrontierEntry => ({
 
 /** A job nobody has leased yet (no owner, no lease). */
 function unleased(overrides: Partial<SiteJob> = {}): SiteJob {
-  const { owner: _owner, leaseUntil: _lease, ...rest } = job(overrides);
+  const { owner: _owner, leaseUntil: _lease, ...rest } = siteJob(overrides);
   return rest;
 }
 
@@ -58,7 +51,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
     });
 
     it('stores a job as given and counts the URLs that entered its frontier once', async () => {
-      const j = job();
+      const j = siteJob();
       await store.siteJobs.createJob(j, [entry('/', 0, 0), entry('/', 0, 0)]);
       // As given, its seeds counted; writing them is part of creating it (updatedAt stays).
       expect(await store.siteJobs.getJob(j.id)).toEqual({ ...j, counts: { ...j.counts, discovered: 1 } });
@@ -73,7 +66,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
     });
 
     it('leases the highest priority first, ties in insertion order, fractional and negative priorities included', async () => {
-      const j = job();
+      const j = siteJob();
       await store.siteJobs.createJob(j, []);
       await store.siteJobs.enqueue(j.id, [
         entry('/low', -3),
@@ -95,7 +88,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
     });
 
     it('completes a leased entry atomically: result, counts, aliases, fingerprint; never one not leased', async () => {
-      const j = job();
+      const j = siteJob();
       await store.siteJobs.createJob(j, [entry('/', 0, 0), entry('/b')]);
       const [start] = await store.siteJobs.lease(j.id, 1);
       const page = { url: 'https://example.com/', success: true, markdown: 'x', links: [], n: 12345678901234 };
@@ -141,7 +134,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
     });
 
     it('marks a charge once, lists the pending ones, and pages results by cursor', async () => {
-      const j = job();
+      const j = siteJob();
       await store.siteJobs.createJob(j, [entry('/1'), entry('/2'), entry('/3')]);
       const leased = await store.siteJobs.lease(j.id, 3);
       for (const [i, e] of leased.entries())
@@ -172,9 +165,9 @@ export function siteJobContract(make: () => Promise<Store>): void {
 
     it('claims running jobs per owner and lease, renews only its own, finishes once, counts running per key', async () => {
       const now = Date.now();
-      const mine = job({ owner: 'one', leaseUntil: now + 30_000 });
-      const orphan = job({ owner: 'dead', leaseUntil: now - 1, keyId: null });
-      const held = job({ owner: 'two', leaseUntil: now + 30_000, keyId: 'key_b' });
+      const mine = siteJob({ owner: 'one', leaseUntil: now + 30_000 });
+      const orphan = siteJob({ owner: 'dead', leaseUntil: now - 1, keyId: null });
+      const held = siteJob({ owner: 'two', leaseUntil: now + 30_000, keyId: 'key_b' });
       for (const j of [mine, orphan, held]) await store.siteJobs.createJob(j, []);
       // A job nobody runs (its lease ended) does not count against its key until it is taken over.
       expect(await store.siteJobs.countRunning('key_a', now)).toEqual({ key: 1, total: 2 });
@@ -210,7 +203,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
 
     it('deletes a finished job past its retention with its frontier and results', async () => {
       const now = Date.now();
-      const j = job();
+      const j = siteJob();
       await store.siteJobs.createJob(j, [entry('/x')]);
       const [x] = await store.siteJobs.lease(j.id, 1);
       await store.siteJobs.complete(j.id, x!.seq, {
@@ -234,7 +227,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
         stopReason: 'failed',
         error: { code: 'network', message: 'the host went away' },
         expiresAt: now + 1_000,
-        counts: { ...job().counts, results: 2, succeeded: 1, failed: 1, credits_used: 1 },
+        counts: { ...siteJob().counts, results: 2, succeeded: 1, failed: 1, credits_used: 1 },
       });
       await store.siteJobs.createJob(done, []);
       expect(await store.siteJobs.getJob(done.id)).toEqual(done);
@@ -265,7 +258,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
     });
 
     it('orders priorities exactly: close fractions, huge and tiny values, zero and minus zero as ties', async () => {
-      const j = job();
+      const j = siteJob();
       await store.siteJobs.createJob(j, []);
       await store.siteJobs.enqueue(j.id, [
         entry('/p03', 0.3),
@@ -304,7 +297,7 @@ export function siteJobContract(make: () => Promise<Store>): void {
 
     it("keeps updatedAt at a running job's last write and, once it is done, at its end", async () => {
       const old = Date.now() - 60_000;
-      const j = job({ createdAt: old, updatedAt: old });
+      const j = siteJob({ createdAt: old, updatedAt: old });
       await store.siteJobs.createJob(j, [entry('/1'), entry('/2')]);
       expect((await store.siteJobs.getJob(j.id))?.updatedAt).toBe(old);
       const [one, two] = await store.siteJobs.lease(j.id, 2);
@@ -351,9 +344,9 @@ export function siteJobContract(make: () => Promise<Store>): void {
 
     it('deletes only the jobs past their retention, and a sweep keeps its own results apart', async () => {
       const now = Date.now();
-      const expired = job();
-      const kept = job();
-      const running = job();
+      const expired = siteJob();
+      const kept = siteJob();
+      const running = siteJob();
       for (const j of [expired, kept, running]) {
         await store.siteJobs.createJob(j, [entry('/x'), entry('/y')]);
         const [x] = await store.siteJobs.lease(j.id, 1);

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import type { FrontierEntry, SiteJob } from '../../src/core/ports/site-job-store.js';
+import type { FrontierEntry } from '../../src/core/ports/site-job-store.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { STORE_RETRY_AFTER_S } from '../../src/store/store-outage.js';
+import { siteJob } from './site-job-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-site-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,29 +20,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const url = (path: string): string => `https://example.com${path}`;
 const entry = (path: string, priority = 0): FrontierEntry => ({ url: url(path), depth: 1, priority });
 
-function job(id: string, owner: string, leaseUntil: number): SiteJob {
-  const at = Date.now();
-  return {
-    id,
-    keyId: 'key_a',
-    request: { url: url('/'), limit: 10 },
-    status: 'running',
-    createdAt: at,
-    updatedAt: at,
-    deadline: at + 600_000,
-    owner,
-    leaseUntil,
-    counts: {
-      discovered: 0,
-      results: 0,
-      succeeded: 0,
-      failed: 0,
-      duplicates: 0,
-      robots_disallowed: 0,
-      credits_used: 0,
-    },
-  };
-}
+const job = (id: string, owner: string, leaseUntil: number) =>
+  siteJob({ id, keyId: 'key_a', request: { url: url('/'), limit: 10 }, owner, leaseUntil });
 
 it('resumes a job from another connection to the file: its frontier, leases, results and pending charges', async () => {
   const path = join(dir, 'resume.db');

@@ -28,6 +28,11 @@ export interface SiteJobCounts {
   credits_used: number;
 }
 
+/** A new job's counts: nothing discovered, delivered or charged yet. */
+export function emptySiteJobCounts(): SiteJobCounts {
+  return { discovered: 0, results: 0, succeeded: 0, failed: 0, duplicates: 0, robots_disallowed: 0, credits_used: 0 };
+}
+
 export interface SiteJob {
   /** The job's id, which is also the request id its usage records are filed under. */
   id: string;

@@ -79,27 +79,11 @@ export class Metering {
     const key = ctx.caller.key;
     if (key === undefined) return work();
     const { ledger, observer } = this.#deps;
-    try {
-      await this.#checkRate(key);
-    } catch (err) {
-      observer?.requestRefused('rate_limited');
-      throw err;
-    }
+    await this.#checkRate(key);
     const requestId = ctx.id;
     await this.#releaseOwnHolds(ctx);
     const holdMs = Math.ceil(Math.max(0, ctx.deadline - deadlineNow())) + HOLD_MARGIN_MS;
-    const owner = this.#deps.config.server.instanceId;
-    const admitted = await ledger.reserve(key.id, requestId, maxCredits, holdMs, this.#now(), owner);
-    if (!admitted.ok) {
-      const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
-      observer?.requestRefused(code);
-      throw admitted.reason === 'insufficient_credits'
-        ? insufficientCredits(maxCredits, admitted.balance, admitted.available)
-        : new AppError(
-            'unauthorized',
-            admitted.reason === 'revoked' ? 'The API key was revoked.' : 'The API key is not valid.',
-          );
-    }
+    await this.#reserve(key, requestId, maxCredits, holdMs, this.#deps.config.server.instanceId);
     let result: T;
     try {
       result = await work();
@@ -137,21 +121,18 @@ export class Metering {
   async admit(ctx: Pick<RequestContext, 'id' | 'caller'>, credits: number): Promise<void> {
     const key = ctx.caller.key;
     if (key === undefined) return;
-    const { ledger, observer } = this.#deps;
-    try {
-      await this.#checkRate(key);
-    } catch (err) {
-      observer?.requestRefused('rate_limited');
-      throw err;
-    }
+    await this.#checkRate(key);
     const probe = `${ctx.id}#admit`;
-    const admitted = await ledger.reserve(key.id, probe, credits, HOLD_MARGIN_MS, this.#now());
-    if (admitted.ok) {
-      await ledger.release(key.id, probe);
-      return;
-    }
+    await this.#reserve(key, probe, credits, HOLD_MARGIN_MS);
+    await this.#deps.ledger.release(key.id, probe);
+  }
+
+  /** Holds `credits` under `holdId`, or throws the refusal (401, 402) the caller answers with. */
+  async #reserve(key: ApiKeyRecord, holdId: string, credits: number, holdMs: number, owner?: string): Promise<void> {
+    const admitted = await this.#deps.ledger.reserve(key.id, holdId, credits, holdMs, this.#now(), owner);
+    if (admitted.ok) return;
     const code = admitted.reason === 'insufficient_credits' ? 'insufficient_credits' : 'unauthorized';
-    observer?.requestRefused(code);
+    this.#deps.observer?.requestRefused(code);
     throw admitted.reason === 'insufficient_credits'
       ? insufficientCredits(credits, admitted.balance, admitted.available)
       : new AppError(
@@ -199,6 +180,7 @@ export class Metering {
     const now = this.#now();
     const hit = await this.#deps.rateWindows.hitRateLimit(`key:${key.id}`, rateLimitWindowMs, now);
     if (hit.count > rateLimitRequests) {
+      this.#deps.observer?.requestRefused('rate_limited');
       const retryAfter = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
       throw new AppError(
         'rate_limited',

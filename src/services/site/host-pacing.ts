@@ -1,36 +1,24 @@
 /**
- * Politeness between one crawl's requests to one host beyond the fetcher's per-host limit:
+ * Politeness between a crawl's requests to one host beyond the fetcher's per-host limit:
  * robots.txt's `Crawl-delay` (not in RFC 9309; the de-facto seconds between requests), cut
- * at WEBSEARCH_SITE_MAX_CRAWL_DELAY_MS. Each request takes the next free slot of its host,
- * so requests in parallel are spaced too, and waits for it (cancelled with its signal).
+ * at WEBSEARCH_SITE_MAX_CRAWL_DELAY_MS. Each host gets a lane of the engines' throttle
+ * (search/engine-throttle.ts: FIFO, a minimum gap between starts, left when the signal
+ * aborts), so requests in parallel are spaced too.
  */
-export class HostPacing {
-  readonly #next = new Map<string, number>();
-  readonly #now: () => number;
+import { Lane } from '../search/engine-throttle.js';
 
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
-  }
+export class HostPacing {
+  readonly #lanes = new Map<string, { lane: Lane; delayMs: number }>();
 
   /** Resolves when a request to `host` may start, `delayMs` after the previous one; rejects when `signal` aborts. */
   async wait(host: string, delayMs: number, signal: AbortSignal): Promise<void> {
     if (delayMs <= 0) return;
-    const now = this.#now();
-    const slot = Math.max(now, this.#next.get(host) ?? 0);
-    this.#next.set(host, slot + delayMs);
-    const ms = slot - now;
-    if (ms <= 0) return;
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      };
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
+    let paced = this.#lanes.get(host);
+    if (paced?.delayMs !== delayMs) {
+      paced = { lane: new Lane({ maxConcurrent: Infinity, intervalMs: delayMs }), delayMs };
+      this.#lanes.set(host, paced);
+    }
+    const release = await paced.lane.acquire(signal);
+    release();
   }
 }

@@ -9,7 +9,7 @@
  */
 import { AppError } from '../../core/errors.js';
 import { newRequestId } from '../../core/ids.js';
-import type { SiteJob } from '../../core/ports/site-job-store.js';
+import { emptySiteJobCounts, type SiteJob } from '../../core/ports/site-job-store.js';
 import { sitePageCredits } from '../../core/pricing.js';
 import type { IncomingRequest } from '../../core/request-context.js';
 import type {
@@ -111,15 +111,7 @@ export class SiteCrawlService {
       deadline: at + request.timeout_ms,
       owner: this.#deps.config.server.instanceId,
       leaseUntil: at + JOB_LEASE_MS,
-      counts: {
-        discovered: 0,
-        results: 0,
-        succeeded: 0,
-        failed: 0,
-        duplicates: 0,
-        robots_disallowed: 0,
-        credits_used: 0,
-      },
+      counts: emptySiteJobCounts(),
     };
     await this.#deps.jobs.createJob(job, [{ url: scope.start.href, depth: 0, priority: 0 }]);
     const stored = (await this.#deps.jobs.getJob(job.id)) ?? job;
