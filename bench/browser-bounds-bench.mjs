@@ -4,9 +4,12 @@
 //  1. a screenshot of a fixture page, warm: the render with the PNG against the same render
 //     without it (median and worst of N; target: under 1.5 s on a 2-core machine);
 //  2. the peak memory of the browser's process tree while 10 URLs whose scripts allocate
-//     1 GB each (4 in flight, each holding its memory until its load) are rendered: without
-//     the memory bounds, and with the default ones (WEBSEARCH_RENDER_HEAP_MB /
-//     _PAGE_MEMORY_MB / _MEMORY_MB).
+//     1 GB each in a tight loop (4 in flight, each holding its memory until its load) are
+//     rendered: without the memory bounds, and with the default ones (WEBSEARCH_RENDER_HEAP_MB
+//     / _PAGE_MEMORY_MB / _MEMORY_MB); with them, the memory at which the watchdog stopped
+//     each page (its reading: how far past the per-page bound a page got). The tree is
+//     sampled as the watchdog does (process-tree.ts, TreeSampler: statm, cheap): reading
+//     smaps_rollup here would block this event loop, and the watchdog's with it.
 //
 //   npm run build && node bench/browser-bounds-bench.mjs [-- --shots 10 --hog-mb 1024]
 import http from 'node:http';
@@ -25,7 +28,7 @@ const { deadlineIn } = await import('../dist/core/request-context.js');
 const { parseAllowedOrigins } = await import('../dist/core/allowed-origins.js');
 const { addressPolicyFor } = await import('../dist/net/address-policy.js');
 const { ChromiumRenderer } = await import('../dist/render/chromium-renderer.js');
-const { processTree } = await import('../dist/render/process-tree.js');
+const { TreeSampler } = await import('../dist/render/process-tree.js');
 
 const paragraph =
   'Every small harbour keeps two clocks: the one on the office wall and the sea, which rises and falls twice a day. ';
@@ -50,6 +53,15 @@ if (!config.render.chromiumPath) {
   console.error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
   process.exit(1);
 }
+/** The watchdog's readings when it stopped a page (MB), from its log. */
+let pageKills = [];
+const killLog = {
+  ...silentLogger,
+  warn(obj, msg) {
+    if (msg === 'page past its memory bound: renderer killed') pageKills.push(Math.round(obj.bytes / MiB));
+  },
+  child: () => killLog,
+};
 const options = (memory) => ({
   executablePath: config.render.chromiumPath,
   pages: IN_FLIGHT,
@@ -57,7 +69,7 @@ const options = (memory) => ({
   connectTimeoutMs: 5_000,
   userAgent: config.fetch.userAgent,
   screenshot: { maxHeight: config.render.screenshotMaxHeight, maxBytes: config.render.screenshotMaxBytes },
-  logger: silentLogger,
+  logger: memory ? killLog : silentLogger,
   ...(memory ? { memory } : {}),
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -82,17 +94,15 @@ for (let i = 0; i < SHOTS; i++) {
 }
 await shots.close();
 
-// 2. Memory of the browser's tree while the hogs run, sampled every 50 ms.
+// 2. Memory of the browser's tree while the hogs run, sampled every 20 ms.
 async function hogRun(memory) {
   const renderer = new ChromiumRenderer(options(memory));
   await renderer.render({ url: `${origin}/article/warm`, stealth: false }, deadlineIn(30_000));
+  pageKills = [];
   let peak = 0;
-  const tree = () =>
-    processTree((c) => c.includes('--proxy-server=http://127.0.0.1:') && !c.includes('--type=')).reduce(
-      (sum, p) => sum + p.rss,
-      0,
-    );
-  const sampler = setInterval(() => (peak = Math.max(peak, tree())), 50);
+  const sampler = new TreeSampler((c) => c.includes('--proxy-server=http://127.0.0.1:') && !c.includes('--type='));
+  const tree = () => sampler.sample().reduce((sum, p) => sum + p.rss, 0);
+  const sampling = setInterval(() => (peak = Math.max(peak, tree())), 20);
   const outcomes = {};
   let next = 0;
   await Promise.all(
@@ -107,13 +117,13 @@ async function hogRun(memory) {
       }
     }),
   );
-  clearInterval(sampler);
+  clearInterval(sampling);
   const after = await renderer.render({ url: `${origin}/article/after`, stealth: false }, deadlineIn(30_000)).then(
     () => 'works',
     (error) => error.code,
   );
   await renderer.close();
-  return { peakMb: Math.round(peak / MiB), outcomes, after };
+  return { peakMb: Math.round(peak / MiB), outcomes, after, kills: [...pageKills].sort((a, b) => a - b) };
 }
 const unbounded = await hogRun(undefined);
 const bounds = {
@@ -130,6 +140,10 @@ console.log(
 console.log(
   `${URLS} URLs allocating ${HOG_MB} MB each, ${IN_FLIGHT} in flight: browser tree peak ${unbounded.peakMb} MB without bounds (${JSON.stringify(unbounded.outcomes)}), ${bounded.peakMb} MB with heap ${config.render.heapMb} / page ${config.render.pageMemoryMb} / total ${config.render.memoryMb} MB (${JSON.stringify(bounded.outcomes)}); next render: ${bounded.after}`,
 );
+if (bounded.kills.length > 0)
+  console.log(
+    `pages stopped by the per-page bound of ${config.render.pageMemoryMb} MB at (the watchdog's reading): median ${median(bounded.kills)} MB, worst ${bounded.kills.at(-1)} MB (${bounded.kills.join(', ')})`,
+  );
 const ok = median(withShot) < 1_500 && bounded.peakMb < config.render.memoryMb && bounded.after === 'works';
 console.log(ok ? 'PASS' : 'FAIL');
 process.exitCode = ok ? 0 : 1;

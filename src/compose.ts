@@ -25,7 +25,7 @@ import { PageHolds } from './services/accounts/page-holds.js';
 import { MapService } from './services/site/map-service.js';
 import { SiteCrawlService } from './services/site/site-crawl-service.js';
 import { SqliteStore } from './store/sqlite-store.js';
-import type { ConvertInput, ConvertOutput } from './extract/index.js';
+import type { ConvertInput, ConvertOutput, Passage, PassagesInput } from './extract/index.js';
 import { ConvertPool } from './workers/convert-pool.js';
 import { InThreadConverter } from './workers/in-thread-converter.js';
 
@@ -36,6 +36,8 @@ export interface Core {
   logger: Logger;
   store: Store;
   keys: ApiKeys;
+  /** Credits: a server calls `releaseOwnHolds` as it starts (the holds its earlier life left). */
+  metering: Metering;
   metrics?: Metrics;
   /** The two operations, validated and metered for a caller: what every face calls (HTTP, MCP, the CLI, the library). */
   operations: Operations;
@@ -45,7 +47,7 @@ export interface Core {
   /** Site crawl jobs: servers call `resume()` once they listen (their own jobs from an earlier life, orphans of dead instances). */
   siteCrawls: SiteCrawlService;
   /** Where pages are converted: the worker pool, or the calling thread. */
-  converter: ConverterPort<ConvertInput, ConvertOutput>;
+  converter: ConverterPort<ConvertInput, ConvertOutput, PassagesInput, Passage[]>;
   close(): Promise<void>;
 }
 
@@ -67,9 +69,13 @@ export async function openStore(config: Config): Promise<Store> {
     if (config.store.kind === 'redis') {
       // Loaded only for a Redis store: its client costs ~20 MB of memory a SQLite user never needs.
       const { RedisStore } = await import('./store/redis-store.js');
-      return await RedisStore.connect({ url: config.store.redisUrl as string, prefix: config.store.redisPrefix });
+      return await RedisStore.connect({
+        url: config.store.redisUrl as string,
+        prefix: config.store.redisPrefix,
+        commandTimeoutMs: config.store.timeoutMs,
+      });
     }
-    return SqliteStore.open(config.store.path);
+    return SqliteStore.open(config.store.path, { timeoutMs: config.store.timeoutMs });
   } catch (err) {
     // A store that cannot be opened is a setting to fix: one clear line, exit 2.
     throw new ConfigError([
@@ -139,6 +145,7 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     store,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     keys: new ApiKeys(store),
+    metering,
     operations: new Operations({ config, metering, extract, search, map, siteCrawls }),
     extract,
     search,

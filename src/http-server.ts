@@ -43,6 +43,14 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
         : `--host / WEBSEARCH_HOST ${config.server.host}: a server on a non-loopback address needs API keys; create one with "websearch-mcp keys create" (or bind 127.0.0.1).`,
     ]);
   }
+  // The holds this instance left when it was killed, released before its first request
+  // rather than at it, so its keys are whole again as soon as it is back. A store that
+  // does not answer now delays this to the first metered request, which tries again.
+  await core.metering
+    .releaseOwnHolds(logger)
+    .catch((err: unknown) =>
+      logger.warn({ err }, 'releasing the credit holds of an earlier run failed; the first metered request retries'),
+    );
   // Open mode: a single user's loopback server, while no key has been created.
   const openMode = loopback && !proxied;
   const { metrics } = core;

@@ -543,6 +543,13 @@ const SETTINGS = [
     help: 'heap of one conversion worker (MB); a page that needs more fails with too_large',
   },
   {
+    path: 'convert.timeoutMs',
+    env: 'WEBSEARCH_CONVERT_TIMEOUT_MS',
+    flag: '--convert-timeout-ms',
+    schema: int(100, 300_000).default(10_000),
+    help: "longest one conversion (or passage ranking) may run on its worker (ms), less when the URL's deadline ends first; past it the worker is stopped and the URL fails with timeout, uncharged",
+  },
+  {
     path: 'cache.ttlMs',
     env: 'WEBSEARCH_CACHE_TTL_MS',
     flag: '--cache-ttl-ms',
@@ -585,6 +592,15 @@ const SETTINGS = [
       .regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'letters, digits and _ : . - only')
       .default('wsm:'),
     help: 'prefix of every Redis key (several deployments on one Redis)',
+  },
+  {
+    path: 'store.timeoutMs',
+    env: 'WEBSEARCH_STORE_TIMEOUT_MS',
+    flag: '--store-timeout-ms',
+    // A healthy store answers in milliseconds; 2 s leaves room for a busy one and for a
+    // SQLite writer in another process, and still fails a request well inside its deadline.
+    schema: int(100, 60_000).default(2_000),
+    help: 'longest wait for one store call (a Redis command, a locked SQLite file); past it the request fails with 503 store_unavailable',
   },
   {
     path: 'auth.allowedHosts',
@@ -655,6 +671,13 @@ const SETTINGS = [
     flag: '--max-connections-per-address',
     schema: int(0, 1_000_000).default(0),
     help: 'open connections one client address (an IPv6 /64) may hold; 0 = a tenth of WEBSEARCH_MAX_CONNECTIONS',
+  },
+  {
+    path: 'server.maxRequestsPerKey',
+    env: 'WEBSEARCH_MAX_REQUESTS_PER_KEY',
+    flag: '--max-requests-per-key',
+    schema: int(0, 1_000_000).default(0),
+    help: 'requests one API key may have in flight, bodies being read included, from any number of addresses (past it: 429 rate_limited); 0 = the per-address share of connections',
   },
   {
     path: 'server.instanceId',
@@ -739,6 +762,11 @@ function complete(settings: ParsedSettings, env: Env, exists: (path: string) => 
     server: {
       ...server,
       maxConnectionsPerAddress: server.maxConnectionsPerAddress || Math.max(1, Math.floor(server.maxConnections / 10)),
+      // One key sending from many addresses gets no more than one address's share.
+      maxRequestsPerKey:
+        server.maxRequestsPerKey ||
+        server.maxConnectionsPerAddress ||
+        Math.max(1, Math.floor(server.maxConnections / 10)),
       // The holds live in the store, so the store says nothing more: the host, bind address
       // and port tell apart the instances that share it; with port 0 (any free port) only
       // the process does (docs/decisions.md, "Credits and keys").

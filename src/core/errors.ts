@@ -135,6 +135,9 @@ export function httpStatusOf(code: ErrorCode): number {
   return (HTTP_STATUS as Record<string, number>)[code] ?? 500;
 }
 
+/** The Retry-After of `store_unavailable`, in seconds: about as long as a Redis reconnect or a lock takes. */
+export const STORE_RETRY_AFTER_S = 5;
+
 /**
  * Extraction result `error_type` values (docs/interface.md 7.1 plus the extensions of
  * docs/decisions.md, "Gaps in part 2 (fields)").

@@ -15,8 +15,8 @@
  * A face opens the request (incomingRequest: id, caller, logger, the client's
  * disconnect); Operations validates it and fixes the deadline (withRequestContext); the
  * services pass the context down, and the ports (fetch, robots, render, convert) take the
- * narrow RequestDeadline: they stop at the deadline, never see the caller, and compute
- * no deadline of their own.
+ * narrow RequestDeadline: they stop at the deadline and compute no deadline of their own;
+ * only the converter sees the caller too, to take keys in turn (ports/converter-port.ts).
  */
 import type { Caller } from './caller.js';
 import { DeadlineScope, now } from './deadline-scope.js';

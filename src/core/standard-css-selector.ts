@@ -5,8 +5,22 @@
  * comma with nothing on one side, unquoted attribute values that are no identifier, `#1a`),
  * and the browser throws on each. Every rule here was checked against Chromium
  * (test/faces/page-controls-render.test.ts). Pseudo-classes and pseudo-elements outside
- * the vocabulary both engines share are left to css-select, which refuses them. Pure.
+ * the vocabulary both engines share are left to css-select, which refuses them. And
+ * whether its shape is within SELECTOR_LIMITS, which no real selector comes near: the
+ * server matches right to left, backtracking over descendant and `~` combinators, so a
+ * bound here keeps the obvious abuse out before any page is fetched (the matching itself
+ * has a budget too: extract/html/prepare/selector-budget.ts). Pure.
  */
+
+/** Bounds on a selector's shape (docs/decisions.md, "Page controls"). */
+export const SELECTOR_LIMITS = {
+  /** Selector lists inside :is(), :not(), :where(), :has() and :nth-child(… of), one inside another. */
+  nesting: 3,
+  /** Compound selectors (the parts between combinators), in every list and argument together. */
+  compounds: 32,
+  /** Descendant (" ") and "~" combinators, each relative selector of :has() counted as one. */
+  backtracking: 8,
+} as const;
 
 /** Pseudo-classes without an argument that both Chromium and css-select know. */
 const PLAIN_PSEUDO_CLASSES: ReadonlySet<string> = new Set([
@@ -81,10 +95,14 @@ interface Place {
 }
 
 class NotStandard extends Error {}
+class TooComplex extends Error {}
 
 /** Reads one selector from the start, throwing NotStandard at the first part Chromium would refuse. */
 class SelectorReader {
   private pos = 0;
+  private nesting = 0;
+  private compounds = 0;
+  private backtracking = 0;
 
   constructor(private readonly text: string) {}
 
@@ -149,18 +167,41 @@ class SelectorReader {
         this.fail(`"${leading}" has no selector before it (only inside :has() may a selector begin with a combinator)`);
       this.space();
       if (!this.compound(place)) this.fail(`the combinator "${leading}" has no selector after it`);
+      if (leading === '~') this.backtracks();
     } else if (!this.compound(place)) return false;
+    // A relative selector without a combinator of its own looks among all descendants.
+    else if (place.relative) this.backtracks();
     for (;;) {
       const spaced = this.space();
       const combinator = this.combinator();
       if (combinator !== null) {
         this.space();
         if (!this.compound(place)) this.fail(`the combinator "${combinator}" has no selector after it`);
-      } else if (!(spaced && this.compound(place))) {
+        if (combinator === '~') this.backtracks();
+      } else if (spaced && this.compound(place)) this.backtracks();
+      else {
         if (!['', ',', ')'].includes(this.peek())) this.unexpected();
         return true;
       }
     }
+  }
+
+  /** One more descendant or "~" combinator, within SELECTOR_LIMITS.backtracking. */
+  private backtracks(): void {
+    if (++this.backtracking > SELECTOR_LIMITS.backtracking)
+      throw new TooComplex(
+        `more than ${SELECTOR_LIMITS.backtracking} descendant (" ") and "~" combinators (each relative selector of :has() counts as one): matching backtracks over each; ">" and "+" do not`,
+      );
+  }
+
+  /** A selector list one level deeper, within SELECTOR_LIMITS.nesting. */
+  private nested(place: Place, what: string): void {
+    if (++this.nesting > SELECTOR_LIMITS.nesting)
+      throw new TooComplex(
+        `:is(), :not(), :where(), :has() and :nth-child(… of) nested more than ${SELECTOR_LIMITS.nesting} deep`,
+      );
+    this.list(place, what);
+    this.nesting--;
   }
 
   private combinator(): string | null {
@@ -185,7 +226,14 @@ class SelectorReader {
           );
       } else if (c === '[') this.attribute();
       else if (c === ':') this.pseudo(place);
-      else return this.pos > start;
+      else {
+        if (this.pos === start) return false;
+        if (++this.compounds > SELECTOR_LIMITS.compounds)
+          throw new TooComplex(
+            `more than ${SELECTOR_LIMITS.compounds} compound selectors (the parts between combinators, in every list and argument together)`,
+          );
+        return true;
+      }
     }
   }
 
@@ -291,7 +339,7 @@ class SelectorReader {
     if (!call) this.fail(`:${name} needs an argument: :${name}(…)`);
     if (lower === 'has') {
       if (place.inHas) this.fail(':has() cannot be used inside :has()');
-      this.list({ relative: true, inHas: true }, shown);
+      this.nested({ relative: true, inHas: true }, shown);
     } else if (lower === 'lang') {
       this.space();
       const tag = this.ident();
@@ -299,7 +347,7 @@ class SelectorReader {
       if (tag === null || this.peek() !== ')')
         this.fail(':lang() takes one language tag, unquoted (:lang(en), :lang(de-CH))');
     } else if (lower.startsWith('nth-')) this.nth(lower, place);
-    else this.list({ relative: false, inHas: place.inHas }, shown);
+    else this.nested({ relative: false, inHas: place.inHas }, shown);
     this.space();
     if (this.peek() === '') this.fail(`"${shown.slice(0, -1)}" is never closed`);
     if (this.peek() !== ')') this.unexpected();
@@ -318,7 +366,7 @@ class SelectorReader {
     OF.lastIndex = this.pos;
     if ((name === 'nth-child' || name === 'nth-last-child') && OF.test(this.text)) {
       this.pos = OF.lastIndex;
-      this.list({ relative: false, inHas: place.inHas }, `:${name}(… of)`);
+      this.nested({ relative: false, inHas: place.inHas }, `:${name}(… of)`);
     }
   }
 
@@ -372,13 +420,16 @@ class SelectorReader {
   }
 }
 
-/** Which part of `selector` is not standard CSS as Chromium reads it, in a line; null when none is. */
-export function standardSelectorProblem(selector: string): string | null {
+/** What is wrong with `selector`, in a line: the part that is not standard CSS as Chromium reads it, or the bound of SELECTOR_LIMITS its shape passes; null when neither. */
+export function standardSelectorProblem(
+  selector: string,
+): { kind: 'not standard CSS' | 'too complex'; message: string } | null {
   try {
     new SelectorReader(selector).read();
     return null;
   } catch (error) {
-    if (error instanceof NotStandard) return error.message;
+    if (error instanceof NotStandard) return { kind: 'not standard CSS', message: error.message };
+    if (error instanceof TooComplex) return { kind: 'too complex', message: error.message };
     throw error;
   }
 }

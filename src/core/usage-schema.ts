@@ -19,11 +19,14 @@ export const usageQuerySchema = z
       .max(USAGE_PAGE_MAX)
       .default(USAGE_PAGE_DEFAULT)
       .describe(`Records per page (1-${USAGE_PAGE_MAX}, default ${USAGE_PAGE_DEFAULT}).`),
+    // Checked against the calling key by services/accounts/usage-cursor.ts.
     cursor: z
       .string()
-      .regex(/^[1-9]\d{0,15}$/, 'the next_cursor of the previous page')
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'the next_cursor of the previous page')
       .optional()
-      .describe('Where the page starts: the next_cursor of the previous page.'),
+      .describe(
+        "Where the page starts: the next_cursor of the previous page, as given (opaque, and the calling key's own).",
+      ),
   })
   .strict();
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
@@ -63,6 +66,11 @@ export const usageResponseSchema = z.object({
     .int()
     .describe('Credits held by requests in progress (each holds its largest possible cost until it is charged).'),
   records: z.array(usageRecordSchema).describe('Usage records, newest first.'),
-  next_cursor: z.string().optional().describe('Pass as cursor for the next (older) page; absent on the last page.'),
+  next_cursor: z
+    .string()
+    .optional()
+    .describe(
+      'Pass as cursor for the next (older) page, as it is (opaque; only this key may use it); absent on the last page.',
+    ),
 });
 export type UsageResponse = z.infer<typeof usageResponseSchema>;

@@ -35,6 +35,7 @@ export { hasReadableText } from './readable-text.js';
 export { decodeText } from './charset.js';
 export type { DecodedText } from './charset.js';
 export type { ContentKind, ConvertInput, ConvertOutput, PageControls, PageLink, PassFailure } from './types.js';
+export type { Passage, PassagesInput } from './passages/index.js';
 
 const SUPPORTED = 'only HTML, text, Markdown, CSV, JSON and XML can be extracted';
 

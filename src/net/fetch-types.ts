@@ -23,6 +23,13 @@ export interface FetchedResponse extends ResponseHead {
   body: Uint8Array;
 }
 
+/** A redirect about to be followed: where from, with which status, and the exchange's deadline. */
+export interface RedirectHop {
+  from: URL;
+  status: number;
+  ctx: RequestDeadline;
+}
+
 export interface FetchOptions {
   method?: 'GET' | 'POST' | 'HEAD';
   headers?: Record<string, string>;
@@ -49,6 +56,14 @@ export interface FetchOptions {
    * shorter body), before the rest is read. Throwing aborts the download (magic bytes).
    */
   onFirstBytes?: (bytes: Uint8Array, head: ResponseHead) => void | Promise<void>;
+  /**
+   * Called with each redirect target before it is requested (after the URL rules and the
+   * literal-address pre-check, before its host slot is taken), under the exchange's
+   * deadline. Throwing refuses the hop: the fetch fails with that error, unchanged. The page
+   * journey checks robots.txt here (RFC 9309 applies to every URL fetched, not only the
+   * first); robots.txt's own fetch sets none (RFC 9309 2.3.1.2: it follows its redirects).
+   */
+  onRedirect?: (target: URL, hop: RedirectHop) => void | Promise<void>;
   /**
    * Allow private/loopback destinations for this request only (a configured engine base
    * URL on the LAN). Page fetches never set it; the global config switch still applies.

@@ -23,7 +23,7 @@ import { readBody } from './body-reader.js';
 import { createConnector, portOf, resolveGuarded, systemResolver, type Resolver } from './connector.js';
 import { decodingPlan } from './content-decoding.js';
 import { mapFetchError } from './fetch-errors.js';
-import type { FetchedResponse, FetchOptions, HttpClient, ResponseHead } from './fetch-types.js';
+import type { FetchedResponse, FetchOptions, HttpClient, RedirectHop, ResponseHead } from './fetch-types.js';
 import { HostLimiter, type Release } from './host-limiter.js';
 import { isHookError, callHook, callHookAsync } from './hook-errors.js';
 import {
@@ -144,10 +144,19 @@ export class GuardedFetcher implements HttpClient {
     let headers = this.#requestHeaders(options.headers, options.profile?.headers);
     const redirects: string[] = [];
     const seen = new Set<string>();
+    /** The redirect that led to `current` (none on the first request). */
+    let hop: RedirectHop | undefined;
 
     for (;;) {
       progress(current, undefined);
       precheckLiteralHost(current, policy);
+      // The caller's check of a redirect target (robots.txt), before it is requested and
+      // without holding a host slot: it may fetch another origin's robots.txt.
+      const { onRedirect } = options;
+      if (hop !== undefined && onRedirect) {
+        const [target, redirect] = [current, hop];
+        await callHookAsync(() => onRedirect(target, redirect));
+      }
       // The proxy resolves the name itself; the policy is applied to our own resolution first.
       if (proxied && policy)
         await resolveGuarded(
@@ -195,6 +204,7 @@ export class GuardedFetcher implements HttpClient {
         if (bodyDropped) body = undefined;
         method = nextMethod;
         redirects.push(current.href);
+        hop = { from: current, status, ctx: scope };
         current = next;
       } finally {
         release();

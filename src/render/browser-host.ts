@@ -4,12 +4,16 @@
  * and relaunched by the next call. Every request it makes goes through the guard proxy:
  * `--proxy-server` plus `--proxy-bypass-list=<-loopback>` (Playwright's `proxy` option),
  * since Chromium would otherwise reach loopback directly; the proxy's per-launch
- * credentials are answered by Playwright to the proxy's 407 challenge.
+ * credentials are answered by Playwright to the proxy's 407 challenge. Each launch has
+ * guard proxies of its own (a new port and secret), closed with its browser, whatever
+ * ends it (crash, memory bound, hang, shutdown): what leaked of one launch (its port, its
+ * secret) is worth nothing to the next, and the tunnels of a dead browser go with it.
  */
 import { chromium, type Browser } from 'playwright-core';
 import type { Logger } from '../core/logger.js';
 import { settlesWithin } from '../core/with-timeout.js';
 import { browserProfile } from '../net/browser-profile.js';
+import type { GuardProxy } from './guard-proxy.js';
 import { descendants } from './process-tree.js';
 
 /**
@@ -69,12 +73,22 @@ const LAUNCH_TIMEOUT_MS = 30_000;
 /** How long a closing browser may take before its process is killed. */
 const CLOSE_GRACE_MS = 3_000;
 
+/** The guard proxies of one launch: `plain` for the browser, `stealth` for stealth contexts. */
+export interface LaunchProxies {
+  plain: GuardProxy;
+  stealth?: GuardProxy;
+}
+
+/** A running browser and the guard proxies started for it. */
+export interface Launch {
+  browser: Browser;
+  proxies: LaunchProxies;
+}
+
 export interface BrowserHostOptions {
   executablePath: string;
-  /** The guard proxy every request of the browser must use. */
-  proxyUrl: string;
-  /** Its per-launch credentials. */
-  proxyCredentials: { username: string; password: string };
+  /** Starts the guard proxies of a launch (every request of the browser goes through `plain`). */
+  startProxies: () => Promise<LaunchProxies>;
   /** V8 flags of the renderers (the heap cap). */
   jsFlags?: string;
   logger: Logger;
@@ -82,12 +96,16 @@ export interface BrowserHostOptions {
 
 export class BrowserHost {
   readonly #options: BrowserHostOptions;
-  #current: Promise<Browser> | undefined;
+  #current: Promise<Launch> | undefined;
   /** What `#current` resolved to, so that dropping it takes effect at once. */
-  #launched: Browser | undefined;
+  #launched: Launch | undefined;
   #version: string | undefined;
-  /** Browsers this host is closing itself: their disconnection is no crash. */
-  readonly #closing = new WeakSet<Browser>();
+  /** Each launched browser's proxies, for its shutdown. */
+  readonly #proxiesOf = new WeakMap<Browser, LaunchProxies>();
+  /** Browsers this host is closing itself (their disconnection is no crash), and how. */
+  readonly #closing = new WeakMap<Browser, Promise<void>>();
+  /** The last launch's proxy port: the next one gets another. */
+  #lastPort: number | undefined;
   #closed = false;
 
   constructor(options: BrowserHostOptions) {
@@ -95,10 +113,15 @@ export class BrowserHost {
   }
 
   /** The running browser, launched if there is none. Rejects when the launch fails (the next call tries again). */
-  browser(): Promise<Browser> {
+  browser(): Promise<Launch> {
     if (this.#closed) return Promise.reject(new Error('the renderer is closed'));
     this.#current ??= this.#launch();
     return this.#current;
+  }
+
+  /** The running browser and its proxies, if one is up (none while launching). */
+  current(): Launch | undefined {
+    return this.#launched;
   }
 
   /** The browser's version ("156.0.8078.108") once one was launched. */
@@ -106,9 +129,9 @@ export class BrowserHost {
     return this.#version;
   }
 
-  /** Forgets `browser` (crashed or hung) and kills it; the next call launches a fresh one. */
+  /** Forgets `browser` (crashed or hung) and kills it with its proxies; the next call launches a fresh one. */
   drop(browser: Browser): void {
-    if (this.#launched === browser) {
+    if (this.#launched?.browser === browser) {
       this.#current = undefined;
       this.#launched = undefined;
     }
@@ -120,25 +143,33 @@ export class BrowserHost {
     const current = this.#current;
     this.#current = undefined;
     this.#launched = undefined;
-    const browser = await current?.catch(() => undefined);
-    if (browser) await this.#shutdown(browser);
+    const launch = await current?.catch(() => undefined);
+    if (launch) await this.#shutdown(launch.browser);
   }
 
-  async #launch(): Promise<Browser> {
-    const { executablePath, proxyUrl, proxyCredentials, jsFlags, logger } = this.#options;
+  async #launch(): Promise<Launch> {
+    const { executablePath, jsFlags, logger } = this.#options;
     const started = performance.now();
     try {
-      const browser = await chromium.launch({
-        executablePath,
-        headless: true,
-        args: [...LAUNCH_ARGS, `--lang=${browserProfile().locale}`, ...(jsFlags ? [`--js-flags=${jsFlags}`] : [])],
-        proxy: { server: proxyUrl, bypass: '<-loopback>', ...proxyCredentials },
-        timeout: LAUNCH_TIMEOUT_MS,
-        // The server's own shutdown closes the browser; Playwright still kills it on exit.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      const proxies = await this.#startProxies();
+      let browser: Browser;
+      try {
+        browser = await chromium.launch({
+          executablePath,
+          headless: true,
+          args: [...LAUNCH_ARGS, `--lang=${browserProfile().locale}`, ...(jsFlags ? [`--js-flags=${jsFlags}`] : [])],
+          proxy: { server: proxies.plain.url, bypass: '<-loopback>', ...proxies.plain.credentials },
+          timeout: LAUNCH_TIMEOUT_MS,
+          // The server's own shutdown closes the browser; Playwright still kills it on exit.
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
+        });
+      } catch (error) {
+        await closeProxies(proxies);
+        throw error;
+      }
+      this.#proxiesOf.set(browser, proxies);
       this.#version = browser.version();
       browser.on('disconnected', () => {
         if (this.#closing.has(browser)) return;
@@ -150,8 +181,9 @@ export class BrowserHost {
         await this.#shutdown(browser);
         throw new Error('the renderer is closed');
       }
-      this.#launched = browser;
-      return browser;
+      const launch = { browser, proxies };
+      this.#launched = launch;
+      return launch;
     } catch (error) {
       // A failed launch is not cached: the next render tries again.
       this.#current = undefined;
@@ -159,19 +191,55 @@ export class BrowserHost {
     }
   }
 
-  /** Closes gracefully; a browser that does not answer in time is killed by its process id. */
-  async #shutdown(browser: Browser): Promise<void> {
-    this.#closing.add(browser);
-    if (!(await settlesWithin(browser.close(), CLOSE_GRACE_MS))) {
-      for (const p of descendants()) {
-        if (p.cmdline.includes(`--proxy-server=${this.#options.proxyUrl}`)) {
-          try {
-            process.kill(p.pid, 'SIGKILL');
-          } catch {
-            // Already gone.
-          }
-        }
+  /**
+   * The proxies of a new launch. The previous launch's are closed by now, so the system
+   * could hand out the same ephemeral port again (rarely): that one is started anew.
+   */
+  async #startProxies(): Promise<LaunchProxies> {
+    let proxies = await this.#options.startProxies();
+    if (proxies.plain.port === this.#lastPort) {
+      const first = proxies;
+      try {
+        proxies = await this.#options.startProxies();
+      } finally {
+        await closeProxies(first);
       }
     }
+    this.#lastPort = proxies.plain.port;
+    return proxies;
   }
+
+  /**
+   * Closes the browser gracefully (one that does not answer in time is killed by its process
+   * id) and its proxies at once, with whatever tunnels they still carry. Once per browser.
+   */
+  #shutdown(browser: Browser): Promise<void> {
+    const closing =
+      this.#closing.get(browser) ??
+      (async () => {
+        const proxies = this.#proxiesOf.get(browser);
+        const marker = proxies ? `--proxy-server=${proxies.plain.url}` : undefined;
+        const proxiesClosed = proxies ? closeProxies(proxies) : Promise.resolve();
+        if (!(await settlesWithin(browser.close(), CLOSE_GRACE_MS)) && marker) {
+          // Only this launch's processes: its proxy URL is on their command lines (a whole
+          // argument: port 4123 is a prefix of port 41234), and no later launch has the same
+          // one (#startProxies).
+          for (const p of descendants()) {
+            if (!p.cmdline.split(' ').includes(marker)) continue;
+            try {
+              process.kill(p.pid, 'SIGKILL');
+            } catch {
+              // Already gone.
+            }
+          }
+        }
+        await proxiesClosed;
+      })();
+    this.#closing.set(browser, closing);
+    return closing;
+  }
+}
+
+async function closeProxies(proxies: LaunchProxies): Promise<void> {
+  await Promise.all([proxies.plain.close(), proxies.stealth?.close()]);
 }

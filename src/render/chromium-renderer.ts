@@ -24,15 +24,15 @@ import type { AddressPolicy } from '../net/address-policy.js';
 import { ACCEPT_LANGUAGE, browserProfile, HIDE_WEBDRIVER_SCRIPT, majorOf } from '../net/browser-profile.js';
 import type { Resolver } from '../net/connector.js';
 import { HostLimiter } from '../net/host-limiter.js';
-import { BrowserHost } from './browser-host.js';
-import { startGuardProxy, type GuardProxy } from './guard-proxy.js';
+import { BrowserHost, type LaunchProxies } from './browser-host.js';
+import { SOCKETS_PER_CONTEXT, startGuardProxy, type GuardProxy } from './guard-proxy.js';
 import { trackMainFrame, type MainFrameTracker } from './main-frame.js';
 import { MemoryWatchdog, type MemoryBounds, type RenderWatch } from './memory-watchdog.js';
 import { trackNetwork, type NetworkTracker } from './network-quiet.js';
 import { discard, PagePool, recordOrigins, type PooledPage } from './page-pool.js';
 import { documentHtml, waitForSelector } from './page-script.js';
 import { routeRequest } from './page-route.js';
-import { processTree } from './process-tree.js';
+import { TreeSampler, type ProcessInfo } from './process-tree.js';
 import { takeScreenshot, VIEWPORT, type ScreenshotLimits } from './screenshot.js';
 
 /** After `load`, how long the page may keep fetching (XHR-mounted content) before it is read. */
@@ -69,7 +69,6 @@ export interface ChromiumRendererOptions {
 interface RenderRun {
   scope: DeadlineScope;
   host: BrowserHost;
-  stealthProxy: GuardProxy | undefined;
   recycling: Promise<void>[];
   watch: RenderWatch | undefined;
   /** The selector being waited for, while it is (a deadline then names it). */
@@ -77,8 +76,6 @@ interface RenderRun {
 }
 
 interface Started {
-  plain: GuardProxy;
-  stealth?: GuardProxy;
   host: BrowserHost;
   watchdog?: MemoryWatchdog;
 }
@@ -87,9 +84,8 @@ export class ChromiumRenderer implements Renderer {
   readonly #options: ChromiumRendererOptions;
   readonly #slots: HostLimiter;
   readonly #pool = new PagePool();
-  #proxies: Promise<Started> | undefined;
-  /** The browser host once the proxies are up (its version feeds the stealth profile). */
-  #started: { host: BrowserHost } | undefined;
+  /** The browser host (its version feeds the stealth profile) and watchdog, once a render asked. */
+  #started: Started | undefined;
   #closed = false;
 
   constructor(options: ChromiumRendererOptions) {
@@ -112,12 +108,11 @@ export class ChromiumRenderer implements Renderer {
     const waiting: RenderRun['waiting'] = {};
     try {
       release = await this.#slots.acquire('pages', scope.signal);
-      const { host, stealth, watchdog } = await this.#start();
+      const { host, watchdog } = this.#start();
       watch = watchdog?.watch();
       return await this.#render(request, {
         scope,
         host,
-        stealthProxy: request.stealth ? stealth : undefined,
         recycling,
         watch,
         waiting,
@@ -135,48 +130,59 @@ export class ChromiumRenderer implements Renderer {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const started = await this.#proxies?.catch(() => undefined);
+    const started = this.#started;
     started?.watchdog?.stop();
     await this.#pool.close();
+    // The browser, and with it its guard proxies.
     await started?.host.close();
-    await Promise.all([started?.plain.close(), started?.stealth?.close()]);
   }
 
-  /** The guard proxies, the browser host and its watchdog, once (the browser itself launches on first use). */
-  #start(): Promise<Started> {
-    this.#proxies ??= (async () => {
-      const { policy, resolver, connectTimeoutMs, logger, stealthProxy, memory } = this.#options;
-      const base = { policy, connectTimeoutMs, logger, ...(resolver ? { resolver } : {}) };
-      const plain = await startGuardProxy(base);
-      const stealth = stealthProxy ? await startGuardProxy({ ...base, upstream: stealthProxy }) : undefined;
-      const host = new BrowserHost({
-        executablePath: this.#options.executablePath,
-        proxyUrl: plain.url,
-        proxyCredentials: plain.credentials,
-        ...(memory ? { jsFlags: `--max-old-space-size=${Math.round(memory.heapBytes / 2 ** 20)}` } : {}),
-        logger,
-      });
-      // The browser's main process is the one started with this guard proxy, without a --type.
-      const main = `--proxy-server=${plain.url}`;
-      const watchdog = memory
-        ? new MemoryWatchdog({
-            bounds: memory,
-            tree: () => processTree((cmdline) => cmdline.includes(main) && !cmdline.includes('--type=')),
-            logger,
-          })
-        : undefined;
-      this.#started = { host };
-      return { plain, host, ...(stealth ? { stealth } : {}), ...(watchdog ? { watchdog } : {}) };
-    })();
-    return this.#proxies;
+  /** The browser host and its watchdog, once (the browser and its proxies start on first use). */
+  #start(): Started {
+    if (this.#started) return this.#started;
+    const { memory, logger } = this.#options;
+    const host = new BrowserHost({
+      executablePath: this.#options.executablePath,
+      startProxies: () => this.#startProxies(),
+      ...(memory ? { jsFlags: `--max-old-space-size=${Math.round(memory.heapBytes / 2 ** 20)}` } : {}),
+      logger,
+    });
+    const watchdog = memory ? new MemoryWatchdog({ bounds: memory, tree: browserTree(host), logger }) : undefined;
+    this.#started = { host, ...(watchdog ? { watchdog } : {}) };
+    return this.#started;
+  }
+
+  /** The guard proxies of one launch of the browser (a new port and secret each). */
+  async #startProxies(): Promise<LaunchProxies> {
+    const { policy, resolver, connectTimeoutMs, logger, stealthProxy, pages } = this.#options;
+    const base = {
+      policy,
+      connectTimeoutMs,
+      logger,
+      // Each render has a context of its own, with Chromium's full pool to the proxy; and one
+      // more context may still be closing.
+      maxSockets: (pages + 1) * SOCKETS_PER_CONTEXT,
+      ...(resolver ? { resolver } : {}),
+    };
+    const plain = await startGuardProxy(base);
+    if (!stealthProxy) return { plain };
+    try {
+      return { plain, stealth: await startGuardProxy({ ...base, upstream: stealthProxy }) };
+    } catch (error) {
+      await plain.close();
+      throw error;
+    }
   }
 
   async #render(request: RenderRequest, run: RenderRun): Promise<RenderedPage> {
     const { scope, host } = run;
     const left = (): number => Math.max(1, Math.round(timeLeft(scope)));
     let browser: Browser;
+    let stealthProxy: GuardProxy | undefined;
     try {
-      browser = await untilAborted(host.browser(), scope.signal);
+      const launch = await untilAborted(host.browser(), scope.signal);
+      browser = launch.browser;
+      stealthProxy = request.stealth ? launch.proxies.stealth : undefined;
     } catch (error) {
       if (scope.failure) throw scope.failure;
       throw new AppError('render_failed', `The headless browser could not be started: ${firstLine(error)}`, {
@@ -195,7 +201,7 @@ export class ChromiumRenderer implements Renderer {
     try {
       pooled =
         this.#pool.take(browser, request.stealth) ??
-        (await this.#openPage(browser, host, scope, request.stealth, run.stealthProxy));
+        (await this.#openPage(browser, host, scope, request.stealth, stealthProxy));
       pooled.uses++;
       pooled.visit.document = request.document;
       pooled.visit.screenshot = request.screenshot === true;
@@ -361,6 +367,28 @@ export class ChromiumRenderer implements Renderer {
         : {}),
     };
   }
+}
+
+/**
+ * The processes of the host's running browser, its main process first: the one started with
+ * this launch's guard proxy, without a --type. None while no browser runs.
+ */
+function browserTree(host: BrowserHost): () => ProcessInfo[] {
+  let sampler: { main: string; tree: TreeSampler } | undefined;
+  return () => {
+    const launch = host.current();
+    if (!launch) return [];
+    const main = `--proxy-server=${launch.proxies.plain.url}`;
+    if (sampler?.main !== main) {
+      // A whole argument: port 4123 is a prefix of port 41234.
+      const args = (cmdline: string): string[] => cmdline.split(' ');
+      sampler = {
+        main,
+        tree: new TreeSampler((cmdline) => args(cmdline).includes(main) && !cmdline.includes('--type=')),
+      };
+    }
+    return sampler.tree.sample();
+  };
 }
 
 /** Settles with `promise`, or rejects with the signal's reason once it aborts. */

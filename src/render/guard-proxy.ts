@@ -11,6 +11,10 @@
  * The proxy listens on loopback, where any local process could reach it: it serves only
  * the browser it was started for, which proves itself with a random secret per launch
  * (Basic proxy authorization, RFC 9110 11.7; a 407 otherwise, before any dialling).
+ * Any local process can still connect, so what a socket without those credentials may
+ * hold is bounded: the 407 closes it, a silent one is closed after HEADERS_TIMEOUT_MS, an
+ * idle keep-alive one after IDLE_TIMEOUT_MS, and past `maxSockets` open at once a new
+ * socket evicts the oldest one that has not proved itself (the browser's never are).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -30,6 +34,12 @@ export interface GuardProxyOptions {
   connectTimeoutMs: number;
   /** An http(s) proxy every connection is chained through (WEBSEARCH_STEALTH_PROXY). */
   upstream?: string;
+  /** Client sockets open at once (default DEFAULT_MAX_SOCKETS; the renderer sizes it by its pages). */
+  maxSockets?: number;
+  /** How long a socket may take to send a request's head (tests shorten it). */
+  headersTimeoutMs?: number;
+  /** How long a keep-alive socket may wait for its next request (tests shorten it). */
+  idleTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -41,6 +51,10 @@ export interface GuardProxy {
   credentials: { username: string; password: string };
   /** Targets refused by the address policy since start (tests, logs). */
   refusals(): number;
+  /** Client sockets open now: the browser's, and those not yet past the 407 (tests, logs). */
+  connections(): number;
+  /** Client sockets closed for the cap since start: turned away, or evicted unauthenticated. */
+  turnedAway(): number;
   close(): Promise<void>;
 }
 
@@ -54,6 +68,28 @@ const HOP_HEADERS = new Set([
   'trailer',
   'upgrade',
 ]);
+
+/**
+ * Sockets one browser context (every render has its own) may open to the proxy. Chromium's
+ * socket pools are per context; the source sets 32 per proxy (client_socket_pool_manager.cc,
+ * g_max_sockets_per_proxy_chain), but Chromium 156 went past it: a page of 600 slow fetch()es
+ * held 236 sockets to this proxy at once, under the pool's soft cap of 256
+ * (g_socket_soft_cap_per_pool). So 256: a page that also opens hundreds of WebSockets (their
+ * own pool) is past what a page to read needs, and only its own render suffers.
+ */
+export const SOCKETS_PER_CONTEXT = 256;
+/** The cap for WEBSEARCH_RENDER_PAGES' default of 4 contexts, and one more closing meanwhile. */
+export const DEFAULT_MAX_SOCKETS = 5 * SOCKETS_PER_CONTEXT;
+/**
+ * A request's head arrives in one write from the browser: a socket silent this long is
+ * someone else's (node:http counts it from the connection, and for each later request
+ * from its first byte).
+ */
+const HEADERS_TIMEOUT_MS = 5_000;
+/** Between two requests on a keep-alive socket; Chromium opens another when it needs one. */
+const IDLE_TIMEOUT_MS = 5_000;
+/** A closed socket whose answer could not be written in this time is destroyed anyway. */
+const CLOSE_WRITE_MS = 1_000;
 
 /** The realm of the 407 challenge (RFC 9110 11.7.1). */
 const REALM = 'websearch-mcp browser guard';
@@ -73,8 +109,22 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
   };
   const resolver = options.resolver ?? systemResolver;
   const upstream = options.upstream ? new URL(options.upstream) : undefined;
+  const maxSockets = options.maxSockets ?? DEFAULT_MAX_SOCKETS;
+  const headersTimeoutMs = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const open = new Set<Duplex>();
+  /** Client sockets that sent no valid credentials yet, oldest first (a Set keeps insertion order). */
+  const unproven = new Set<net.Socket>();
+  /** Client sockets that did: the browser's. */
+  const proven = new Set<net.Socket>();
   let refused = 0;
+  let turnedAway = 0;
+
+  /** Whether the request carries the credentials; its socket counts as the browser's from then on. */
+  const admit = (req: http.IncomingMessage): boolean => {
+    if (!authorized(req)) return false;
+    if (unproven.delete(req.socket)) proven.add(req.socket);
+    return true;
+  };
 
   const track = (socket: Duplex): void => {
     open.add(socket);
@@ -102,8 +152,39 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     return { status: code === 'ETIMEDOUT' ? 504 : 502, message: (error as Error).message };
   };
 
-  const server = http.createServer((req, res) => {
-    if (!authorized(req)) {
+  const server = http.createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      // node:http checks the headers timeout on this period (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.round(headersTimeoutMs / 5))),
+    },
+    (req, res) => handle(req, res),
+  );
+  server.keepAliveTimeout = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  // Before node:http sees the socket: the cap. Only the browser's sockets are legitimate, and
+  // they prove themselves with their first request; an unproven one past the cap gives way
+  // (oldest first), so sockets held open by others cannot keep the browser out.
+  server.prependListener('connection', (socket: net.Socket) => {
+    if (unproven.size + proven.size >= maxSockets) {
+      const oldest = unproven.values().next().value;
+      turnedAway++;
+      if (oldest) {
+        unproven.delete(oldest);
+        oldest.destroy();
+      } else {
+        socket.destroy();
+        return;
+      }
+    }
+    unproven.add(socket);
+    socket.once('close', () => {
+      unproven.delete(socket);
+      proven.delete(socket);
+    });
+  });
+
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    if (!admit(req)) {
       res.writeHead(407, { 'proxy-authenticate': CHALLENGE, 'content-length': '0', connection: 'close' }).end();
       return;
     }
@@ -144,7 +225,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         res.end(message);
       },
     );
-  });
+  };
 
   const tunnel = (
     client: Duplex,
@@ -167,7 +248,8 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       },
       (error: unknown) => {
         const { status, message } = failure(error);
-        client.end(
+        answerAndClose(
+          client,
           `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`,
         );
       },
@@ -176,7 +258,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
 
   // https and wss: a byte tunnel to host:port.
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
-    if (!authorized(req)) return challenge(client);
+    if (!admit(req)) return answerAndClose(client, AUTH_REQUIRED);
     const authority = parseAuthority(req.url ?? '');
     const dialling = authority
       ? dial(authority.host, authority.port, 'https:')
@@ -186,7 +268,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
 
   // ws:// sent in absolute form with Upgrade: the request is replayed on the tunnel.
   server.on('upgrade', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
-    if (!authorized(req)) return challenge(client);
+    if (!admit(req)) return answerAndClose(client, AUTH_REQUIRED);
     let url: URL | undefined;
     try {
       url = new URL(req.url ?? '');
@@ -219,18 +301,27 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     port,
     credentials,
     refusals: () => refused,
+    connections: () => unproven.size + proven.size,
+    turnedAway: () => turnedAway,
     close: async () => {
-      for (const socket of open) socket.destroy();
+      for (const socket of [...open, ...unproven, ...proven]) socket.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
 
-/** A 407 on a raw socket (CONNECT, upgrade), then closed: nothing is dialled for it. */
-function challenge(client: Duplex): void {
+/**
+ * A final answer on a raw socket (the 407 or a failed tunnel), then the socket destroyed
+ * once it is written: `end()` alone only half-closes it (node:http allows half-open
+ * sockets), and a client that never closes its side would keep it open for good.
+ */
+function answerAndClose(client: Duplex, answer: string): void {
   client.on('error', () => client.destroy());
-  client.end(AUTH_REQUIRED);
+  client.end(answer, () => client.destroy());
+  // A client that reads nothing may never let the answer be written.
+  const timer = setTimeout(() => client.destroy(), CLOSE_WRITE_MS).unref();
+  client.once('close', () => clearTimeout(timer));
 }
 
 /** host:port of a CONNECT request ("example.com:443", "[::1]:8080"), or undefined. */

@@ -27,6 +27,7 @@ import type { UsageResponse } from '../core/usage-schema.js';
 import { usageQuerySchema, usageRecordJson } from '../core/usage-schema.js';
 import type { ExtractCallOptions, ExtractService } from './pages/extract-service.js';
 import type { Metering, MeteringRunOptions } from './accounts/metering.js';
+import { decodeUsageCursor, encodeUsageCursor } from './accounts/usage-cursor.js';
 import type { SearchOptions, SearchService } from './search/search-service.js';
 
 export interface OperationsDeps {
@@ -192,7 +193,7 @@ export class Operations {
     if (key === undefined) return { metered: false, balance: null, held_credits: 0, records: [] };
     const account = await this.#deps.metering.account(key, {
       limit: query.limit,
-      ...(query.cursor !== undefined ? { before: Number(query.cursor) } : {}),
+      ...(query.cursor !== undefined ? { before: decodeUsageCursor(key, query.cursor) } : {}),
     });
     return {
       metered: true,
@@ -200,7 +201,7 @@ export class Operations {
       balance: account.balance,
       held_credits: account.held,
       records: account.records.map(usageRecordJson),
-      ...(account.next !== undefined ? { next_cursor: String(account.next) } : {}),
+      ...(account.next !== undefined ? { next_cursor: encodeUsageCursor(key, account.next) } : {}),
     };
   }
 

@@ -27,7 +27,9 @@ export class RedisStore extends ComposedStore {
   /** Connects, or throws a clear error naming the server. */
   static async connect(options: RedisStoreOptions): Promise<RedisStore> {
     const { redis, isOutage } = await connectRedis(options);
-    return reportingOutages(new RedisStore(redis, options.prefix ?? 'wsm:'), 'Redis', isOutage);
+    return reportingOutages(new RedisStore(redis, options.prefix ?? 'wsm:'), 'Redis', isOutage, {
+      ...(options.commandTimeoutMs !== undefined ? { timeoutMs: options.commandTimeoutMs } : {}),
+    });
   }
 
   // TypeScript's `private`: ECMAScript has no private constructor; connect() is the way in.

@@ -21,6 +21,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 export interface SqliteStoreOptions {
   /** Clock for cache expiry and sweeps (tests). */
   now?: () => number;
+  /** How long a statement waits for another process's lock (busy_timeout; WEBSEARCH_STORE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export class SqliteStore extends ComposedStore {
@@ -36,7 +38,9 @@ export class SqliteStore extends ComposedStore {
   /** Opens (creating if needed) the store at `path`, a file or `:memory:`. */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
     try {
-      return reportingOutages(new SqliteStore(openSqliteDatabase(path), path, options), 'SQLite', isSqliteOutage);
+      // No per-call timer: better-sqlite3 is synchronous, so busy_timeout is the one bound.
+      const db = openSqliteDatabase(path, options.timeoutMs);
+      return reportingOutages(new SqliteStore(db, path, options), 'SQLite', isSqliteOutage);
     } catch (err) {
       throw new Error(`cannot open the SQLite store at ${path}: ${(err as Error).message}`, { cause: err });
     }

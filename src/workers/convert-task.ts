@@ -1,10 +1,11 @@
 /**
- * What crosses the thread boundary: a conversion's input out, and back either the output
- * or the converter's AppError as plain data (structured cloning keeps only an Error's
- * name and message, so the code would be lost).
+ * What crosses the thread boundary: a task out (a conversion's input, or a page's Markdown
+ * and a query to rank its passages), and back either its output or the AppError it threw
+ * as plain data (structured cloning keeps only an Error's name and message, so the code
+ * would be lost).
  */
 import { AppError, type ErrorCode } from '../core/errors.js';
-import type { ConvertOutput } from '../extract/index.js';
+import type { ConvertInput, ConvertOutput, Passage, PassagesInput } from '../extract/index.js';
 
 export interface SerializedError {
   code: ErrorCode;
@@ -13,7 +14,12 @@ export interface SerializedError {
   statusCode?: number;
 }
 
-export type ConvertReply = { ok: true; output: ConvertOutput } | { ok: false; error: SerializedError };
+/** The two kinds of work a worker does. */
+export type WorkerTask = { kind: 'convert'; input: ConvertInput } | { kind: 'passages'; input: PassagesInput };
+
+export type TaskReply<Output> = { ok: true; output: Output } | { ok: false; error: SerializedError };
+export type ConvertReply = TaskReply<ConvertOutput>;
+export type PassagesReply = TaskReply<Passage[]>;
 
 export function serializeError(error: AppError): SerializedError {
   return {

@@ -1,27 +1,37 @@
 /**
  * The worker entry of the conversion pool: the same `convert` the rest of the code calls,
- * run on a worker thread so that a slow or hostile page holds this thread, never the
- * server's event loop. Errors come back as data (convert-task.ts).
+ * and the passage ranker, run on a worker thread so that a slow or hostile page holds this
+ * thread, never the server's event loop. Errors come back as data (convert-task.ts).
  */
 import v8 from 'node:v8';
 import { toAppError } from '../core/errors.js';
-import { convert, type ConvertInput } from '../extract/index.js';
+import { convert } from '../extract/index.js';
+import type * as Ranker from '../extract/passages/index.js';
 import { collectGarbage } from './collect-garbage.js';
-import { serializeError, type ConvertReply } from './convert-task.js';
+import { serializeError, type TaskReply, type WorkerTask } from './convert-task.js';
 
 /** Past this heap a conversion is followed by a full collection (no dev page reaches it: BENCHMARKS.md). */
 const COLLECT_ABOVE = v8.getHeapStatistics().heap_size_limit / 4;
 
-async function run(input: ConvertInput): Promise<ConvertReply> {
+/** The ranker, loaded on a worker's first query: a worker that only converts never loads it. */
+let passages: Promise<typeof Ranker> | undefined;
+
+async function perform(task: WorkerTask): Promise<unknown> {
+  if (task.kind === 'convert') return convert(task.input);
+  const { rankPassages } = await (passages ??= import('../extract/passages/index.js'));
+  return rankPassages(task.input);
+}
+
+async function run(task: WorkerTask): Promise<TaskReply<unknown>> {
   try {
-    return { ok: true, output: await convert(input) };
+    return { ok: true, output: await perform(task) };
   } catch (err) {
     return { ok: false, error: serializeError(toAppError(err)) };
   }
 }
 
-export default async function convertTask(input: ConvertInput): Promise<ConvertReply> {
-  const reply = await run(input);
+export default async function workerTask(task: WorkerTask): Promise<TaskReply<unknown>> {
+  const reply = await run(task);
   if (collectGarbage !== undefined && v8.getHeapStatistics().total_heap_size > COLLECT_ABOVE) collectGarbage();
   return reply;
 }

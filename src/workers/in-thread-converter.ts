@@ -1,23 +1,39 @@
 /**
- * The converter port over `convert` on the calling thread: unit tests, and whoever wants
- * no workers. It cannot stop a conversion once started, so the deadline and the memory
- * bound hold only for the worker pool (convert-pool.ts); the input bounds hold for both.
+ * The converter port over `convert` and the passage ranker on the calling thread: unit
+ * tests, and the one-shot CLI commands (extract, search, map, crawl-site), where one user
+ * waits for their own pages. It cannot stop a task once started, so the deadline, the
+ * budget of one conversion (WEBSEARCH_CONVERT_TIMEOUT_MS), the memory bound and the turns
+ * of keys hold only for the worker pool (convert-pool.ts); what bounds the work inside the
+ * converters holds for both (the input bounds, the selectors' matching budget).
  */
-import type { ConverterPort } from '../core/ports/converter-port.js';
+import type { ConvertContext, ConverterPort } from '../core/ports/converter-port.js';
 import { isTimeout } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
-import { timeLeft, type RequestDeadline } from '../core/request-context.js';
-import { convert, type ConvertInput, type ConvertOutput } from '../extract/index.js';
+import { timeLeft } from '../core/request-context.js';
+import { convert, type ConvertInput, type ConvertOutput, type Passage, type PassagesInput } from '../extract/index.js';
+import { rankPassages } from '../extract/passages/index.js';
 
-export class InThreadConverter implements ConverterPort<ConvertInput, ConvertOutput> {
-  async convert(input: ConvertInput, ctx: RequestDeadline): Promise<ConvertOutput> {
-    const late = timeLeft(ctx) <= 0 || isTimeout(ctx.signal.reason);
-    if (ctx.signal.aborted && !late)
-      throw new AppError('cancelled', 'The request was cancelled before the page was converted.');
-    if (late)
-      throw new AppError('timeout', 'The deadline passed before the page could be converted.', { retryable: true });
+export class InThreadConverter implements ConverterPort<ConvertInput, ConvertOutput, PassagesInput, Passage[]> {
+  async convert(input: ConvertInput, ctx: ConvertContext): Promise<ConvertOutput> {
+    refuseLate(ctx, 'the page was converted', 'The deadline passed before the page could be converted.');
     return convert(input);
   }
 
+  async rankPassages(input: PassagesInput, ctx: ConvertContext): Promise<Passage[]> {
+    refuseLate(
+      ctx,
+      "the page's passages were ranked",
+      "The deadline passed before the page's passages could be ranked.",
+    );
+    return rankPassages(input);
+  }
+
   async close(): Promise<void> {}
+}
+
+/** Refuses work whose deadline or caller is already gone (work once started runs to its end). */
+function refuseLate(ctx: ConvertContext, done: string, late: string): void {
+  const past = timeLeft(ctx) <= 0 || isTimeout(ctx.signal.reason);
+  if (ctx.signal.aborted && !past) throw new AppError('cancelled', `The request was cancelled before ${done}.`);
+  if (past) throw new AppError('timeout', late, { retryable: true });
 }

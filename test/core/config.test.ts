@@ -102,13 +102,26 @@ describe('loadConfig', () => {
   });
 
   it('sizes the conversion pool to the machine, and refuses a pool without threads or memory', () => {
-    expect(loadConfig({ env: {} }).convert).toEqual({ threads: availableParallelism(), maxQueue: 256, memoryMb: 512 });
+    expect(loadConfig({ env: {} }).convert).toEqual({
+      threads: availableParallelism(),
+      maxQueue: 256,
+      memoryMb: 512,
+      timeoutMs: 10_000,
+    });
     expect(
-      loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '3' }, argv: ['--convert-queue', '8', '--convert-memory-mb=128'] })
-        .convert,
-    ).toEqual({ threads: 3, maxQueue: 8, memoryMb: 128 });
+      loadConfig({
+        env: { WEBSEARCH_CONVERT_THREADS: '3', WEBSEARCH_CONVERT_TIMEOUT_MS: '2500' },
+        argv: ['--convert-queue', '8', '--convert-memory-mb=128'],
+      }).convert,
+    ).toEqual({ threads: 3, maxQueue: 8, memoryMb: 128, timeoutMs: 2_500 });
+    expect(loadConfig({ env: {}, argv: ['--convert-timeout-ms', '700'] }).convert.timeoutMs).toBe(700);
     expect(() => loadConfig({ env: { WEBSEARCH_CONVERT_THREADS: '0', WEBSEARCH_CONVERT_MEMORY_MB: '8' } })).toThrow(
       /WEBSEARCH_CONVERT_THREADS[\s\S]*WEBSEARCH_CONVERT_MEMORY_MB/,
+    );
+    // A conversion budget of nothing, or longer than any deadline, is a mistake.
+    expect(() => loadConfig({ env: { WEBSEARCH_CONVERT_TIMEOUT_MS: '0' } })).toThrow(/WEBSEARCH_CONVERT_TIMEOUT_MS/);
+    expect(() => loadConfig({ env: { WEBSEARCH_CONVERT_TIMEOUT_MS: '600000' } })).toThrow(
+      /WEBSEARCH_CONVERT_TIMEOUT_MS/,
     );
   });
 

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/compose.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { STORE_RETRY_AFTER_S } from '../../src/store/store-outage.js';
 import { redisSuite } from '../helpers/redis-server.js';
 import type { TestApi } from '../helpers/test-server.js';
-import { startTestApi } from '../helpers/test-server.js';
+import { startTestApi, testConfig } from '../helpers/test-server.js';
 
 redisSuite('a request while Redis is down', (redis) => {
   let api: TestApi | undefined;
@@ -75,6 +76,35 @@ describe('a SQLite file locked by another process', () => {
         }),
       ).rejects.not.toMatchObject({ code: 'store_unavailable' });
       expect(await store.reserve('key_locked', 'r1', 1, 60_000, Date.now())).toMatchObject({ ok: true });
+    } finally {
+      other.close();
+      await store.close();
+    }
+  }, 20_000);
+
+  it('waits for the lock no longer than the store timeout (WEBSEARCH_STORE_TIMEOUT_MS)', async () => {
+    const path = join(dir, 'bounded.db');
+    // The lock is waited for on the server's one thread: the setting bounds that stall.
+    const store = await openStore(testConfig({ store: { path, timeoutMs: 300 } }));
+    const other = new Database(path);
+    try {
+      await store.createKey({
+        id: 'key_bounded',
+        name: 'bounded',
+        hash: 'c'.repeat(64),
+        prefix: 'wsk_bounded',
+        balance: 5,
+        createdAt: new Date().toISOString(),
+      });
+      other.exec('BEGIN EXCLUSIVE');
+      const started = performance.now();
+      await expect(store.reserve('key_bounded', 'r1', 1, 60_000, Date.now())).rejects.toMatchObject({
+        code: 'store_unavailable',
+      });
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(250);
+      expect(waited).toBeLessThan(2_000);
+      other.exec('ROLLBACK');
     } finally {
       other.close();
       await store.close();

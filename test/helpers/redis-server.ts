@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 export interface RunningRedis {
   url: string;
   port: number;
+  /** The server's process (SIGSTOP freezes it with its connections open). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startRedis(binary = findRedisServer()): Promise<RunningRed
       return {
         url: `redis://127.0.0.1:${port}/0`,
         port,
+        pid: child.pid as number,
         stop: () =>
           new Promise<void>((resolve) => {
             process.off('exit', kill);
@@ -101,7 +104,7 @@ export function redisSuite(name: string, body: (redis: () => RunningRedis) => vo
       return;
     }
     console.log(`skipping "${name}": redis-server is not installed (apt-get install redis-server to run it)`);
-    describe.skip(name, () => body(() => ({ url: '', port: 0, stop: async () => undefined })));
+    describe.skip(name, () => body(() => ({ url: '', port: 0, pid: 0, stop: async () => undefined })));
     return;
   }
   describe(name, () => {

@@ -3,7 +3,7 @@
  * credential headers across origins, and a 3xx without a usable Location.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppError } from '../../src/core/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { fetchConfig } from '../helpers/fetch-config.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -141,5 +141,52 @@ describe('unusual Location headers', () => {
     const res = await client.fetch(u('/redirect-to?url=text#notes'));
     expect(res.finalUrl).toBe(u('/text#notes'));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the onRedirect hook', () => {
+  it('is called with each target before it is requested, with where from, the status and the deadline', async () => {
+    const ctx = { deadline: Date.now() + 5_000, signal: new AbortController().signal };
+    const seen: { target: string; from: string; status: number; deadline: number; requested: number }[] = [];
+    const res = await client.fetch(u('/redirect/2?status=307'), {
+      ctx,
+      onRedirect: (target, hop) => {
+        seen.push({
+          target: target.href,
+          from: hop.from.href,
+          status: hop.status,
+          deadline: hop.ctx.deadline,
+          requested: site.hits(target.pathname),
+        });
+      },
+    });
+    expect(res.finalUrl).toBe(u('/html'));
+    expect(seen.map(({ target, from, status }) => ({ target, from, status }))).toEqual([
+      { target: u('/redirect/1?status=307'), from: u('/redirect/2?status=307'), status: 307 },
+      { target: u('/html'), from: u('/redirect/1?status=307'), status: 307 },
+    ]);
+    // Under the caller's deadline, and each target not yet asked for when the hook ran.
+    for (const hop of seen) expect(hop.deadline).toBeLessThanOrEqual(ctx.deadline);
+    expect(seen[1]!.requested).toBe(site.hits('/html') - 1);
+  });
+
+  it('refuses a hop by throwing: the target is never requested and the error comes back unchanged', async () => {
+    const before = site.hits('/private/page');
+    const refusal = new AppError('robots_disallowed', 'no thanks', { statusCode: 0 });
+    const error = await client
+      .fetch(u('/redirect/1?to=/private/page'), {
+        onRedirect: async (target) => {
+          if (target.pathname === '/private/page') throw refusal;
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBe(refusal);
+    expect(site.hits('/private/page')).toBe(before);
+  });
+
+  it('is not called without a redirect', async () => {
+    let calls = 0;
+    await client.fetch(u('/html'), { onRedirect: () => void calls++ });
+    expect(calls).toBe(0);
   });
 });

@@ -187,6 +187,40 @@ describe('Metering', () => {
     expect(await store.reserve(record.id, 'probe', 2, 60_000, Date.now())).toMatchObject({ ok: true });
   });
 
+  it('fails a short deadline with store_unavailable when the store is slow before the work, and drops a hold that lands late', async () => {
+    const { store, metering, keys } = setup();
+    const { record } = await keys.create({ name: 'a', credits: 5 });
+    // One connection keeps the order of its commands (Redis): a hold that lands after 1 s,
+    // then whatever was sent after it.
+    let queue: Promise<unknown> = Promise.resolve();
+    const inOrder = <T>(step: () => Promise<T>): Promise<T> => {
+      const next = queue.then(step);
+      queue = next.catch(() => undefined);
+      return next;
+    };
+    const [reserve, release] = [store.reserve.bind(store), store.release.bind(store)];
+    store.reserve = (...args) =>
+      inOrder(async () => (await new Promise((r) => setTimeout(r, 1_000)), reserve(...args)));
+    store.release = (...args) => inOrder(() => release(...args));
+    let worked = false;
+    const started = performance.now();
+    await expect(
+      metering.run(
+        testContext({ caller: { key: record }, timeoutMs: 300 }),
+        'crawl',
+        5,
+        async () => (worked = true),
+        () => 1,
+      ),
+    ).rejects.toMatchObject({ code: 'store_unavailable', retryAfter: 5 });
+    // Inside its deadline, not after the store's own bound (2 s) nor the store's answer (1 s).
+    expect(performance.now() - started).toBeLessThan(800);
+    expect(worked).toBe(false);
+    await new Promise((r) => setTimeout(r, 1_200));
+    await queue;
+    expect(await store.heldCredits(record.id, Date.UTC(2026, 0, 1))).toBe(0);
+  });
+
   it('refuses a key revoked after it authenticated', async () => {
     const { metering, keys } = setup();
     const { record } = await keys.create({ name: 'a' });

@@ -1,7 +1,8 @@
 /**
  * A server killed with SIGKILL mid-request leaves its hold in the store; restarted on the
- * same store under the same instance id, it drops that hold,
- * so the key is usable at once rather than after the hold expires (issue 34, item 5).
+ * same store under the same instance id, it drops that hold as it starts, before any
+ * request (security issue, item 8; before, only at its first metered request), so the key
+ * is usable at once rather than after the hold expires (issue 34, item 5).
  * The real binary on a SQLite file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,6 +65,9 @@ describe('holds of a killed server', () => {
 
     const second = await spawnServe([], env);
     try {
+      // Listening, and no request sent yet: the hold is already gone.
+      expect(heldCredits(store)).toBe(0);
+      expect(second.log.text).toMatch(/released the credit holds of an earlier run/);
       const res = await crawl(second.url, { urls: [`${site.origin}/text`] });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { metadata: { credits_used: number } }).metadata.credits_used).toBe(1);

@@ -31,11 +31,15 @@ export function usagePageContract(make: () => Promise<LedgerStore & KeyStore & C
       }
       const first = await store.usagePage(a.id, { limit: 2 });
       expect(first.records.map((r) => r.requestId)).toEqual(['a4', 'a3']);
-      expect(first.next).toBeDefined();
+      // Places among the key's own records: nothing of b's five in between shows.
+      expect(first.records.map((r) => r.seq)).toEqual([5, 4]);
+      expect(first.next).toBe(4);
       // A record written between two pages goes on top; the next page still starts at a2.
       await store.charge({ keyId: a.id, operation: 'crawl', credits: 1, requestId: 'a5', at: at(9) });
       const second = await store.usagePage(a.id, { limit: 2, before: first.next as number });
       expect(second.records.map((r) => r.requestId)).toEqual(['a2', 'a1']);
+      expect(second.records.map((r) => r.seq)).toEqual([3, 2]);
+      expect((await store.usagePage(b.id, { limit: 1 })).records.map((r) => [r.requestId, r.seq])).toEqual([['b4', 5]]);
       const third = await store.usagePage(a.id, { limit: 2, before: second.next as number });
       expect(third.records.map((r) => r.requestId)).toEqual(['a0']);
       expect(third.next).toBeUndefined();

@@ -30,7 +30,7 @@ describe('a footprint pool', () => {
   it('runs one small worker, stops it once idle and starts it again for the next page', async () => {
     let collections = 0;
     const pool = new ConvertPool(
-      { threads: 1, maxQueue: 8, memoryMb: 512, sizing: 'footprint', idleTimeoutMs: 200 },
+      { threads: 1, maxQueue: 8, memoryMb: 512, timeoutMs: 20_000, sizing: 'footprint', idleTimeoutMs: 200 },
       { collect: () => collections++, afterMs: 50 },
     );
     pools.push(pool);
@@ -50,7 +50,7 @@ describe('a footprint pool', () => {
   });
 
   it('leaves the serve pool warm, with its large young generation', async () => {
-    const pool = new ConvertPool({ threads: 1, maxQueue: 8, memoryMb: 512, idleTimeoutMs: 200 });
+    const pool = new ConvertPool({ threads: 1, maxQueue: 8, memoryMb: 512, timeoutMs: 20_000, idleTimeoutMs: 200 });
     pools.push(pool);
     await pool.convert(article, deadlineIn(20_000));
     await new Promise((r) => setTimeout(r, 600));

@@ -11,8 +11,9 @@ import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import type { ConvertInput } from '../../src/extract/index.js';
 import { AppError } from '../../src/core/errors.js';
 import { deadlineIn } from '../../src/core/request-context.js';
+import { rankPassages } from '../../src/extract/passages/index.js';
 
-const pool = new ConvertPool({ threads: 2, maxQueue: 16, memoryMb: 256 });
+const pool = new ConvertPool({ threads: 2, maxQueue: 16, memoryMb: 256, timeoutMs: 30_000 });
 const inThread = new InThreadConverter();
 afterAll(() => pool.close());
 
@@ -99,7 +100,10 @@ describe('ConvertPool, memory after a huge page', () => {
   /** A pool whose main-thread collections are counted instead of run. */
   function watchedPool(afterMs: number): { pool: ConvertPool; collections: () => number } {
     let collections = 0;
-    const pool = new ConvertPool({ threads: 2, maxQueue: 4, memoryMb: 256 }, { collect: () => collections++, afterMs });
+    const pool = new ConvertPool(
+      { threads: 2, maxQueue: 4, memoryMb: 256, timeoutMs: 30_000 },
+      { collect: () => collections++, afterMs },
+    );
     return { pool, collections: () => collections };
   }
 
@@ -153,6 +157,21 @@ describe('InThreadConverter', () => {
     expect(((await inThread.convert(page, deadlineIn(0)).catch((e: unknown) => e)) as AppError).code).toBe('timeout');
     expect(
       ((await inThread.convert(page, deadlineIn(1000, AbortSignal.abort())).catch((e: unknown) => e)) as AppError).code,
+    ).toBe('cancelled');
+  });
+
+  it('ranks passages on this thread as the ranker does, and refuses a ranking whose deadline or caller is gone', async () => {
+    const ranking = {
+      markdown: '# Tides\n\nThe tide turns twice a day.\n\n## Ferries\n\nThe ferry leaves at noon.',
+      query: 'ferry',
+      max: 1,
+    };
+    const ranked = await inThread.rankPassages(ranking, deadlineIn(1000));
+    expect(ranked).toEqual(rankPassages(ranking));
+    expect(ranked.map((p) => p.text)).toEqual(['The ferry leaves at noon.']);
+    expect(await inThread.rankPassages(ranking, deadlineIn(0)).catch((e: AppError) => e.code)).toBe('timeout');
+    expect(
+      await inThread.rankPassages(ranking, deadlineIn(1000, AbortSignal.abort())).catch((e: AppError) => e.code),
     ).toBe('cancelled');
   });
 });

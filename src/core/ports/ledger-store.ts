@@ -22,7 +22,10 @@ export interface UsageRecord {
 
 /** Usage records of one key, newest first, and where the next (older) page starts. */
 export interface UsagePage {
-  /** `seq`: the record's place in its key's order (increasing); a later page starts below it. */
+  /**
+   * `seq`: the record's place among its key's own records (1, 2, ...), whatever other keys
+   * write (a number shared by all keys would show their activity); a later page starts below it.
+   */
   records: (UsageRecord & { seq: number })[];
   /** Pass as `before` for the next page; absent on the last page. */
   next?: number;

@@ -16,6 +16,7 @@ import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
 import type { SourceWords } from './read/source-words.js';
 import type { PassName, SwitchName } from './switches.js';
+import { MatchBudget } from './prepare/selector-budget.js';
 
 export type Stage = 'product-description' | 'readability' | 'cleaned-body' | 'plain-text' | 'empty';
 
@@ -111,7 +112,7 @@ export class FailureLog {
   }
 }
 
-/** What every phase of one run shares: the page's URL, the switches and the failure log. */
+/** What every phase of one run shares: the page's URL, the switches, the failure log and the selectors' budget. */
 export interface PipelineRun {
   readonly url: string;
   /** Whether a pass or rule is switched on. */
@@ -119,12 +120,18 @@ export interface PipelineRun {
   /** `run`'s value, or null when it throws; the failure is recorded in `log`, under the running pass. */
   attempt<T>(run: () => T): T | null;
   readonly log: FailureLog;
+  /** The steps the caller's selectors may take, every parse of the page together (prepare/selector-budget.ts). */
+  readonly selectorBudget: MatchBudget;
 }
 
 /** A run of the pipeline on `url` with the passes and rules of `off` switched off. */
-export function pipelineRun(url: string, off: ReadonlySet<SwitchName>): PipelineRun {
+export function pipelineRun(
+  url: string,
+  off: ReadonlySet<SwitchName>,
+  selectorBudget: MatchBudget = new MatchBudget(),
+): PipelineRun {
   const log = new FailureLog();
-  return { url, on: (name) => !off.has(name), attempt: (run) => log.attempt(run), log };
+  return { url, on: (name) => !off.has(name), attempt: (run) => log.attempt(run), log, selectorBudget };
 }
 
 /** The text statistics of a tree, cached until it changes. */

@@ -76,6 +76,7 @@ import { dropMobileCopies } from './prepare/viewport-copies.js';
 import type { FoundLinks } from './read/links.js';
 import { collectLinks, linkTargets, markInContent } from './read/links.js';
 import { keepOnlyMatching, removeMatching } from './prepare/selectors.js';
+import { MatchBudget, SelectorBudgetSpent } from './prepare/selector-budget.js';
 import type { PageControls, PageLink } from '../types.js';
 import { boundWhiteSpaceRuns } from './clean/white-space-runs.js';
 
@@ -331,6 +332,8 @@ export interface PipelineOptions {
   prefer?: 'readability' | 'cleaned-body';
   /** The caller's page controls (links, selectors): none when absent, and nothing computed for them. */
   controls?: PageControls;
+  /** The steps the selectors may take (default SELECTOR_MATCH_STEPS; tests give fewer). */
+  selectorSteps?: number;
 }
 
 export interface PipelineResult {
@@ -387,7 +390,7 @@ function parsedPage(reading: Reading): PageContext | null {
 function freshBody(page: PageContext, exclude: readonly string[]): DomElement {
   const doc = parseDocument(page.source, page.capitalNames);
   const fresh: PageContext = { ...page, ...statsCache(), doc, body: bodyOf(doc) };
-  if (exclude.length > 0) page.attempt(() => removeMatching(fresh.body, exclude));
+  if (exclude.length > 0) page.attempt(() => removeMatching(fresh.body, exclude, page.selectorBudget));
   runPhase('prepare', fresh);
   return fresh.body;
 }
@@ -453,20 +456,25 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
   // Scripts (the benches) name switches from their command line: a misspelt one must not be ignored.
   for (const name of off) if (!KNOWN_SWITCHES.has(name)) throw new Error(`no pass or rule is named "${name}"`);
   if (include.length > 0) for (const name of SELECTION_OFF) off.add(name);
-  const run = pipelineRun(url, off);
+  const run = pipelineRun(url, off, new MatchBudget(options.selectorSteps));
   const reading = newReading(typeof html === 'string' ? html : String(html ?? ''), run);
   let choice: Choosing | null = null;
   let links: PipelineResult['links'];
-  const result = (markdown: string, stage: Stage, pageType: PageType): PipelineResult => ({
-    markdown,
-    stage,
-    metadata: reading.metadata,
-    pageType,
-    features: choice?.features ?? null,
-    failures: run.log.failures,
-    ...(controls.includeLinks === true ? { links: links ?? { list: [], truncated: false } } : {}),
-    ...(include.length > 0 ? { fromSelectors: true as const } : {}),
-  });
+  const result = (markdown: string, stage: Stage, pageType: PageType): PipelineResult => {
+    // Selectors past their budget fail the page, wherever a step let the error go by.
+    const spent = run.selectorBudget.failure;
+    if (spent !== undefined) throw spent;
+    return {
+      markdown,
+      stage,
+      metadata: reading.metadata,
+      pageType,
+      features: choice?.features ?? null,
+      failures: run.log.failures,
+      ...(controls.includeLinks === true ? { links: links ?? { list: [], truncated: false } } : {}),
+      ...(include.length > 0 ? { fromSelectors: true as const } : {}),
+    };
+  };
   try {
     runPhase('read', reading);
     const page = parsedPage(reading);
@@ -476,10 +484,11 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
       controls.includeLinks === true
         ? controlled(() => collectLinks(page.body, documentBaseUrl(page.doc, url), url), null)
         : null;
-    if (exclude.length > 0) controlled(() => removeMatching(page.body, exclude), undefined);
+    if (exclude.length > 0) controlled(() => removeMatching(page.body, exclude, page.selectorBudget), undefined);
     if (include.length > 0) {
       // Nothing matched: an empty body, which the caller's empty_content names.
-      if (controlled(() => keepOnlyMatching(page.body, include), 0) === 0) page.body.textContent = '';
+      if (controlled(() => keepOnlyMatching(page.body, include, page.selectorBudget), 0) === 0)
+        page.body.textContent = '';
       runPhase('prepare', page);
       const markdown = writeSelection(page);
       if (found !== null) links = linksOf(page, found, page.body);
@@ -533,7 +542,9 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
 function controlled<T>(step: () => T, fallback: T): T {
   try {
     return step();
-  } catch {
+  } catch (error) {
+    // Past the selectors' budget the page fails: it is no gap to work around.
+    if (error instanceof SelectorBudgetSpent) throw error;
     return fallback;
   }
 }

@@ -6,3 +6,4 @@
 export type { Passage } from './passage.js';
 export { splitPassages, PASSAGE_SIZE } from './split-passages.js';
 export { selectPassages, scorePassages, RANKING, type SelectOptions } from './select-passages.js';
+export { rankPassages, type PassagesInput } from './rank-passages.js';

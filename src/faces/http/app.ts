@@ -24,6 +24,7 @@ import type { Operations } from '../../services/operations.js';
 import type { LegacySseHandler } from '../mcp/legacy-sse.js';
 import type { AuthVariables, Authenticator } from './auth.js';
 import { requireCaller } from './auth.js';
+import { boundKeyRequests, limitKeyRequests } from './key-requests.js';
 import { appErrorResponse, errorResponse, REQUEST_ID_HEADER } from './error-response.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { hostGuard } from './host-guard.js';
@@ -163,6 +164,10 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   const authenticated = requireCaller(deps.auth, (code) => deps.metrics?.requestRefused(code));
+  // A key's requests in flight, from any number of addresses, counted once it is known.
+  const keyBound = boundKeyRequests(limitKeyRequests(deps.config.server.maxRequestsPerKey), (code) =>
+    deps.metrics?.requestRefused(code),
+  );
   for (const path of [
     '/api/crawl',
     '/api/map',
@@ -175,7 +180,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     '/sse',
     '/messages',
   ])
-    app.use(path, authenticated);
+    app.use(path, authenticated, keyBound);
 
   // The request as Operations takes it (which validates it and fixes its deadline): its
   // id, its caller, and the client's disconnect.

@@ -5,7 +5,9 @@
  * comma-separated values; any other parameter given twice with different values is refused
  * (400, by path) rather than one value taken. The types come from the schema itself, so an option added to
  * it works here at once. A value that cannot be coerced, or a name the schema does not
- * know, is passed on as the string it is, so the schema reports it by path.
+ * know, is passed on as the string it is, so the schema reports it by path with every
+ * other issue (a 400 naming it, whatever the name). The body has no prototype: on a plain
+ * object `__proto__=x` would set the prototype (and vanish) where `constructor=x` stayed.
  */
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from '../../core/errors.js';
@@ -13,6 +15,8 @@ import { AppError, type ErrorDetail } from '../../core/errors.js';
 type Kind = 'boolean' | 'number' | 'integer' | 'list' | 'text';
 
 const kindsBySchema = new WeakMap<z.ZodType, Map<string, Kind>>();
+/** Schemas that refuse unknown fields themselves (`.strict()`), reporting them with their other issues. */
+const closed = new WeakSet<z.ZodType>();
 
 function kindOf(property: Record<string, unknown>): Kind {
   const type = property.type ?? (property.anyOf as Record<string, unknown>[] | undefined)?.[0]?.type;
@@ -29,9 +33,11 @@ export function propertyKinds(schema: z.ZodType): Map<string, Kind> {
   if (!kinds) {
     const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
       properties?: Record<string, Record<string, unknown>>;
+      additionalProperties?: unknown;
     };
     kinds = new Map(Object.entries(json.properties ?? {}).map(([name, p]) => [name, kindOf(p)]));
     kindsBySchema.set(schema, kinds);
+    if (json.additionalProperties === false) closed.add(schema);
   }
   return kinds;
 }
@@ -56,14 +62,21 @@ function coerceNumber(value: string): number | string {
 
 export function queryToBody(params: URLSearchParams, schema: z.ZodType): Record<string, unknown> {
   const kinds = propertyKinds(schema);
-  const body: Record<string, unknown> = {};
+  const body = Object.create(null) as Record<string, unknown>;
   const repeated: ErrorDetail[] = [];
+  const unknown: ErrorDetail[] = [];
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     const last = values[values.length - 1] as string;
-    const kind = kinds.get(key) ?? 'text';
-    // Taking one of two different values would silently drop the other (`?q=a&q=b`).
-    if (kind !== 'list' && new Set(values).size > 1) {
+    // A Map: no name reaches a prototype's properties (`constructor`, `toString`).
+    const kind = kinds.get(key);
+    if (kind === undefined && !closed.has(schema)) {
+      // A schema that lets unknown fields pass must not take them from a query string either.
+      unknown.push({ path: key, message: `unknown field "${key}"` });
+    } else if (kind === undefined) {
+      body[key] = last;
+    } else if (kind !== 'list' && new Set(values).size > 1) {
+      // Taking one of two different values would silently drop the other (`?q=a&q=b`).
       repeated.push({ path: key, message: `given ${values.length} times; only list parameters may repeat` });
     } else if (kind === 'list') {
       body[key] = values
@@ -77,6 +90,10 @@ export function queryToBody(params: URLSearchParams, schema: z.ZodType): Record<
     } else {
       body[key] = last;
     }
+  }
+  if (unknown.length > 0) {
+    const summary = unknown.map((d) => `${d.path}: ${d.message}`).join('; ');
+    throw new AppError('invalid_request', `Invalid request: ${summary}`, { details: unknown });
   }
   if (repeated.length > 0) {
     throw new AppError(

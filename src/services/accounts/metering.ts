@@ -7,12 +7,14 @@
  * is not metered.
  */
 import type { Config } from '../../core/config.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, STORE_RETRY_AFTER_S } from '../../core/errors.js';
 import type { ApiKeyRecord } from '../../core/ports/key-store.js';
 import type { LedgerStore, Operation, UsageRecord } from '../../core/ports/ledger-store.js';
 import type { RateWindowStore } from '../../core/ports/rate-window-store.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { now as deadlineNow } from '../../core/deadline-scope.js';
+import type { Logger } from '../../core/logger.js';
+import { withTimeout } from '../../core/with-timeout.js';
 
 /** Hooks for the metrics the faces export (optional: the CLI has none). */
 export interface MeteringObserver {
@@ -79,11 +81,22 @@ export class Metering {
     const key = ctx.caller.key;
     if (key === undefined) return work();
     const { ledger, observer } = this.#deps;
-    await this.#checkRate(key);
+    await this.#beforeDeadline(ctx, this.#checkRate(key));
     const requestId = ctx.id;
-    await this.#releaseOwnHolds(ctx);
+    await this.#beforeDeadline(ctx, this.releaseOwnHolds(ctx.log));
     const holdMs = Math.ceil(Math.max(0, ctx.deadline - deadlineNow())) + HOLD_MARGIN_MS;
-    await this.#reserve(key, requestId, maxCredits, holdMs, this.#deps.config.server.instanceId);
+    try {
+      await this.#beforeDeadline(
+        ctx,
+        this.#reserve(key, requestId, maxCredits, holdMs, this.#deps.config.server.instanceId),
+      );
+    } catch (err) {
+      // A hold the store did not confirm in time may still be taken once it answers: a
+      // release sent after it (the same connection keeps the order) drops it then.
+      if (err instanceof AppError && err.code === 'store_unavailable')
+        void ledger.release(key.id, requestId).catch(() => undefined);
+      throw err;
+    }
     let result: T;
     try {
       result = await work();
@@ -158,13 +171,15 @@ export class Metering {
   /**
    * A killed instance's holds name it (WEBSEARCH_INSTANCE_ID): none of their requests can
    * still run once it is back, so it drops them rather than let them lock the keys until
-   * they expire. Tried again on the next request if the store failed.
+   * they expire. A server calls this as it starts, before it listens; else the first
+   * metered request does. Tried again on the next request if the store failed. Holds of
+   * site-crawl pages are the job's (`site:<job>`), not the instance's: they stay.
    */
-  #releaseOwnHolds(ctx: Pick<RequestContext, 'log'>): Promise<void> {
+  releaseOwnHolds(log: Logger): Promise<void> {
     const owner = this.#deps.config.server.instanceId;
     this.#ownHoldsReleased ??= this.#deps.ledger.releaseOwned(owner).then(
       (released) => {
-        if (released > 0) ctx.log.info({ released, owner }, 'released the credit holds of an earlier run');
+        if (released > 0) log.info({ released, owner }, 'released the credit holds of an earlier run');
       },
       (err: unknown) => {
         this.#ownHoldsReleased = undefined;
@@ -172,6 +187,25 @@ export class Metering {
       },
     );
     return this.#ownHoldsReleased;
+  }
+
+  /**
+   * A store call made before the work, bounded by what is left of the request's deadline
+   * when that is shorter than the store's own bound (WEBSEARCH_STORE_TIMEOUT_MS): a store
+   * that does not answer fails the request inside its deadline, as store_unavailable.
+   */
+  #beforeDeadline<T>(ctx: Pick<RequestContext, 'deadline'>, call: Promise<T>): Promise<T> {
+    const left = ctx.deadline - deadlineNow();
+    if (left >= this.#deps.config.store.timeoutMs) return call;
+    return withTimeout(
+      call,
+      Math.max(0, left),
+      () =>
+        new AppError('store_unavailable', "The store did not answer within the request's deadline; retry shortly.", {
+          retryable: true,
+          retryAfter: STORE_RETRY_AFTER_S,
+        }),
+    );
   }
 
   async #checkRate(key: ApiKeyRecord): Promise<void> {

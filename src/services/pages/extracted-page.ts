@@ -15,6 +15,17 @@ export interface ExtractedPage {
    * their age is unknown, so any `max_age` fetches them again.
    */
   cachedAt?: string;
+  /**
+   * When robots.txt last allowed the page's URLs (ISO 8601 UTC), for a cache hit to know
+   * whether to ask again. Absent in older entries, and where robots.txt checks were off:
+   * a hit then asks robots.txt again.
+   */
+  robotsCheckedAt?: string;
+  /**
+   * A digest of the address policy the page was fetched under (WEBSEARCH_ALLOW_PRIVATE_ADDRESSES):
+   * a hit on a server of another policy resolves the page's hosts and checks them under its own.
+   */
+  fetchedUnder?: string;
   /** The rendered page as a base64 PNG (`screenshot`; never cached). */
   screenshot?: string;
 }

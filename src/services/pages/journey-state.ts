@@ -14,6 +14,12 @@ export interface Journey {
   readonly deps: PageExtractorDeps;
   /** A cache entry may be read and written (a cache, and no screenshot: that is of the page now). */
   readonly cacheable: boolean;
+  /**
+   * When robots.txt allowed the URL (epoch ms; unset when robots.txt checks are off): kept
+   * with the cached page, whose hits check robots.txt again once it is older than a
+   * robots.txt copy may live (page-rechecks.ts).
+   */
+  robotsCheckedAt?: number;
   /** The static fetch's response. */
   response?: FetchedResponse;
   /** The static response converted. */

@@ -23,19 +23,32 @@ export interface RobotsVerdictLike {
 }
 
 /**
+ * Whose robots.txt refused, when not the submitted URL's: a redirect target's (refused before
+ * it was requested), or that of the URL a rendered page moved to (loaded by the browser, not
+ * returned).
+ */
+export type RobotsSubject = { redirectedTo: string } | { movedTo: string };
+
+/**
  * The error of a URL robots.txt keeps us from. A robots.txt that cannot be fetched because the
  * host is forbidden, cannot be resolved or refuses connections says more about the host than
  * about robots: the page itself would fail the same way, so that failure is reported itself.
  */
-export function robotsRefusal(verdict: RobotsVerdictLike, productToken: string): AppError {
+export function robotsRefusal(verdict: RobotsVerdictLike, productToken: string, subject?: RobotsSubject): AppError {
   const cause = verdict.error?.code;
   if (verdict.error && (cause === 'forbidden_address' || cause === 'network' || cause === 'cancelled'))
     return verdict.error;
+  const [lead, whose, path] =
+    subject === undefined
+      ? ['Not fetched', 'its robots.txt', 'this path']
+      : 'redirectedTo' in subject
+        ? ['Not fetched', `it redirects to ${subject.redirectedTo}, whose robots.txt`, 'that path']
+        : ['Not returned', `the page moved to ${subject.movedTo}, whose robots.txt`, 'that path'];
   const why =
     verdict.source === 'unreachable'
-      ? `its robots.txt could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly (${ROBOTS_HINT})`
-      : `its robots.txt disallows this path for ${productToken} (${ROBOTS_HINT})`;
-  return new AppError('robots_disallowed', `Not fetched: ${why}.`, { statusCode: 0 });
+      ? `${whose} could not be fetched (${unreachableReason(verdict)}), and RFC 9309 (2.3.1.4) says to treat that as disallowing everything; it is asked again shortly (${ROBOTS_HINT})`
+      : `${whose} disallows ${path} for ${productToken} (${ROBOTS_HINT})`;
+  return new AppError('robots_disallowed', `${lead}: ${why}.`, { statusCode: 0 });
 }
 
 /** A bot wall: what a search reports as `blocked` (a challenge page, or 401/403/429/451). */

@@ -10,6 +10,8 @@ import type { Logger } from '../../core/logger.js';
 import type { Renderer } from '../../core/ports/render-port.js';
 import type { RequestDeadline } from '../../core/request-context.js';
 import type { ConvertInput, ConvertOutput, PassFailure } from '../../extract/types.js';
+import type { Passage, PassagesInput } from '../../extract/passages/index.js';
+import type { Resolver } from '../../net/connector.js';
 import type { HttpClient } from '../../net/fetch-types.js';
 import type { ExtractedPage } from './extracted-page.js';
 import type { PageFailureStep } from './page-step-names.js';
@@ -27,12 +29,20 @@ export interface PageExtractorDeps {
   client: HttpClient;
   robots: RobotsPolicy;
   cache: CacheStore<ExtractedPage>;
-  /** Runs the converters (a worker pool in servers): under what is left of the request's deadline. */
-  converter: ConverterPort<ConvertInput, ConvertOutput>;
+  /**
+   * Runs the converters and the passage ranker (a worker pool in servers, taken key by
+   * key): under what is left of the request's deadline.
+   */
+  converter: ConverterPort<ConvertInput, ConvertOutput, PassagesInput, Passage[]>;
   logger: Logger;
   observer?: PageObserver;
   /** The headless browser, when one exists and WEBSEARCH_RENDER is not `never`. */
   renderer?: Renderer;
+  /**
+   * Resolves a cached page's hosts for this server's address policy (default: the OS
+   * resolver, the fetcher's own); tests give the one their fetcher uses.
+   */
+  resolver?: Resolver;
 }
 
 /** What the journey reports for the operator's metrics (services/metrics.ts implements it). */

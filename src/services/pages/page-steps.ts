@@ -4,10 +4,8 @@
  * another's check.
  */
 import { AppError, toAppError } from '../../core/errors.js';
-import { timeLeft } from '../../core/request-context.js';
 import type { Renderer, StaticDocument } from '../../core/ports/render-port.js';
 import { classifyContentType, hasReadableText, rejectedExtension, sniffBinary } from '../../extract/index.js';
-import { selectPassages } from '../../extract/passages/index.js';
 import type { ConvertInput, ConvertOutput } from '../../extract/types.js';
 import { addressPolicyFor } from '../../net/address-policy.js';
 import { browserProfile } from '../../net/browser-profile.js';
@@ -21,6 +19,13 @@ import {
   renderUnavailable,
   robotsRefusal,
 } from './page-gates.js';
+import {
+  cachedCopyUsable,
+  checkMovedRobots,
+  checkRedirectTarget,
+  policyDigest,
+  robotsVerdict,
+} from './page-rechecks.js';
 import type { Journey } from './journey-state.js';
 import { browserOptions } from './page-request.js';
 
@@ -34,7 +39,9 @@ function youngEnough(page: ExtractedPage, maxAge: number | undefined, now: numbe
 export async function readCache(j: Journey): Promise<void> {
   const { cache, observer } = j.deps;
   const found = await cache.get(j.request.cacheKey).catch(() => undefined);
-  const cached = found !== undefined && youngEnough(found, j.request.options.maxAge, Date.now()) ? found : undefined;
+  const young = found !== undefined && youngEnough(found, j.request.options.maxAge, Date.now()) ? found : undefined;
+  // Served only where this server could fetch it now: its address policy, robots.txt (page-rechecks.ts).
+  const cached = young !== undefined && (await cachedCopyUsable(j, young)) ? young : undefined;
   observer?.cacheLookup('page', cached !== undefined);
   if (cached === undefined) return;
   // Pages cached before rendering existed carry no flag: they were static.
@@ -62,22 +69,11 @@ export async function checkAddress(j: Journey): Promise<void> {
 
 export async function checkRobots(j: Journey): Promise<void> {
   const { url, ctx } = j.request;
+  const checkedAt = Date.now();
   // The request's one deadline covers the robots.txt check and the page.
-  const budgetMs = Math.max(0, Math.round(timeLeft(ctx)));
-  const verdict = await j.deps.robots.check(url, ctx).catch((err: unknown) => {
-    if (err instanceof AppError && err.code === 'timeout') {
-      throw new AppError(
-        'timeout',
-        `No answer within ${budgetMs} ms: the site's robots.txt did not answer in that time.`,
-        {
-          statusCode: 0,
-          retryable: true,
-        },
-      );
-    }
-    throw err;
-  });
+  const verdict = await robotsVerdict(j, url, ctx);
   if (!verdict.allowed) throw robotsRefusal(verdict, j.deps.config.fetch.productToken);
+  if (verdict.source !== 'disabled') j.robotsCheckedAt = checkedAt;
 }
 
 /** Stealth: a page that turns the plain fetch away as a bot is retried in the browser, which fetches it itself. */
@@ -105,6 +101,8 @@ export async function fetchPage(j: Journey): Promise<void> {
     j.response = await client.fetch(url, {
       ctx,
       ...(profile ? { profile } : {}),
+      // Each redirect target is asked of its own robots.txt before it is requested (RFC 9309).
+      onRedirect: (target, hop) => checkRedirectTarget(j, target, hop),
       onHead: (head) => checkHead(head, config.fetch.maxBytes),
       onFirstBytes: async (bytes, head) => {
         const binary = await sniffBinary(bytes);
@@ -186,6 +184,7 @@ export async function renderPage(j: Journey): Promise<void> {
     document?.finalUrl ?? url.href,
     addressPolicyFor(j.deps.config.fetch.allowPrivateAddresses),
   );
+  await checkMovedRobots(j, page.finalUrl, document?.finalUrl ?? url.href);
   if (page.navigationError !== undefined) {
     throw new AppError(
       'network',
@@ -226,6 +225,9 @@ export async function storePage(j: Journey): Promise<void> {
   const page = j.page!;
   page.cachedAt = new Date().toISOString();
   if (!j.cacheable) return;
+  // What a hit on another server (or after a change of settings) needs to judge the copy (page-rechecks.ts).
+  page.fetchedUnder = policyDigest(j);
+  if (j.robotsCheckedAt !== undefined) page.robotsCheckedAt = new Date(j.robotsCheckedAt).toISOString();
   await j.deps.cache.set(j.request.cacheKey, page, j.deps.config.cache.ttlMs).catch((err: unknown) => {
     j.request.ctx.log.warn({ err, url: j.request.url.href }, 'page cache write failed');
   });
@@ -236,7 +238,11 @@ export async function rankPassages(j: Journey): Promise<void> {
   const { output } = j.page!;
   // The page's own language picks its stop words; the request's when the page names none.
   const language = output.language ?? wanted.language;
-  j.passages = selectPassages(output.markdown, wanted.query, wanted.max, language ? { language } : {});
+  // Where conversions run (a worker in servers), in the caller's turn: a 3 MB page takes ~90 ms.
+  j.passages = await j.deps.converter.rankPassages(
+    { markdown: output.markdown, query: wanted.query, max: wanted.max, ...(language ? { language } : {}) },
+    j.request.ctx,
+  );
 }
 
 interface Body {

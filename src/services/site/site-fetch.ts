@@ -4,7 +4,7 @@
  * fetched), then the guarded client under the caller's deadline, a gzipped body
  * decompressed under a cap. A failure is a sentence for the answer's warnings, never a throw.
  */
-import { toAppError } from '../../core/errors.js';
+import { AppError, toAppError } from '../../core/errors.js';
 import type { RequestDeadline } from '../../core/request-context.js';
 import { gunzipCapped, isGzip } from '../../extract/site/sitemap.js';
 import type { SiteDiscoveryDeps } from './site-ports.js';
@@ -26,14 +26,22 @@ export async function fetchSiteFile(
   try {
     const target = new URL(url);
     const verdict = await deps.robots.check(target, ctx);
-    if (!verdict.allowed) {
-      const why =
-        verdict.source === 'unreachable'
-          ? `robots.txt could not be read${verdict.status ? ` (${verdict.status})` : ''}, which disallows everything`
-          : 'robots.txt disallows it';
-      return { ok: false, disallowed: true, reason: `${url}: not fetched: ${why}` };
-    }
-    const response = await deps.client.fetch(target, { ctx, headers: { accept }, maxBytes });
+    if (!verdict.allowed)
+      return { ok: false, disallowed: true, reason: `${url}: not fetched: ${disallowedWhy(verdict)}` };
+    const response = await deps.client.fetch(target, {
+      ctx,
+      headers: { accept },
+      maxBytes,
+      // A redirect target is fetched only if its own origin's robots.txt allows it (RFC 9309).
+      onRedirect: async (next, hop) => {
+        const hopVerdict = await deps.robots.check(next, hop.ctx);
+        if (!hopVerdict.allowed)
+          throw new AppError(
+            'robots_disallowed',
+            `redirects to ${next.href}: not fetched: ${disallowedWhy(hopVerdict)}`,
+          );
+      },
+    });
     if (response.status < 200 || response.status >= 300)
       return { ok: false, disallowed: false, reason: `${url}: HTTP ${response.status}`, code: 'http' };
     let bytes = response.body;
@@ -42,6 +50,14 @@ export async function fetchSiteFile(
     return { ok: true, text: new TextDecoder('utf-8').decode(bytes), contentType, finalUrl: response.finalUrl };
   } catch (err) {
     const error = toAppError(err);
-    return { ok: false, disallowed: false, reason: `${url}: ${error.message}`, code: error.code };
+    // A redirect target robots.txt disallows (the hook above) counts as disallowed.
+    const disallowed = error.code === 'robots_disallowed';
+    return { ok: false, disallowed, reason: `${url}: ${error.message}`, code: error.code };
   }
+}
+
+function disallowedWhy(verdict: { source: string; status?: number }): string {
+  return verdict.source === 'unreachable'
+    ? `robots.txt could not be read${verdict.status ? ` (${verdict.status})` : ''}, which disallows everything`
+    : 'robots.txt disallows it';
 }

@@ -91,10 +91,11 @@ export class MemoryLedger implements LedgerStore {
 
   async usagePage(keyId: string, page: { limit: number; before?: number }): Promise<UsagePage> {
     this.#lifetime.check();
-    // seq: the record's place in the whole log, from 1.
+    // seq: the record's place among its key's own, from 1.
     const older = this.#usage
+      .filter((u) => u.keyId === keyId)
       .map((u, i) => ({ ...u, seq: i + 1 }))
-      .filter((u) => u.keyId === keyId && (page.before === undefined || u.seq < page.before))
+      .filter((u) => page.before === undefined || u.seq < page.before)
       .reverse();
     const records = older.slice(0, page.limit);
     const last = records[records.length - 1];

@@ -6,7 +6,15 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long connecting may take before the store is called unreachable. */
   connectTimeoutMs?: number;
+  /**
+   * How long one command may go unanswered (WEBSEARCH_STORE_TIMEOUT_MS): a server stopped
+   * (SIGSTOP) or swapping keeps its connection open, so nothing else would end the wait.
+   */
+  commandTimeoutMs?: number;
 }
+
+/** ioredis's error for a command past `commandTimeout` (Command.js): the server did not answer. */
+const COMMAND_TIMED_OUT = 'Command timed out';
 
 /**
  * Connects, or throws a clear error naming the server; with the client, which of its
@@ -22,6 +30,7 @@ export async function connectRedis(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: options.connectTimeoutMs ?? 5_000,
+    ...(options.commandTimeoutMs !== undefined ? { commandTimeout: options.commandTimeoutMs } : {}),
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
   redis.on('error', () => undefined); // reported by the commands that fail; the client reconnects by itself
@@ -31,9 +40,12 @@ export async function connectRedis(
     redis.disconnect();
     throw new Error(`cannot reach Redis at ${redactUrl(options.url)}: ${(err as Error).message}`, { cause: err });
   }
-  // A command failing while the client is not connected (refused, reset, timed out) is
-  // an outage; Redis's own answers to a command (ReplyError) are not.
-  const isOutage = (err: unknown) => !(err instanceof ReplyError) && redis.status !== 'ready';
+  // A command failing while the client is not connected (refused, reset, timed out), or
+  // left unanswered on a connection that looks up, is an outage; Redis's own answers to a
+  // command (ReplyError) are not.
+  const isOutage = (err: unknown) =>
+    !(err instanceof ReplyError) &&
+    (redis.status !== 'ready' || (err instanceof Error && err.message === COMMAND_TIMED_OUT));
   return { redis, isOutage };
 }
 

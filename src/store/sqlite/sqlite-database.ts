@@ -57,8 +57,16 @@ CREATE TABLE IF NOT EXISTS site_results (
 /** Expired rows removed per sweep of a table: bounded work, so a sweep never stalls a request. */
 export const SWEEP_ROWS = 500;
 
-/** Opens (creating if needed) the database at `path`, a file or `:memory:`, with its schema current. */
-export function openSqliteDatabase(path: string): Database.Database {
+/** How long a statement waits for another process's write lock unless told (WEBSEARCH_STORE_TIMEOUT_MS). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens (creating if needed) the database at `path`, a file or `:memory:`, with its schema
+ * current. `busyTimeoutMs`: how long a statement waits for a lock another process holds
+ * before failing with SQLITE_BUSY (store_unavailable); it waits on this thread, so it is
+ * also how long a locked file can stall the server.
+ */
+export function openSqliteDatabase(path: string, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): Database.Database {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Keys' hashes, balances and usage: owner-only. SQLite creates a new file 0644 and gives
@@ -71,7 +79,7 @@ export function openSqliteDatabase(path: string): Database.Database {
   // the last commits (FULL would fsync each one for that, at several times the cost).
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION)
     throw new Error(`the store was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION})`);
@@ -81,7 +89,40 @@ export function openSqliteDatabase(path: string): Database.Database {
     db.exec('ALTER TABLE holds ADD COLUMN owner TEXT');
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
   addUsageSubject(db);
+  addUsageKeySeq(db);
   return db;
+}
+
+/**
+ * Each usage record's place in its key's own order (`key_seq`: 1, 2, ...), the position a
+ * GET /api/usage cursor carries: the global `seq` would show, by its gaps, how many records
+ * other keys wrote in between. A trigger numbers every row as it is inserted, an older
+ * version's INSERT (which names no key_seq) too; the rows written before are numbered
+ * once, here, in one write transaction, so two processes opening the file do it once.
+ */
+function addUsageKeySeq(db: Database.Database): void {
+  const numbered = () =>
+    db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('usage')")
+      .all()
+      .some((c) => c.name === 'key_seq');
+  if (numbered()) return;
+  db.transaction(() => {
+    if (numbered()) return;
+    db.exec(`
+      ALTER TABLE usage ADD COLUMN key_seq INTEGER;
+      CREATE TEMP TABLE usage_numbered (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+      INSERT INTO usage_numbered SELECT seq, row_number() OVER (PARTITION BY key_id ORDER BY seq) FROM usage;
+      UPDATE usage SET key_seq = (SELECT n FROM usage_numbered WHERE usage_numbered.seq = usage.seq);
+      DROP TABLE usage_numbered;
+      CREATE INDEX IF NOT EXISTS usage_key_seq ON usage (key_id, key_seq);
+      CREATE TRIGGER IF NOT EXISTS usage_number_per_key AFTER INSERT ON usage WHEN NEW.key_seq IS NULL
+      BEGIN
+        UPDATE usage SET key_seq = (SELECT coalesce(max(key_seq), 0) + 1 FROM usage WHERE key_id = NEW.key_id)
+        WHERE seq = NEW.seq;
+      END;
+    `);
+  }).immediate();
 }
 
 /**

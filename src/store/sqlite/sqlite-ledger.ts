@@ -69,8 +69,9 @@ export class SqliteLedger implements LedgerStore {
       usageInsert: db.prepare(
         'INSERT INTO usage (key_id, operation, credits, request_id, at, subject) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      usagePage: db.prepare<[string, number, number], UsageRow & { seq: number }>(
-        'SELECT seq, key_id, operation, credits, request_id, at, subject FROM usage WHERE key_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+      // key_seq: the record's place among its key's own (sqlite-database.ts), not the global seq.
+      usagePage: db.prepare<[string, number, number], UsageRow & { key_seq: number }>(
+        'SELECT key_seq, key_id, operation, credits, request_id, at, subject FROM usage WHERE key_id = ? AND key_seq < ? ORDER BY key_seq DESC LIMIT ?',
       ),
       heldCredits: db.prepare<[string, number], { held: number }>(
         'SELECT coalesce(sum(credits), 0) AS held FROM holds WHERE key_id = ? AND expires_at > ?',
@@ -156,7 +157,7 @@ export class SqliteLedger implements LedgerStore {
   async usagePage(keyId: string, page: { limit: number; before?: number }): Promise<UsagePage> {
     // One row past the page tells whether an older page exists.
     const rows = this.#statements.usagePage.all(keyId, page.before ?? Number.MAX_SAFE_INTEGER, page.limit + 1);
-    const records = rows.slice(0, page.limit).map((r) => ({ ...toUsageRecord(r), seq: r.seq }));
+    const records = rows.slice(0, page.limit).map((r) => ({ ...toUsageRecord(r), seq: r.key_seq }));
     const last = records[records.length - 1];
     return { records, ...(rows.length > page.limit && last ? { next: last.seq } : {}) };
   }

@@ -80,6 +80,44 @@ describe('GET /api/usage', () => {
     expect(second.next_cursor).toBeUndefined();
   });
 
+  it("pages with an opaque cursor of the key's own: no shared row number, refused to another key or changed (400 naming cursor)", async () => {
+    const a = await api();
+    const one = await a.core.keys.create({ name: 'one' });
+    const other = await a.core.keys.create({ name: 'other' });
+    const crawlAs = async (secret: string) =>
+      expect(
+        (await a.post('/api/crawl', { urls: [`${site.origin}/text`] }, { authorization: `Bearer ${secret}` })).status,
+      ).toBe(200);
+    // The other key's requests fall between this key's: rows 1, 3, 4, 6 of the shared log.
+    for (const secret of [one.secret, other.secret, one.secret, one.secret, other.secret, one.secret])
+      await crawlAs(secret);
+    const page = async (secret: string, query: string) => {
+      const res = await get(a, `/api/usage?${query}`, secret);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const first = await page(one.secret, 'limit=2');
+    const cursor = first.body.next_cursor as string;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    // The place of the last record shown among the key's own (3 of 4), not the shared row 4,
+    // whose gap would tell of the other key's requests.
+    expect(Buffer.from(cursor, 'base64url').readBigUInt64BE(0)).toBe(3n);
+    const second = await page(one.secret, `limit=2&cursor=${cursor}`);
+    expect(second.status).toBe(200);
+    expect(second.body.records).toHaveLength(2);
+    expect(second.body.next_cursor).toBeUndefined();
+
+    const othersCursor = (await page(other.secret, 'limit=1')).body.next_cursor as string;
+    const changed = Buffer.from(cursor, 'base64url');
+    changed.writeBigUInt64BE(2n, 0);
+    const lastFlipped = `${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`;
+    for (const bad of [othersCursor, changed.toString('base64url'), lastFlipped, `${cursor}A`]) {
+      const res = await page(one.secret, `limit=2&cursor=${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error.code).toBe('invalid_request');
+      expect(res.body.error.details.map((d: any) => d.path)).toEqual(['cursor']);
+    }
+  });
+
   it('counts the credits held by a request in progress', async () => {
     const a = await api();
     const { secret } = await a.core.keys.create({ name: 'slow', credits: 10 });
