@@ -27,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError, commandLine, helpText, listPages, readBytes } from './dev-pages.mjs';
+import { serveSelf } from './spawn-self-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -101,14 +102,7 @@ function startFixture() {
 // ------------------------------------------------------------------------------ servers
 
 /** `--serve DIST STORE`: this file as the server process, the build in DIST over the SQLite file STORE. */
-async function serve(dist, storePath) {
-  const built = (file) => pathToFileURL(path.join(dist, file)).href;
-  const [{ buildCore }, { startHttpServer }, { loadConfig }, { silentLogger }] = await Promise.all([
-    import(built('compose.js')),
-    import(built('http-server.js')),
-    import(built('core/config.js')),
-    import(built('core/logger.js')),
-  ]);
+function serve(dist, storePath) {
   const overrides = {
     server: { port: 0 },
     fetch: { allowPrivateAddresses: true, perHostConcurrency: 64 },
@@ -116,14 +110,7 @@ async function serve(dist, storePath) {
     store: { path: storePath },
     log: { level: 'silent' },
   };
-  const core = await buildCore(loadConfig({ env: {}, overrides }), silentLogger, {});
-  const server = await startHttpServer(core);
-  process.stdout.write(`listening ${server.url}\n`);
-  process.once('SIGTERM', async () => {
-    await server.close(0);
-    await core.close();
-    process.exit(0);
-  });
+  return serveSelf(overrides, {}, dist);
 }
 
 function createKey(dist, storePath, name, credits) {

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const built = (file) => pathToFileURL(path.join(DIST, file)).href;
 
-/** In the child: the built HTTP server over a core of `overrides` (and `coreOptions`), announced on stdout. */
-export async function serveSelf(overrides, coreOptions = {}) {
+/** In the child: the built HTTP server (of `dist`, by default this checkout's) over a core of `overrides` (and `coreOptions`), announced on stdout. */
+export async function serveSelf(overrides, coreOptions = {}, dist = DIST) {
+  const built = (file) => pathToFileURL(path.join(dist, file)).href;
   const [{ buildCore }, { startHttpServer }, { loadConfig }, { silentLogger }] = await Promise.all([
     import(built('compose.js')),
     import(built('http-server.js')),
