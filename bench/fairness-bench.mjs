@@ -20,14 +20,14 @@
 //                    ../shared/bench/extraction beside the project; skipped when missing)
 //   --seconds N      seconds each attack runs (default 20)
 //   --json FILE      write every figure to FILE
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError, commandLine, helpText, listPages, readBytes } from './dev-pages.mjs';
-import { serveSelf } from './spawn-self-server.mjs';
+import { serveSelf, spawnSelfServer } from './spawn-self-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -129,23 +129,14 @@ async function startServer(dist, label) {
   const storePath = path.join(dir, 'store.db');
   const hostile = createKey(dist, storePath, 'hostile', 1_000_000);
   const other = createKey(dist, storePath, 'other');
-  const child = spawn(process.execPath, [SELF, '--serve', dist, storePath], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const found = /listening (\S+)/.exec(out);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server (${label}) exited with ${code}`)));
-  });
+  const server = await spawnSelfServer(SELF, [dist, storePath], `server (${label})`);
   return {
-    url,
+    url: server.url,
     label,
     hostileKey: hostile.key,
     otherKey: other.key,
     stop: async () => {
-      await new Promise((done) => (child.once('exit', done), child.kill('SIGTERM')));
+      await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -232,6 +223,10 @@ function probes(server, fixture, stop) {
 function tally(answers) {
   const counts = {};
   for (const { status, json } of answers) {
+    if (status === 'unfinished') {
+      counts['unfinished when the window ended'] = (counts['unfinished when the window ended'] ?? 0) + 1;
+      continue;
+    }
     if (status !== 200) {
       const key = `HTTP ${status}${json?.error?.type ? ` ${json.error.type}` : ''}`;
       counts[key] = (counts[key] ?? 0) + 1;
@@ -262,7 +257,7 @@ async function selectorAttack(server, fixture, seconds, combinators) {
   });
   const attacks = [0, 1].map((r) =>
     post(server, server.hostileKey, '/api/crawl', body(r), attackStop.signal).catch(() => ({
-      status: 0,
+      status: attackStop.signal.aborted ? 'unfinished' : 0,
       json: null,
     })),
   );

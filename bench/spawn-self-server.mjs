@@ -1,6 +1,7 @@
 // A bench's own server in a child process (the bench file run again with `--serve ...`),
 // ready once it prints `listening <url>`; `stop()` ends it with SIGTERM and waits for it.
-// `serveSelf` is that child's side: the built server, stopped by SIGTERM.
+// `serveSelf` is that child's side: the built server, stopped by SIGTERM. With
+// BENCH_CPU_PROF=DIR in the environment each child writes a CPU profile into DIR as it ends.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,7 +28,10 @@ export async function serveSelf(overrides, coreOptions = {}, dist = DIST) {
 }
 
 export function spawnSelfServer(self, args, label = 'server') {
-  const child = spawn(process.execPath, [self, '--serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, self, '--serve', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {

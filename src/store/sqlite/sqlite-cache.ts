@@ -1,11 +1,18 @@
 import type Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CacheNamespace, CacheStore, CacheStores } from '../../core/ports/cache-port.js';
 import { SWEEP_ROWS } from './sqlite-database.js';
 
-/** The caches in the `cache` table, one namespace per view; expired rows are skipped, then swept. */
+/**
+ * The caches in the `cache` table, one namespace per view; expired rows are skipped, then swept.
+ * better-sqlite3 reads on this thread, and a page's value can be megabytes: calls run one at a
+ * time with a turn of the event loop before each, so that forty of them queued at once let
+ * other sockets in between rather than holding the thread for all forty.
+ */
 export class SqliteCache implements CacheStores {
   readonly #now: () => number;
   readonly #statements;
+  #last: Promise<unknown> = Promise.resolve();
 
   constructor(db: Database.Database, now: () => number) {
     this.#now = now;
@@ -25,15 +32,23 @@ export class SqliteCache implements CacheStores {
   cache<V>(namespace: CacheNamespace): CacheStore<V> {
     const s = this.#statements;
     return {
-      get: async (key) => {
-        const row = s.cacheGet.get(namespace, key, this.#now());
-        return row === undefined ? undefined : (JSON.parse(row.value) as V);
-      },
+      get: (key) =>
+        this.#inTurn(() => {
+          const row = s.cacheGet.get(namespace, key, this.#now());
+          return row === undefined ? undefined : (JSON.parse(row.value) as V);
+        }),
       set: async (key, value, ttlMs) => {
         if (!(ttlMs > 0)) return;
-        s.cacheSet.run(namespace, key, JSON.stringify(value), this.#now() + ttlMs);
+        await this.#inTurn(() => s.cacheSet.run(namespace, key, JSON.stringify(value), this.#now() + ttlMs));
       },
     };
+  }
+
+  /** `work` after every call queued before it has ended, and a turn of the event loop after that. */
+  #inTurn<T>(work: () => T): Promise<T> {
+    const run = this.#last.then(() => nextTurn()).then(work);
+    this.#last = run.catch(() => undefined);
+    return run;
   }
 
   /** Drops a bounded batch of expired entries. */
