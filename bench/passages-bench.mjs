@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Passages benchmark (issue 31): our own questions (bench/passages/questions.json) on the
-// dev pages of the extraction benchmark, each answered by an exact string of the page's
-// Markdown as our extraction (dist/) gives it. For k = 1, 3, 5 it scores:
+// Passages benchmark (issue 31): our own questions on the dev pages of the extraction
+// benchmark, each answered by an exact string of the page's Markdown as our extraction
+// (dist/) gives it, in two splits run side by side: "lexical" (bench/passages/questions.json,
+// questions that mostly share words with their answers) and "paraphrase"
+// (bench/passages/paraphrase.json, questions that share at most one content word with
+// the sentence holding their answer). For each split and k = 1, 3, 5 it scores:
 //  - answer recall at k of selectPassages(markdown, question, k): the answer inside the
 //    returned passages' text (case-sensitive, exact; a whitespace-collapsed variant beside),
 //    and the share of the page's characters those passages hold (mean, median);
@@ -12,15 +15,19 @@
 //    beside the extraction time of the same pages in the same run, taking turns page by
 //    page, as "ranking adds X % to extraction".
 // Before scoring, every question is checked against its page: the answer is in the
-// Markdown, its first occurrence is in the `where` third, the question does not hold it.
+// Markdown, its first occurrence is in the `where` third, the question does not hold it;
+// a paraphrase question's sentence is in the Markdown (white space runs collapsed), holds
+// the answer, and shares at most one content word with the question (dist/'s tokenizer).
 //
 //   npm run build && node bench/passages-bench.mjs [options]
 //
 //   --data DIR     folder holding scrapinghub-dev/, wcxb-dev/ and dragnet-dev/ (default:
 //                  env BENCH_DATA, else ../shared/bench/extraction beside the project)
-//   --questions F  the questions file (default bench/passages/questions.json)
+//   --questions F  one questions file only (default: both splits); a file whose questions
+//                  carry sentences is checked as a paraphrase set
 //   --check        check the questions against the pages only, then stop
-//   --json FILE    write every figure (and the questions missed at k = 3) to FILE
+//   --json FILE    write every figure (and the questions missed at k = 3) to FILE, one
+//                  report per split under `splits`
 //   --misses       print the questions missed at k = 3
 //   --reps N       timed runs of selectPassages per question, their median kept (default 21)
 //
@@ -30,11 +37,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DATASETS, UsageError, commandLine, helpText, listPages, readHtml } from './dev-pages.mjs';
-import { WHERE, checkAnswer, checkQuestionSet, loadQuestions } from './passages/questions.mjs';
+import {
+  PARAPHRASE_FILE,
+  QUESTIONS_FILE,
+  WHERE,
+  checkAnswer,
+  checkParaphrase,
+  checkQuestionSet,
+  loadQuestions,
+} from './passages/questions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT = path.join(ROOT, 'dist/index.js');
 const PASSAGES = path.join(ROOT, 'dist/extract/passages/index.js');
+const TOKENIZE = path.join(ROOT, 'dist/extract/passages/tokenize.js');
+const STOP_WORDS = path.join(ROOT, 'dist/extract/passages/stop-words.js');
+/** The splits a default run scores, in this order. */
+const SPLIT_FILES = [
+  { label: 'lexical', file: fileURLToPath(QUESTIONS_FILE) },
+  { label: 'paraphrase', file: fileURLToPath(PARAPHRASE_FILE) },
+];
 const KS = [1, 3, 5];
 /** Extraction runs per page for its time (median): fewer than the ranking's, each is slower. */
 const EXTRACT_REPS = 3;
@@ -88,9 +110,11 @@ function timeMedian(fn, reps) {
   return median(times);
 }
 
-/** The pages the questions are on, each with its Markdown and HTML file; a missing page is a usage error. */
-function questionPages(questions, data, htmlToMarkdown) {
-  const byId = new Map(listPages(data).map((p) => [`${p.dataset}/${p.id}`, p]));
+/**
+ * The pages the questions are on, each with its Markdown and HTML file; a missing page is
+ * a usage error. `markdowns` keeps each page's Markdown across splits: one conversion a page.
+ */
+function questionPages(questions, byId, data, htmlToMarkdown, markdowns) {
   const pages = new Map();
   for (const q of questions) {
     const key = `${q.dataset}/${q.page_id}`;
@@ -100,8 +124,8 @@ function questionPages(questions, data, htmlToMarkdown) {
     }
     const page = byId.get(key);
     if (!page) throw new UsageError(`question on ${key}, a page not in ${data}`);
-    const markdown = htmlToMarkdown(readHtml(page.file), page.url).markdown;
-    pages.set(key, { ...page, key, markdown, questions: [q] });
+    if (!markdowns.has(key)) markdowns.set(key, htmlToMarkdown(readHtml(page.file), page.url).markdown);
+    pages.set(key, { ...page, key, markdown: markdowns.get(key), questions: [q] });
   }
   return [...pages.values()];
 }
@@ -214,7 +238,7 @@ const pct = (x) => `${(x * 100).toFixed(1)} %`.padStart(8);
 function printReport(report) {
   const { machine, summary } = report;
   console.log(
-    `passages benchmark: ${report.questions} questions on ${report.pages} pages, ${machine.cpus} x ${machine.cpu}, node ${machine.node}`,
+    `passages benchmark, ${report.split} split: ${report.questions} questions on ${report.pages} pages, ${machine.cpus} x ${machine.cpu}, node ${machine.node}`,
   );
   console.log('\nanswer recall at k (exact; whitespace-collapsed) and share of the page returned (mean; median)');
   console.log(`  ${'method'.padEnd(32)} k   recall  collapsed  share mean  share median`);
@@ -256,35 +280,29 @@ function printReport(report) {
   );
 }
 
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  for (const d of DATASETS)
-    if (!fs.existsSync(path.join(opts.data, d)))
-      throw new UsageError(`no ${d}/ in ${opts.data}: pass --data or BENCH_DATA`);
-  for (const file of [BUILT, PASSAGES])
-    if (!fs.existsSync(file))
-      throw new UsageError(`${path.relative(ROOT, file)} is missing: run \`npm run build\` first`);
-  const questions = loadQuestions(opts.questions);
-  const { htmlToMarkdown } = await import(pathToFileURL(BUILT).href);
-  const api = await import(pathToFileURL(PASSAGES).href);
+/** The label of a questions file given with --questions: its split's, else its name. */
+function labelOf(file) {
+  return SPLIT_FILES.find((s) => s.file === file)?.label ?? path.basename(file, '.json');
+}
 
-  const pages = questionPages(questions, opts.data, htmlToMarkdown);
-  const problems = [...checkQuestionSet(questions)];
+/** Problems of one split's questions against the set rules and their pages, one line each. */
+function checkSplit(split, tools) {
+  const { questions, pages } = split;
+  if (!Array.isArray(questions)) return checkQuestionSet(questions);
+  const paraphrase = questions.some((q) => q?.sentence !== undefined);
+  const problems = [...checkQuestionSet(questions, { sentence: paraphrase })];
+  if (paraphrase) problems.push(...checkParaphrase(questions, tools));
   for (const page of pages)
     for (const q of page.questions) {
       const problem = checkAnswer(q, page.markdown);
       if (problem) problems.push(`${page.key}: ${problem}`);
     }
-  if (problems.length > 0) {
-    console.log(`QUESTIONS CHECK FAILED (${problems.length}):\n  ${problems.join('\n  ')}`);
-    process.exitCode = 1;
-    return;
-  }
-  if (opts.check) {
-    console.log(`questions check passed: ${questions.length} questions on ${pages.length} pages`);
-    return;
-  }
+  return problems;
+}
 
+/** One split's figures: recall and shares at each k, by where and split, speed, misses. */
+function scoreSplit(split, api, htmlToMarkdown, opts, machine) {
+  const { pages } = split;
   const rows = [];
   let offsetMismatches = 0;
   for (const page of pages)
@@ -296,9 +314,11 @@ async function main() {
   const summary = summarise(rows);
   const timing = timePages(pages, api, htmlToMarkdown, opts.reps);
   const r3 = summary.ranked[3];
-  const report = {
+  return {
+    split: split.label,
+    file: path.relative(ROOT, split.file),
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    machine,
     data: opts.data,
     questions: rows.length,
     pages: pages.length,
@@ -327,17 +347,62 @@ async function main() {
         returned: r.at[3].returned,
       })),
   };
-  printReport(report);
-  if (opts.misses) {
-    console.log(`\nmissed at k = 3 (${report.missed_at_3.length}):`);
-    for (const m of report.missed_at_3)
-      console.log(
-        `  ${m.page} [${m.where}] ${m.question} -> "${m.answer}" (at ${m.answer_at}; returned ${m.returned.map((p) => p.start_char).join(', ') || 'nothing'})`,
-      );
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  for (const d of DATASETS)
+    if (!fs.existsSync(path.join(opts.data, d)))
+      throw new UsageError(`no ${d}/ in ${opts.data}: pass --data or BENCH_DATA`);
+  for (const file of [BUILT, PASSAGES, TOKENIZE, STOP_WORDS])
+    if (!fs.existsSync(file))
+      throw new UsageError(`${path.relative(ROOT, file)} is missing: run \`npm run build\` first`);
+  const wanted = opts.questions ? [{ label: labelOf(opts.questions), file: opts.questions }] : SPLIT_FILES;
+  const { htmlToMarkdown } = await import(pathToFileURL(BUILT).href);
+  const api = await import(pathToFileURL(PASSAGES).href);
+  const { tokenize, termOf } = await import(pathToFileURL(TOKENIZE).href);
+  const { stopWordsFor } = await import(pathToFileURL(STOP_WORDS).href);
+  const tools = { tokenize, termOf, stopWords: stopWordsFor('en') };
+
+  const byId = new Map(listPages(opts.data).map((p) => [`${p.dataset}/${p.id}`, p]));
+  const markdowns = new Map();
+  const splits = wanted.map(({ label, file }) => {
+    const questions = loadQuestions(file);
+    if (!Array.isArray(questions)) return { label, file, questions, pages: [] };
+    return { label, file, questions, pages: questionPages(questions, byId, opts.data, htmlToMarkdown, markdowns) };
+  });
+  const problems = splits.flatMap((split) => checkSplit(split, tools).map((p) => `${split.label}: ${p}`));
+  if (problems.length > 0) {
+    console.log(`QUESTIONS CHECK FAILED (${problems.length}):\n  ${problems.join('\n  ')}`);
+    process.exitCode = 1;
+    return;
   }
+  if (opts.check) {
+    console.log(
+      `questions check passed: ${splits.map((s) => `${s.label} ${s.questions.length} questions on ${s.pages.length} pages`).join('; ')}`,
+    );
+    return;
+  }
+
+  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version };
+  const reports = {};
+  splits.forEach((split, i) => {
+    const report = scoreSplit(split, api, htmlToMarkdown, opts, machine);
+    reports[split.label] = report;
+    if (i > 0) console.log('');
+    printReport(report);
+    if (opts.misses) {
+      console.log(`\nmissed at k = 3 (${report.missed_at_3.length}):`);
+      for (const m of report.missed_at_3)
+        console.log(
+          `  ${m.page} [${m.where}] ${m.question} -> "${m.answer}" (at ${m.answer_at}; returned ${m.returned.map((p) => p.start_char).join(', ') || 'nothing'})`,
+        );
+    }
+  });
   if (opts.json) {
     fs.mkdirSync(path.dirname(opts.json), { recursive: true });
-    fs.writeFileSync(opts.json, `${JSON.stringify(report, null, 2)}\n`);
+    const all = { date: new Date().toISOString(), machine, data: opts.data, splits: reports };
+    fs.writeFileSync(opts.json, `${JSON.stringify(all, null, 2)}\n`);
   }
 }
 
