@@ -179,6 +179,7 @@ ${flagsHelp(siteCrawlFlagSource(config))}
   --content-results N      how many results get content (1-10, default 5)
   --passages               with --content: only the passages that answer the query, not whole pages
   --max-passages N         passages per page with --passages (1-10, default 3)
+  --max-passage-chars N    their characters in all per page (100-20000, default 1500)
   --json                   print the API's response object, and on a failed search or a bad
                            option the API's error body (a bad setting stays one line on stderr)
 `,
@@ -190,6 +191,7 @@ ${flagsHelp(siteCrawlFlagSource(config))}
       'content-results': { type: 'string' },
       passages: { type: 'boolean' },
       'max-passages': { type: 'string' },
+      'max-passage-chars': { type: 'string' },
       json: { type: 'boolean' },
     },
     positionals: true,
@@ -421,6 +423,8 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
     if (options.passages === true) body.content_mode = 'passages';
     if (options['max-passages'] !== undefined)
       body.max_passages = wholeNumber(options['max-passages'] as string, '--max-passages', 1);
+    if (options['max-passage-chars'] !== undefined)
+      body.max_passage_chars = wholeNumber(options['max-passage-chars'] as string, '--max-passage-chars', 1);
     if (options['max-results'] !== undefined)
       body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
     if (options.engines !== undefined)

@@ -14,6 +14,9 @@ export const MAX_URL_LENGTH = 8192;
 /** Query-focused passages: at most this many a page, this many unless asked. */
 export const MAX_PASSAGES = 10;
 export const DEFAULT_PASSAGES = 3;
+/** `max_passage_chars`: the passages' characters in all for a page, this many unless asked, within these bounds. */
+export const DEFAULT_PASSAGE_CHARS = 1500;
+export const PASSAGE_CHARS_RANGE = [100, 20_000] as const;
 
 /** `max_passages` on both operations; `when` says which option it goes with. */
 function maxPassagesSchema(when: string) {
@@ -24,6 +27,20 @@ function maxPassagesSchema(when: string) {
     .max(MAX_PASSAGES)
     .optional()
     .describe(`Passages per page ${when} (1-${MAX_PASSAGES}, default ${DEFAULT_PASSAGES}).`);
+}
+
+/** `max_passage_chars` on both operations (docs/decisions.md, "Query-focused passages"). */
+function maxPassageCharsSchema(when: string) {
+  const [min, max] = PASSAGE_CHARS_RANGE;
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .optional()
+    .describe(
+      `The passages' characters in all per page ${when} (${min}-${max}, default ${DEFAULT_PASSAGE_CHARS}): a longer passage is cut to its best whole sentences, a shorter one takes in the sentences around it; offsets stay exact.`,
+    );
 }
 
 export const extractFormatSchema = z.enum(['markdown', 'html']);
@@ -131,6 +148,7 @@ export function pageOptionsShape(limits: { maxTimeoutMs: number }) {
         'A question or topic: each page then returns only `passages`, its few passages that answer it (offsets into the full Markdown), and `markdown` stays empty unless max_chars is given. Format "markdown" only.',
       ),
     max_passages: maxPassagesSchema('with query'),
+    max_passage_chars: maxPassageCharsSchema('with query'),
   };
 }
 
@@ -140,14 +158,16 @@ export function checkPageOptions(
     format: 'markdown' | 'html';
     query?: string | undefined;
     max_passages?: number | undefined;
+    max_passage_chars?: number | undefined;
     include_selectors?: string[] | undefined;
     exclude_selectors?: string[] | undefined;
   },
   ctx: z.RefinementCtx,
 ): void {
   // Passages are picked from the Markdown, for a query (docs/decisions.md, "Query-focused passages").
-  if (request.max_passages !== undefined && request.query === undefined)
-    ctx.addIssue({ code: 'custom', path: ['max_passages'], message: 'max_passages needs a query' });
+  for (const key of ['max_passages', 'max_passage_chars'] as const)
+    if (request[key] !== undefined && request.query === undefined)
+      ctx.addIssue({ code: 'custom', path: [key], message: `${key} needs a query` });
   if (request.query !== undefined && request.format === 'html')
     ctx.addIssue({ code: 'custom', path: ['query'], message: 'query applies to format "markdown" only' });
   // Format html returns the page as served or rendered, whole: there is no content to select.
@@ -399,6 +419,7 @@ export const searchRequestSchema = z
         'With include_content: "full" (default) attaches each page\'s Markdown as content; "passages" attaches only `passages`, the few passages of each page that answer q (preferred: far fewer tokens).',
       ),
     max_passages: maxPassagesSchema('with content_mode "passages"'),
+    max_passage_chars: maxPassageCharsSchema('with content_mode "passages"'),
   })
   .strict()
   .superRefine((request, ctx) => {
@@ -409,8 +430,9 @@ export const searchRequestSchema = z
         path: ['content_mode'],
         message: 'content_mode "passages" needs include_content: true',
       });
-    if (request.max_passages !== undefined && request.content_mode !== 'passages')
-      ctx.addIssue({ code: 'custom', path: ['max_passages'], message: 'max_passages needs content_mode "passages"' });
+    for (const key of ['max_passages', 'max_passage_chars'] as const)
+      if (request[key] !== undefined && request.content_mode !== 'passages')
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} needs content_mode "passages"` });
   });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 

@@ -126,12 +126,33 @@ describe('/api/crawl with query', () => {
     expect(both.json.results[0].passages.length).toBeGreaterThan(0);
   });
 
+  it('keeps the passages within max_passage_chars, cut at sentences, offsets exact; the default is 1,500', async () => {
+    const whole = await api.crawl({ urls: [guide()] });
+    const markdown: string = whole.json.results[0].markdown;
+    const ask = { urls: [guide()], query: 'How often does the ferry go?' };
+    const plain = await api.crawl(ask);
+    const total = (r: any) => r.passages.reduce((n: number, p: any) => n + p.text.length, 0);
+    expect(total(plain.json.results[0])).toBeLessThanOrEqual(1500);
+    const { status, json } = await api.crawl({ ...ask, max_passage_chars: 300 });
+    expect(status).toBe(200);
+    const [result] = json.results;
+    expect(total(result)).toBeLessThanOrEqual(300);
+    const best = result.passages.find((p: any) => p.text.includes('every 40 minutes'));
+    // The answer's sentence whole, from its first word to its full stop.
+    expect(best.text).toMatch(/^The ferry to the lighthouse island[^\n]*October\.$/);
+    for (const p of result.passages) expect(markdown.slice(p.start_char, p.end_char)).toBe(p.text);
+  });
+
   it('refuses max_passages without query, query with format html, and an empty query, by path', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ max_passages: 3 }, 'max_passages'],
       [{ query: 'ferry', format: 'html' }, 'query'],
       [{ query: '   ' }, 'query'],
       [{ query: 'ferry', max_passages: 11 }, 'max_passages'],
+      [{ max_passage_chars: 800 }, 'max_passage_chars'],
+      [{ query: 'ferry', max_passage_chars: 99 }, 'max_passage_chars'],
+      [{ query: 'ferry', max_passage_chars: 20_001 }, 'max_passage_chars'],
+      [{ query: 'ferry', max_passage_chars: 500.5 }, 'max_passage_chars'],
     ];
     for (const [extra, path] of cases) {
       const { status, json } = await api.crawl({ urls: [guide()], ...extra });
@@ -277,6 +298,9 @@ describe('search with content_mode "passages"', () => {
     const b = await api.post('/api/search', { q: 'x', include_content: true, max_passages: 2 });
     expect(b.status).toBe(400);
     expect(((await b.json()) as any).error.details.map((d: { path: string }) => d.path)).toContain('max_passages');
+    const c = await api.post('/api/search', { q: 'x', include_content: true, max_passage_chars: 900 });
+    expect(c.status).toBe(400);
+    expect(((await c.json()) as any).error.details.map((d: { path: string }) => d.path)).toContain('max_passage_chars');
   });
 });
 

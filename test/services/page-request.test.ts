@@ -58,7 +58,7 @@ describe('pageRequest', () => {
     const asked = accepted('https://example.test/a', {
       format: 'markdown',
       maxAge: 0,
-      passages: { query: 'q', max: 3 },
+      passages: { query: 'q', max: 3, maxChars: 1500 },
     });
     expect(asked.cacheKey).toBe(plain.cacheKey);
   });

@@ -36,7 +36,7 @@ const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 const INDENTED = /^(?: {2,}|\t)/;
 // GFM delimiter row: `|---|:--:|`, `--- | ---`, `| --- |` (at least one pipe).
 const TABLE_DELIMITER = /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$/;
-const SENTENCE_END = /[.!?。！？](?:["'”’)\]]*)(?=\s)/g;
+export const SENTENCE_END = /[.!?。！？](?:["'”’)\]]*)(?=\s)/g;
 
 function splitLines(markdown: string): Line[] {
   const lines: Line[] = [];

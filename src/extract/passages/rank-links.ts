@@ -2,11 +2,12 @@
  * URLs ranked by a query without fetching them (a site map's `search`, a site crawl's
  * best-first frontier): BM25F over what is known of each link, its path's words, its title
  * or anchor text, and for a crawl the passage around it on the page that links to it. The
- * words are the passage ranker's (tokenize.ts: the same tokenizer, stop words and stemmer),
- * so "rotating certificates" finds `/docs/tls/certificate-rotation`.
+ * words are the passage ranker's (query-terms.ts: the same tokenizer, stop words, stemmer
+ * and synonyms at their weight), so "rotating certificates" finds
+ * `/docs/tls/certificate-rotation`.
  */
-import { stopWordsFor } from './stop-words.js';
-import { termOf, tokenize } from './tokenize.js';
+import { queryTerms } from './query-terms.js';
+import { tokenize } from './tokenize.js';
 
 export interface LinkText {
   url: string;
@@ -20,15 +21,6 @@ export interface LinkText {
 const WEIGHTS = { path: 1.5, title: 1.2, context: 0.4 } as const;
 const K1 = 1.2;
 const B = 0.5;
-
-/** The query's content terms, stemmed, each once. */
-export function queryTerms(query: string): string[] {
-  const stop = stopWordsFor();
-  const terms = tokenize(query)
-    .filter((t) => !stop.has(t))
-    .map(termOf);
-  return [...new Set(terms)];
-}
 
 /** The words of a URL's path (and query string): `/docs/tls/cert-rotation.html` -> docs tls cert rotation html. */
 export function pathWords(url: string): string {
@@ -51,13 +43,14 @@ export function pathWords(url: string): string {
 
 /** Scores of `links` for `query` (same order; 0 for a link that shares no term with it). */
 export function rankLinks(query: string, links: readonly LinkText[]): number[] {
-  const terms = queryTerms(query);
-  if (terms.length === 0 || links.length === 0) return links.map(() => 0);
+  const { terms, weights, own, termOf } = queryTerms(query);
+  if (own === 0 || links.length === 0) return links.map(() => 0);
   const wanted = new Set(terms);
+  const count = (text: string) => counted(text, wanted, termOf);
   const fields = links.map((link) => ({
-    path: counted(pathWords(link.url), wanted),
-    title: counted(link.title ?? '', wanted),
-    context: counted(link.context ?? '', wanted),
+    path: count(pathWords(link.url)),
+    title: count(link.title ?? ''),
+    context: count(link.context ?? ''),
   }));
   const avg = {
     path: mean(fields.map((f) => f.path.length)),
@@ -73,24 +66,28 @@ export function rankLinks(query: string, links: readonly LinkText[]): number[] {
   const n = links.length;
   return fields.map((f) => {
     let score = 0;
-    for (const term of terms) {
+    terms.forEach((term, t) => {
       let tf = 0;
       for (const name of ['path', 'title', 'context'] as const) {
         const field = f[name];
         const norm = 1 - B + (B * field.length) / Math.max(1, avg[name]);
         tf += (WEIGHTS[name] * (field.counts.get(term) ?? 0)) / norm;
       }
-      if (tf === 0) continue;
+      if (tf === 0) return;
       const d = df.get(term) ?? 0;
       const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
-      score += (idf * tf * (K1 + 1)) / (tf + K1);
-    }
+      score += ((weights[t] as number) * idf * tf * (K1 + 1)) / (tf + K1);
+    });
     return Math.round(score * 1000) / 1000;
   });
 }
 
 /** A field's length in words and the counts of the query's terms in it. */
-function counted(text: string, wanted: ReadonlySet<string>): { length: number; counts: Map<string, number> } {
+function counted(
+  text: string,
+  wanted: ReadonlySet<string>,
+  termOf: (token: string) => string,
+): { length: number; counts: Map<string, number> } {
   const counts = new Map<string, number>();
   if (text === '') return { length: 0, counts };
   const tokens = tokenize(text);

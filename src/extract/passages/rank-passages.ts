@@ -11,12 +11,17 @@ export interface PassagesInput {
   query: string;
   /** Passages at most. */
   max: number;
+  /** Their characters in all (`max_passage_chars`); absent: passages whole. */
+  maxChars?: number;
   /** The language whose stop words apply (the page's, else the request's); absent: none named. */
   language?: string;
 }
 
 /** The passages of `input.markdown` that answer `input.query` (select-passages.ts). */
 export function rankPassages(input: PassagesInput): Passage[] {
-  const { markdown, query, max, language } = input;
-  return selectPassages(markdown, query, max, language ? { language } : {});
+  const { markdown, query, max, language, maxChars } = input;
+  return selectPassages(markdown, query, max, {
+    ...(language ? { language } : {}),
+    ...(maxChars !== undefined ? { maxChars } : {}),
+  });
 }

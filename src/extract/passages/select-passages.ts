@@ -3,12 +3,20 @@
  * passages (the page is the collection), the heading path (and a table's header or a
  * list's lead-in) as a second field weighted in before saturation (BM25F, Robertson et
  * al. 2004), and two bonuses for query words that stand together: adjacent pairs in query
- * order (phrases) and the tightest window holding every matched word (proximity).
+ * order (phrases) and the tightest window holding every matched word (proximity). For a
+ * question asked in other words than its answer: the query's synonyms count at a lower
+ * weight (query-terms.ts), a passage holding the kind of value the question asks for (a
+ * date for "when", a number for "how many": answer-cues.ts) gains, and so does a passage
+ * beside a good one in its section (the answer often follows the sentence that names the
+ * topic).
  */
 import type { Passage } from './passage.js';
+import { answerCue } from './answer-cues.js';
+import { fitPassages, sameSection, type Weigh } from './fit-passages.js';
+import { queryTerms, type QueryTerms } from './query-terms.js';
 import { splitPassages } from './split-passages.js';
-import { stopWordsFor } from './stop-words.js';
-import { scanWords, termOf, tokenize } from './tokenize.js';
+import { prefixKey } from './stem.js';
+import { scanWords } from './tokenize.js';
 import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
 
 /** The ranking's knobs in one place (BM25's k1 and b at their textbook values). */
@@ -28,32 +36,22 @@ export const RANKING = {
    * that matches as well, still found when nothing else matches.
    */
   linkedWeight: 0.5,
+  /** A passage holding the kind of value the question asks for gains this times the query words' mean IDF. */
+  cueWeight: 1,
+  /** A passage gains this share of the better score of its neighbours in its section. */
+  neighbourWeight: 0.3,
+  /** A passage scoring under this share of the page's best is not an answer (a synonym's stray match). */
+  floor: 0.2,
 } as const;
 
 export interface SelectOptions {
-  /** The page's language (BCP 47): its stop words join the English ones. */
+  /** The page's language (BCP 47): its stop words join the English ones, its stemmer applies. */
   language?: string;
-}
-
-interface Query {
-  terms: string[];
-  /** Term indexes of the query's content words, in query order (for phrases). */
-  sequence: number[];
-}
-
-function parseQuery(query: string, language: string | undefined): Query {
-  const stop = stopWordsFor(language);
-  const terms: string[] = [];
-  const sequence: number[] = [];
-  for (const token of tokenize(query)) {
-    // A lone Latin letter is a possessive's "s" or an initial: it would match everywhere.
-    if (stop.has(token) || /^[a-z]$/.test(token)) continue;
-    const term = termOf(token);
-    let index = terms.indexOf(term);
-    if (index === -1) index = terms.push(term) - 1;
-    sequence.push(index);
-  }
-  return { terms, sequence };
+  /**
+   * The passages' characters in all (`max_passage_chars`): longer ones are cut to their best
+   * sentences (fit-passages.ts). Absent: passages whole.
+   */
+  maxChars?: number;
 }
 
 interface Stats {
@@ -64,22 +62,33 @@ interface Stats {
   hits: number[];
   body: Float64Array;
   heading: Float64Array;
+  /** The indexes of the terms found in the body or the heading path, each once. */
+  matched: number[];
 }
 
 /**
- * Maps a token to its query term's index (-1 for none). Porter keeps a word's first two
- * letters, so a token whose first two differ from every term's is never stemmed: most
- * of a page's words are skipped at the cost of a set lookup.
+ * Maps a token to its query term's index (-1 for none). Where the stemmer keeps a word's
+ * first two letters, up to a fold of their accents (stem.ts prefixKey), a token whose first
+ * two differ from every term's is never stemmed: most of a page's words are skipped at the
+ * cost of a set lookup.
  */
-function termMatcher(terms: string[]): (token: string) => number {
-  const index = new Map(terms.map((t, i) => [t, i]));
-  const prefixes = new Set(terms.map((t) => t.slice(0, 2)));
+function termMatcher(query: QueryTerms, language: string | undefined): (token: string) => number {
+  const { terms, termOf } = query;
+  const index = new Map<string, number>();
+  terms.forEach((t, i) => {
+    if (!index.has(t)) index.set(t, i);
+  });
+  const key = prefixKey(language);
+  const prefixes = key ? new Set(terms.map(key)) : undefined;
   const memo = new Map<string, number>();
   return (token) => {
+    // The prefix first: most words fail it, and a two-letter key hashes faster than the word.
+    if (key && !prefixes?.has(key(token))) return -1;
     let found = memo.get(token);
-    if (found !== undefined) return found;
-    found = prefixes.has(token.slice(0, 2)) ? (index.get(termOf(token)) ?? -1) : -1;
-    memo.set(token, found);
+    if (found === undefined) {
+      found = index.get(termOf(token)) ?? -1;
+      memo.set(token, found);
+    }
     return found;
   };
 }
@@ -120,15 +129,25 @@ function countTerms(text: string, matcher: Matcher, tf: Float64Array, hits: numb
   return position;
 }
 
-function statsOf(passage: Passage, matcher: Matcher): Stats {
-  const body = new Float64Array(matcher.terms.length);
+/** A heading path's (and lead-in's) term counts, counted once per call for all the passages under it. */
+type HeadingCounts = Map<string, Float64Array>;
+
+function statsOf(passage: Passage, matcher: Matcher, headings: HeadingCounts): Stats {
+  const terms = matcher.terms.length;
+  const body = new Float64Array(terms);
   const hits: number[] = [];
   const length = countTerms(passage.text, matcher, body, hits);
   const mostlyLinked = isMostlyLinked(passage.text, length);
-  const heading = new Float64Array(matcher.terms.length);
-  const context = passage.lead_in ? [...passage.heading_path, passage.lead_in] : passage.heading_path;
-  countTerms(context.join('\n'), matcher, heading, undefined);
-  return { length, mostlyLinked, hits, body, heading };
+  const context = (passage.lead_in ? [...passage.heading_path, passage.lead_in] : passage.heading_path).join('\n');
+  let heading = headings.get(context);
+  if (heading === undefined) {
+    heading = new Float64Array(terms);
+    if (context !== '') countTerms(context, matcher, heading, undefined);
+    headings.set(context, heading);
+  }
+  const matched: number[] = [];
+  for (let t = 0; t < terms; t++) if ((body[t] as number) > 0 || (heading[t] as number) > 0) matched.push(t);
+  return { length, mostlyLinked, hits, body, heading, matched };
 }
 
 /** Query pairs (in query order) found within `phraseGap` positions of each other, in order. */
@@ -155,16 +174,15 @@ function phraseBonus(hits: number[], sequence: number[], idf: number[]): number 
   return bonus;
 }
 
-/** The smallest window of positions holding every distinct matched term (two or more). */
-function proximityBonus(hits: number[], stats: Stats, idf: number[]): number {
+/** The smallest window of positions holding every distinct matched term of the query's own (two or more). */
+function proximityBonus(hits: number[], stats: Stats, idf: number[], own: number): number {
   let distinct = 0;
   let idfSum = 0;
-  stats.body.forEach((tf, t) => {
-    if (tf > 0) {
+  for (const t of stats.matched)
+    if (t < own && (stats.body[t] as number) > 0) {
       distinct++;
       idfSum += idf[t] as number;
     }
-  });
   if (distinct < 2) return 0;
   const inWindow = new Map<number, number>();
   let best = Infinity;
@@ -184,31 +202,73 @@ function proximityBonus(hits: number[], stats: Stats, idf: number[]): number {
   return RANKING.proximityWeight * idfSum * (distinct / best);
 }
 
+/** The hits of the query's own terms (the first `own`), for the phrase and proximity bonuses. */
+function ownHits(hits: number[], own: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < hits.length; i += 2) {
+    const t = hits[i + 1] as number;
+    if (t < own) out.push(hits[i] as number, t);
+  }
+  return out;
+}
+
 /** Scores every passage (0 for no match), in place; the passages of the page in order. */
 export function scorePassages(passages: Passage[], query: string, options: SelectOptions = {}): boolean {
-  const { terms, sequence } = parseQuery(query, options.language);
-  if (terms.length === 0) return false;
-  const matcher: Matcher = { match: termMatcher(terms), terms };
-  const stats = passages.map((p) => statsOf(p, matcher));
+  return score(passages, query, options) !== undefined;
+}
+
+/** scorePassages, returning how much a stretch of the page's text answers the query (undefined: no content words). */
+function score(passages: Passage[], query: string, options: SelectOptions): Weigh | undefined {
+  const parsed = queryTerms(query, options.language);
+  const { terms, weights, own, sequence } = parsed;
+  if (own === 0) return undefined;
+  const matcher: Matcher = { match: termMatcher(parsed, options.language), terms };
+  const headings: HeadingCounts = new Map();
+  const stats = passages.map((p) => statsOf(p, matcher, headings));
   const n = stats.length;
   const avgLength = Math.max(1, stats.reduce((sum, s) => sum + s.length, 0) / Math.max(1, n));
-  const idf = terms.map((_, t) => {
-    const df = stats.filter((s) => (s.body[t] as number) + (s.heading[t] as number) > 0).length;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  });
-  passages.forEach((passage, i) => {
+  const df = new Float64Array(terms.length);
+  for (const s of stats) for (const t of s.matched) df[t] = (df[t] as number) + 1;
+  const idf = terms.map((_, t) => Math.log(1 + (n - (df[t] as number) + 0.5) / ((df[t] as number) + 0.5)));
+  const cue = answerCue(query);
+  const cueBonus = (RANKING.cueWeight * idf.slice(0, own).reduce((a, b) => a + b, 0)) / own;
+  const scores = passages.map((passage, i) => {
     const s = stats[i] as Stats;
     const norm = RANKING.k1 * (1 - RANKING.b + (RANKING.b * s.length) / avgLength);
-    let score = 0;
-    for (let t = 0; t < terms.length; t++) {
+    let value = 0;
+    for (const t of s.matched) {
       const f = (s.body[t] as number) + RANKING.headingWeight * (s.heading[t] as number);
-      if (f > 0) score += ((idf[t] as number) * f * (RANKING.k1 + 1)) / (f + norm);
+      value += ((weights[t] as number) * (idf[t] as number) * f * (RANKING.k1 + 1)) / (f + norm);
     }
-    if (score > 0 && s.hits.length > 2) score += phraseBonus(s.hits, sequence, idf) + proximityBonus(s.hits, s, idf);
-    if (s.mostlyLinked) score *= RANKING.linkedWeight;
-    passage.score = Math.round(score * 1000) / 1000;
+    if (value > 0 && s.hits.length > 2) {
+      const hits = terms.length === own ? s.hits : ownHits(s.hits, own);
+      value += phraseBonus(hits, sequence, idf) + proximityBonus(hits, s, idf, own);
+    }
+    if (cue?.test(passage.text)) value += cueBonus;
+    if (s.mostlyLinked) value *= RANKING.linkedWeight;
+    return value;
   });
-  return true;
+  // A page none of the query's own words reach does not answer it, whatever its relatives and cues match.
+  if (!stats.some((s) => s.matched.length > 0)) scores.fill(0);
+  passages.forEach((passage, i) => {
+    let neighbour = 0;
+    for (const j of [i - 1, i + 1]) {
+      const other = passages[j];
+      if (other && sameSection(other, passage)) neighbour = Math.max(neighbour, scores[j] as number);
+    }
+    const total = (scores[i] as number) + RANKING.neighbourWeight * neighbour;
+    passage.score = Math.round(total * 1000) / 1000;
+  });
+  // A sentence's weight for a cut to a budget (fit-passages.ts): the IDF of the terms it holds, and the cue.
+  return (text) => {
+    const tf = new Float64Array(terms.length);
+    countTerms(text, matcher, tf, undefined);
+    let weight = cue?.test(text) ? cueBonus : 0;
+    tf.forEach((f, t) => {
+      if (f > 0) weight += (weights[t] as number) * (idf[t] as number);
+    });
+    return weight;
+  };
 }
 
 /**
@@ -232,9 +292,9 @@ function withoutRepeatedLeadIns(markdown: string, passages: Passage[]): Passage[
 
 /**
  * The best `maxPassages` passages of `markdown` for `query`, in page order with their
- * scores; `[]` when the query has no content words or nothing matches. Deterministic:
- * equal scores go to the earlier passage. A `lead_in` the passage before already shows is
- * left out.
+ * scores, cut to `options.maxChars` in all when given; `[]` when the query has no content
+ * words or nothing scores. Deterministic: equal scores go to the earlier passage. A
+ * `lead_in` the passage before already shows is left out.
  */
 export function selectPassages(
   markdown: string,
@@ -244,13 +304,17 @@ export function selectPassages(
 ): Passage[] {
   if (maxPassages < 1) return [];
   const passages = splitPassages(markdown);
-  if (!scorePassages(passages, query, options)) return [];
+  const weigh = score(passages, query, options);
+  if (weigh === undefined) return [];
+  const best = Math.max(0, ...passages.map((p) => p.score));
   const chosen = passages
     .map((passage, order) => ({ passage, order }))
-    .filter(({ passage }) => passage.score > 0)
+    .filter(({ passage }) => passage.score > 0 && passage.score >= RANKING.floor * best)
     .sort((a, b) => b.passage.score - a.passage.score || a.order - b.order)
     .slice(0, Math.floor(maxPassages))
     .sort((a, b) => a.order - b.order)
     .map(({ passage }) => passage);
-  return withoutRepeatedLeadIns(markdown, chosen);
+  const fitted =
+    options.maxChars === undefined ? chosen : fitPassages(markdown, passages, chosen, options.maxChars, weigh);
+  return withoutRepeatedLeadIns(markdown, fitted);
 }

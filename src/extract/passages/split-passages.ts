@@ -7,15 +7,15 @@ import { markdownUnits, type Unit } from './markdown-units.js';
 import type { Passage } from './passage.js';
 
 /**
- * The sizes of a passage, in characters: a little under the issue's "about 500-1,000", so
- * that 3 passages stay near a fifth of a typical page (docs/decisions.md, "Query-focused
- * passages"; bench:passages).
+ * The sizes of a passage, in characters: three of them fill about the default
+ * `max_passage_chars` (1,500) without a cut (docs/decisions.md, "Query-focused passages";
+ * bench:passages).
  */
 export const PASSAGE_SIZE = {
   /** A passage takes the next unit while it is shorter than this... */
-  targetChars: 400,
+  targetChars: 300,
   /** ...and the two together stay within this (a lone longer unit is cut at sentences). */
-  maxChars: 800,
+  maxChars: 600,
 } as const;
 
 interface Open {

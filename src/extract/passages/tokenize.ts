@@ -40,7 +40,7 @@ export function isNoSpaceScript(word: string): boolean {
  */
 export function scanWords(text: string, visit: (word: string, noSpaces: boolean) => void): void {
   // A link's or image's target is not the passage's text: `[text](https://...)` reads "text".
-  let folded = text.replace(LINK_TARGET, ']').toLowerCase();
+  let folded = (text.includes('](') ? text.replace(LINK_TARGET, ']') : text).toLowerCase();
   if (NON_ASCII.test(folded)) folded = folded.normalize('NFKC');
   let start = -1;
   let noSpaces = false;
@@ -86,7 +86,18 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
+// Stems of words seen lately: a page's words recur across pages and queries. Bounded: cleared when full.
+const STEMS_KEPT = 50_000;
+const stems = new Map<string, string>();
+
 /** The term a token counts as: its Porter stem for ASCII words, else the token itself. */
 export function termOf(token: string): string {
-  return STEMMABLE.test(token) ? stemmer(token) : token;
+  if (!STEMMABLE.test(token)) return token;
+  let stem = stems.get(token);
+  if (stem === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stem = stemmer(token);
+    stems.set(token, stem);
+  }
+  return stem;
 }

@@ -8,7 +8,7 @@ import { AppError, extractionErrorTypeOf } from '../../core/errors.js';
 import { extractCredits } from '../../core/pricing.js';
 import type { RequestContext } from '../../core/request-context.js';
 import type { ExtractRequest, ExtractResponse, ExtractResult } from '../../core/schemas.js';
-import { DEFAULT_PASSAGES } from '../../core/schemas.js';
+import { DEFAULT_PASSAGE_CHARS, DEFAULT_PASSAGES } from '../../core/schemas.js';
 import { pageContent } from './paging.js';
 import type { PageControls } from '../../extract/types.js';
 import type { PageOutcome } from './extracted-page.js';
@@ -107,6 +107,7 @@ export function extractOptions(
     | 'max_age'
     | 'query'
     | 'max_passages'
+    | 'max_passage_chars'
   >,
 ): ExtractOptions {
   const controls: PageControls = {};
@@ -121,7 +122,13 @@ export function extractOptions(
     ...(request.screenshot === true ? { screenshot: true } : {}),
     ...(request.max_age !== undefined ? { maxAge: request.max_age } : {}),
     ...(request.query !== undefined
-      ? { passages: { query: request.query, max: request.max_passages ?? DEFAULT_PASSAGES } }
+      ? {
+          passages: {
+            query: request.query,
+            max: request.max_passages ?? DEFAULT_PASSAGES,
+            maxChars: request.max_passage_chars ?? DEFAULT_PASSAGE_CHARS,
+          },
+        }
       : {}),
   };
 }

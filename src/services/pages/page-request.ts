@@ -31,7 +31,7 @@ export interface ExtractOptions {
    * the page is known (cached or fresh); `language` names the stop words when the page names none.
    * Not part of the cache key: the cache keeps pages, not answers.
    */
-  passages?: { query: string; max: number; language?: string };
+  passages?: { query: string; max: number; maxChars: number; language?: string };
 }
 
 export interface PageRequest {

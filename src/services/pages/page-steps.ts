@@ -240,7 +240,13 @@ export async function rankPassages(j: Journey): Promise<void> {
   const language = output.language ?? wanted.language;
   // Where conversions run (a worker in servers), in the caller's turn: a 3 MB page takes ~90 ms.
   j.passages = await j.deps.converter.rankPassages(
-    { markdown: output.markdown, query: wanted.query, max: wanted.max, ...(language ? { language } : {}) },
+    {
+      markdown: output.markdown,
+      query: wanted.query,
+      max: wanted.max,
+      maxChars: wanted.maxChars,
+      ...(language ? { language } : {}),
+    },
     j.request.ctx,
   );
 }

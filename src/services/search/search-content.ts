@@ -11,6 +11,7 @@ import type { SearchResult } from '../../core/schemas.js';
 import type { Passage } from '../../extract/passages/index.js';
 import type { PageOutcome } from '../pages/extracted-page.js';
 import type { PageExtractor } from '../pages/page-extractor.js';
+import type { ExtractOptions } from '../pages/page-request.js';
 
 export interface SearchProgress {
   /** Pages finished so far (delivered or failed). */
@@ -27,7 +28,7 @@ export interface ContentOptions {
   timeoutMs: number;
   onProgress?: (progress: SearchProgress) => void;
   /** content_mode "passages": each page's passages for the query instead of its Markdown. */
-  passages?: { query: string; max: number; language?: string };
+  passages?: ExtractOptions['passages'];
 }
 
 export interface ContentOutcome {

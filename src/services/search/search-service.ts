@@ -14,7 +14,7 @@ import { newSearchId } from '../../core/ids.js';
 import { searchCredits } from '../../core/pricing.js';
 import type { RequestContext } from '../../core/request-context.js';
 import type { SearchRequest, SearchResponse, SearchResult } from '../../core/schemas.js';
-import { DEFAULT_PASSAGES } from '../../core/schemas.js';
+import { DEFAULT_PASSAGE_CHARS, DEFAULT_PASSAGES } from '../../core/schemas.js';
 import type { SuspensionStore } from '../../core/ports/suspension-store.js';
 import { fuseResults, type EngineResultList } from '../../engines/fusion.js';
 import { ENGINE_IDS, type EngineId, type SearchParams } from '../../engines/types.js';
@@ -78,7 +78,7 @@ export function searchCacheKey(request: SearchRequest, engines: readonly EngineI
     request.include_content ? request.content_results : null,
     // Appended only when asked, so the keys of every other search stay as they were.
     ...(request.include_content && request.content_mode === 'passages'
-      ? [['passages', request.max_passages ?? DEFAULT_PASSAGES]]
+      ? [['passages', request.max_passages ?? DEFAULT_PASSAGES, request.max_passage_chars ?? DEFAULT_PASSAGE_CHARS]]
       : []),
   ]);
   return `search:${createHash('sha256').update(canonical).digest('hex')}`;
@@ -181,6 +181,7 @@ export class SearchService {
               passages: {
                 query: request.q,
                 max: request.max_passages ?? DEFAULT_PASSAGES,
+                maxChars: request.max_passage_chars ?? DEFAULT_PASSAGE_CHARS,
                 ...(request.language ? { language: request.language } : {}),
               },
             }

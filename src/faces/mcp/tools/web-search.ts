@@ -25,7 +25,7 @@ export function webSearchTool(deps: {
     description: [
       'Search the web and get a ranked list of results (title, url, snippet), fused from several search engines.',
       'Use it to find pages about a topic or to answer questions that need current information; then read promising results with extract_urls, or set include_content=true to get the Markdown of the top results (content_results, default 5) in the same call.',
-      'Prefer content_mode="passages" with include_content: each page then carries only the passages that answer q (max_passages each, default 3) instead of its whole Markdown; read more with extract_urls start_char.',
+      'Prefer content_mode="passages" with include_content: each page then carries only the passages that answer q (max_passages each, default 3, about 1,500 characters in all: max_passage_chars) instead of its whole Markdown; read more with extract_urls start_char.',
       `Engines configured here: ${configured}${byDefault}. Narrow with include_domains / exclude_domains, time_range (day/week/month/year), country, language, safesearch.`,
       'With include_content, each of the top results carries either content (Markdown) or content_error (blocked, robots_disallowed, http_error, timeout, network_error, unsupported_content_type, too_large, forbidden_address, empty_content, busy). PDFs and other binaries are listed but cannot be read.',
       'metadata.status is success, partial (an engine failed; results are still usable) or no_results. Errors: invalid_request (bad parameter), engines_unavailable (every engine failed; try later), and on a metered server insufficient_credits or rate_limited.',
