@@ -233,6 +233,23 @@ describe('search with content_mode "passages"', () => {
     }
   });
 
+  it('keeps each page within max_passage_chars, from POST and from a GET query string', async () => {
+    const base = { q: 'lighthouse ferry pier', engines: ['searxng'], include_content: true, content_results: 2 };
+    const res = await api.post('/api/search', { ...base, content_mode: 'passages', max_passage_chars: 200 });
+    expect(res.status).toBe(200);
+    const json = (await res.json()) as any;
+    for (const r of json.results.slice(0, 2)) {
+      expect(r.passages.reduce((n: number, p: any) => n + p.text.length, 0)).toBeLessThanOrEqual(200);
+      expect(r.passages.map((p: any) => p.text).join('\n')).toContain('pier 7');
+    }
+    const get = await fetch(
+      `${api.url}/api/search?q=fishing+permit&engines=searxng&include_content=true&content_results=1&content_mode=passages&max_passage_chars=150`,
+    );
+    expect(get.status).toBe(200);
+    const passages = ((await get.json()) as any).results[0].passages;
+    expect(passages.reduce((n: number, p: any) => n + p.text.length, 0)).toBeLessThanOrEqual(150);
+  });
+
   it('takes max_passages from a GET query string, and the same answer on web_search with passages in the text', async () => {
     const get = await fetch(
       `${api.url}/api/search?q=fishing+permit&engines=searxng&include_content=true&content_results=1&content_mode=passages&max_passages=2`,

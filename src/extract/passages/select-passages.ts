@@ -79,11 +79,16 @@ function termMatcher(query: QueryTerms, language: string | undefined): (token: s
     if (!index.has(t)) index.set(t, i);
   });
   const key = prefixKey(language);
+  // The plain two-letter key as a number: no string is cut or hashed for a word that fails it.
+  const plain = key === undefined ? undefined : key('ab') === 'ab' && key('éa') === 'éa';
+  const codes = new Set(terms.map((t) => t.charCodeAt(0) * 65536 + (t.charCodeAt(1) || 0)));
   const prefixes = key ? new Set(terms.map(key)) : undefined;
   const memo = new Map<string, number>();
   return (token) => {
-    // The prefix first: most words fail it, and a two-letter key hashes faster than the word.
-    if (key && !prefixes?.has(key(token))) return -1;
+    // The prefix first: most words fail it, and their test costs less than the word's hash.
+    if (plain) {
+      if (!codes.has(token.charCodeAt(0) * 65536 + (token.charCodeAt(1) || 0))) return -1;
+    } else if (key && !prefixes?.has(key(token))) return -1;
     let found = memo.get(token);
     if (found === undefined) {
       found = index.get(termOf(token)) ?? -1;
@@ -130,7 +135,7 @@ function countTerms(text: string, matcher: Matcher, tf: Float64Array, hits: numb
 }
 
 /** A heading path's (and lead-in's) term counts, counted once per call for all the passages under it. */
-type HeadingCounts = Map<string, Float64Array>;
+type HeadingCounts = Map<string, { counts: Float64Array; matched: number[] }>;
 
 function statsOf(passage: Passage, matcher: Matcher, headings: HeadingCounts): Stats {
   const terms = matcher.terms.length;
@@ -141,13 +146,15 @@ function statsOf(passage: Passage, matcher: Matcher, headings: HeadingCounts): S
   const context = (passage.lead_in ? [...passage.heading_path, passage.lead_in] : passage.heading_path).join('\n');
   let heading = headings.get(context);
   if (heading === undefined) {
-    heading = new Float64Array(terms);
-    if (context !== '') countTerms(context, matcher, heading, undefined);
+    const counts = new Float64Array(terms);
+    const found: number[] = [];
+    if (context !== '') countTerms(context, matcher, counts, found);
+    heading = { counts, matched: [...new Set(found.filter((_, i) => i % 2 === 1))] };
     headings.set(context, heading);
   }
-  const matched: number[] = [];
-  for (let t = 0; t < terms; t++) if ((body[t] as number) > 0 || (heading[t] as number) > 0) matched.push(t);
-  return { length, mostlyLinked, hits, body, heading, matched };
+  const matched = [...heading.matched];
+  for (let i = 1; i < hits.length; i += 2) if (!matched.includes(hits[i] as number)) matched.push(hits[i] as number);
+  return { length, mostlyLinked, hits, body, heading: heading.counts, matched };
 }
 
 /** Query pairs (in query order) found within `phraseGap` positions of each other, in order. */

@@ -92,11 +92,10 @@ const stems = new Map<string, string>();
 
 /** The term a token counts as: its Porter stem for ASCII words, else the token itself. */
 export function termOf(token: string): string {
-  if (!STEMMABLE.test(token)) return token;
   let stem = stems.get(token);
   if (stem === undefined) {
     if (stems.size >= STEMS_KEPT) stems.clear();
-    stem = stemmer(token);
+    stem = STEMMABLE.test(token) ? stemmer(token) : token;
     stems.set(token, stem);
   }
   return stem;
