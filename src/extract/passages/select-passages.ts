@@ -66,29 +66,33 @@ interface Stats {
   matched: number[];
 }
 
+interface Matcher {
+  match: (token: string) => number;
+  terms: string[];
+  /** Whether a word with these first two character codes may match (scanWords' filter). */
+  wanted?: (first: number, second: number) => boolean;
+}
+
 /**
  * Maps a token to its query term's index (-1 for none). Where the stemmer keeps a word's
  * first two letters, up to a fold of their accents (stem.ts prefixKey), a token whose first
  * two differ from every term's is never stemmed: most of a page's words are skipped at the
  * cost of a set lookup.
  */
-function termMatcher(query: QueryTerms, language: string | undefined): (token: string) => number {
+function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
   const { terms, termOf } = query;
   const index = new Map<string, number>();
   terms.forEach((t, i) => {
     if (!index.has(t)) index.set(t, i);
   });
   const key = prefixKey(language);
-  // The plain two-letter key as a number: no string is cut or hashed for a word that fails it.
-  const plain = key === undefined ? undefined : key('ab') === 'ab' && key('éa') === 'éa';
-  const codes = new Set(terms.map((t) => t.charCodeAt(0) * 65536 + (t.charCodeAt(1) || 0)));
   const prefixes = key ? new Set(terms.map(key)) : undefined;
+  // The plain two-letter key as a number, tested while scanning: a word that fails it is never cut out.
+  const plain = key !== undefined && key('ab') === 'ab' && key('éa') === 'éa';
+  const codes = new Set(terms.map((t) => t.charCodeAt(0) * 65536 + (t.charCodeAt(1) || 0)));
   const memo = new Map<string, number>();
-  return (token) => {
-    // The prefix first: most words fail it, and their test costs less than the word's hash.
-    if (plain) {
-      if (!codes.has(token.charCodeAt(0) * 65536 + (token.charCodeAt(1) || 0))) return -1;
-    } else if (key && !prefixes?.has(key(token))) return -1;
+  const match = (token: string): number => {
+    if (token === '' || (!plain && key && !prefixes?.has(key(token)))) return -1;
     let found = memo.get(token);
     if (found === undefined) {
       found = index.get(termOf(token)) ?? -1;
@@ -96,11 +100,7 @@ function termMatcher(query: QueryTerms, language: string | undefined): (token: s
     }
     return found;
   };
-}
-
-interface Matcher {
-  match: (token: string) => number;
-  terms: string[];
+  return plain ? { match, terms, wanted: (a, b) => codes.has(a * 65536 + b) } : { match, terms };
 }
 
 /**
@@ -110,27 +110,31 @@ interface Matcher {
  */
 function countTerms(text: string, matcher: Matcher, tf: Float64Array, hits: number[] | undefined): number {
   let position = 0;
-  scanWords(text, (word, noSpaces) => {
-    if (!noSpaces) {
-      const t = matcher.match(word);
-      if (t !== -1) {
-        tf[t] = (tf[t] as number) + 1;
-        hits?.push(position, t);
+  scanWords(
+    text,
+    (word, noSpaces) => {
+      if (!noSpaces) {
+        const t = matcher.match(word);
+        if (t !== -1) {
+          tf[t] = (tf[t] as number) + 1;
+          hits?.push(position, t);
+        }
+        position += 1;
+        return;
       }
-      position += 1;
-      return;
-    }
-    const found: [number, number][] = [];
-    matcher.terms.forEach((term, t) => {
-      for (let at = word.indexOf(term); at !== -1; at = word.indexOf(term, at + term.length)) {
-        tf[t] = (tf[t] as number) + 1;
-        found.push([position + Math.floor(at / CHARS_PER_WORD), t]);
-      }
-    });
-    found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    for (const [p, t] of found) hits?.push(p, t);
-    position += Math.ceil(word.length / CHARS_PER_WORD);
-  });
+      const found: [number, number][] = [];
+      matcher.terms.forEach((term, t) => {
+        for (let at = word.indexOf(term); at !== -1; at = word.indexOf(term, at + term.length)) {
+          tf[t] = (tf[t] as number) + 1;
+          found.push([position + Math.floor(at / CHARS_PER_WORD), t]);
+        }
+      });
+      found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      for (const [p, t] of found) hits?.push(p, t);
+      position += Math.ceil(word.length / CHARS_PER_WORD);
+    },
+    matcher.wanted,
+  );
   return position;
 }
 
@@ -229,7 +233,7 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
   const parsed = queryTerms(query, options.language);
   const { terms, weights, own, sequence } = parsed;
   if (own === 0) return undefined;
-  const matcher: Matcher = { match: termMatcher(parsed, options.language), terms };
+  const matcher = termMatcher(parsed, options.language);
   const headings: HeadingCounts = new Map();
   const stats = passages.map((p) => statsOf(p, matcher, headings));
   const n = stats.length;
