@@ -50,7 +50,7 @@ export function answerCue(question: string): RegExp | undefined {
   const q = question.toLowerCase();
   if (/\b(?:what|which|at what) (?:time|hour)\b/.test(q)) return TIME;
   if (
-    /\bhow much\b.*\b(?:money|cost|costs|pay|paid|price|priced|spend|spent|worth|earn|earned|charge|charged|fine|fined|raise|raised)\b|\b(?:what|which) (?:price|sum|amount of money|fee|salary)\b/.test(
+    /^\s*(?:how much|what|which)\b.*\b(?:money|cost|costs|pay|paid|price|priced|prices|spend|spent|worth|earn|earned|charge|charged|fine|fined|raise|raised|invest|invested|pledge|pledged|fee|fees|salary|wage|wages|budget|revenue|funding|bill|fare|tag)\b|\b(?:what|which) (?:sum|amount of money)\b/.test(
       q,
     )
   )

@@ -13,6 +13,8 @@ describe('answerCue', () => {
     expect(matches('At what hour do they start?', 'They start at 1 p.m. sharp.')).toBe(true);
     expect(matches('How much does a ticket cost?', 'A ticket is €4.50 for adults.')).toBe(true);
     expect(matches('How much money did they raise?', 'They raised 3 million dollars.')).toBe(true);
+    expect(matches('What is the price tag of the new bridge?', 'The bridge will cost $40 million.')).toBe(true);
+    expect(matches('What monthly fee do members pay?', 'Members pay 12 euros a month.')).toBe(true);
     expect(matches('How far is the island?', 'The island lies 4 km offshore.')).toBe(true);
     expect(matches('How long did the repair take?', 'The repair took six weeks.')).toBe(true);
     expect(matches('How many boats are there?', 'There are twelve boats.')).toBe(true);
