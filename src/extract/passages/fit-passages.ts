@@ -18,12 +18,43 @@ interface Span {
   end: number;
 }
 
-/** The sentences of [start, end) of `markdown`, white space trimmed: cut at sentence ends and line breaks. */
-function sentences(markdown: string, start: number, end: number): Span[] {
+// A fence line (CommonMark 0.31, 4.5): three or more backticks or tildes, indented at most three spaces.
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/gm;
+
+/**
+ * The fenced code blocks of `markdown` that reach into [from, to), read from `origin` (a
+ * place outside any block: a section's start) so that a block opened before `from` counts.
+ */
+function codeBlocks(markdown: string, origin: number, from: number, to: number): Span[] {
+  const text = markdown.slice(origin, to);
+  if (!text.includes('```') && !text.includes('~~~')) return [];
+  const blocks: Span[] = [];
+  let open: { at: number; fence: string } | undefined;
+  for (const m of text.matchAll(FENCE_LINE)) {
+    const fence = m[1] as string;
+    if (open === undefined) open = { at: origin + m.index, fence };
+    else if (fence[0] === open.fence[0] && fence.length >= open.fence.length) {
+      const lineEnd = text.indexOf('\n', m.index);
+      const end = lineEnd === -1 ? to : origin + lineEnd;
+      if (end > from) blocks.push({ start: open.at, end });
+      open = undefined;
+    }
+  }
+  if (open !== undefined) blocks.push({ start: open.at, end: to });
+  return blocks;
+}
+
+/**
+ * The sentences of [start, end) of `markdown`, white space trimmed: cut at sentence ends and
+ * line breaks, never inside a fenced code block (`origin`: where its section starts).
+ */
+function sentences(markdown: string, start: number, end: number, origin = start): Span[] {
   const text = markdown.slice(start, end);
   const cuts = new Set<number>([0, text.length]);
   for (const m of text.matchAll(SENTENCE_END)) cuts.add(m.index + m[0].length);
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) cuts.add(at + 1);
+  for (const block of codeBlocks(markdown, origin, start, end))
+    for (const cut of cuts) if (start + cut > block.start && start + cut < block.end) cuts.delete(cut);
   const sorted = [...cuts].sort((a, b) => a - b);
   const spans: Span[] = [];
   for (let i = 0; i + 1 < sorted.length; i++) {
@@ -104,7 +135,7 @@ function fit(markdown: string, passage: Passage, region: Span, limit: number, we
   // Only the text it could grow into, a sentence cut at either clipped edge left out.
   const from = Math.max(region.start, passage.start_char - limit);
   const to = Math.min(region.end, passage.end_char + limit);
-  const around = sentences(markdown, from, to);
+  const around = sentences(markdown, from, to, region.start);
   if (from > region.start && (around[0]?.end ?? Infinity) <= passage.start_char) around.shift();
   if (to < region.end && (around[around.length - 1]?.start ?? -1) >= passage.end_char) around.pop();
   const first = around.findIndex((s) => s.end > passage.start_char);

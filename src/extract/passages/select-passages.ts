@@ -4,8 +4,8 @@
  * list's lead-in) as a second field weighted in before saturation (BM25F, Robertson et
  * al. 2004), and two bonuses for query words that stand together: adjacent pairs in query
  * order (phrases) and the tightest window holding every matched word (proximity). For a
- * question asked in other words than its answer: the query's synonyms count at a lower
- * weight (query-terms.ts), a passage holding the kind of value the question asks for (a
+ * question asked in other words than its answer: the query's synonyms and related words
+ * count at lower weights (query-terms.ts), a passage holding the kind of value the question asks for (a
  * date for "when", a number for "how many": answer-cues.ts) gains, and so does a passage
  * beside a good one in its section (the answer often follows the sentence that names the
  * topic).
@@ -48,8 +48,8 @@ export interface SelectOptions {
   /** The page's language (BCP 47): its stop words join the English ones, its stemmer applies. */
   language?: string;
   /**
-   * The passages' characters in all (`max_passage_chars`): longer ones are cut to their best
-   * sentences (fit-passages.ts). Absent: passages whole.
+   * The passages' characters in all (`max_passage_chars`): they are cut or grown at sentence
+   * ends to fill it (fit-passages.ts). Absent: passages as split.
    */
   maxChars?: number;
 }
@@ -259,7 +259,7 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
     if (s.mostlyLinked) value *= RANKING.linkedWeight;
     return value;
   });
-  // A page none of the query's own words reach does not answer it, whatever its relatives and cues match.
+  // A page that neither the query's words nor their relatives reach does not answer it, whatever the cue matches.
   if (!stats.some((s) => s.matched.length > 0)) scores.fill(0);
   passages.forEach((passage, i) => {
     let neighbour = 0;

@@ -74,6 +74,26 @@ describe('selectPassages with maxChars', () => {
     expect(md.charAt(p?.end_char ?? 0)).toBe(' ');
   });
 
+  it('never cuts or grows into part of a fenced code block', () => {
+    const code = ['```js', ...Array.from({ length: 8 }, (_, i) => `const step${i} = await bake(${i}); // oven`), '```'];
+    const md = [
+      '## Baking',
+      '',
+      'Set the oven before anything else. It takes a while to warm.',
+      '',
+      ...code,
+      '',
+      'The bakery script above waits for each tray. Run it once a day.',
+    ].join('\n');
+    for (const maxChars of [120, 250, 400, 600]) {
+      for (const p of selectPassages(md, 'bakery script tray', 1, { maxChars })) {
+        expect(md.slice(p.start_char, p.end_char)).toBe(p.text);
+        const fences = p.text.split('\n').filter((line) => line.startsWith('```')).length;
+        expect([0, 2], `${maxChars}: ${p.text}`).toContain(fences);
+      }
+    }
+  });
+
   it('is deterministic and changes nothing without maxChars', () => {
     const a = selectPassages(PAGE, 'bakery open', 3, { maxChars: 500 });
     expect(selectPassages(PAGE, 'bakery open', 3, { maxChars: 500 })).toEqual(a);
