@@ -9,6 +9,7 @@
  */
 import { SENTENCE_END } from './markdown-units.js';
 import type { Passage } from './passage.js';
+import { FENCED_CODE } from './visible-text.js';
 
 /** How much a stretch of text answers the query (select-passages.ts). */
 export type Weigh = (text: string) => number;
@@ -18,9 +19,6 @@ interface Span {
   end: number;
 }
 
-// A fence line (CommonMark 0.31, 4.5): three or more backticks or tildes, indented at most three spaces.
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/gm;
-
 /**
  * The fenced code blocks of `markdown` that reach into [from, to), read from `origin` (a
  * place outside any block: a section's start) so that a block opened before `from` counts.
@@ -29,18 +27,10 @@ function codeBlocks(markdown: string, origin: number, from: number, to: number):
   const text = markdown.slice(origin, to);
   if (!text.includes('```') && !text.includes('~~~')) return [];
   const blocks: Span[] = [];
-  let open: { at: number; fence: string } | undefined;
-  for (const m of text.matchAll(FENCE_LINE)) {
-    const fence = m[1] as string;
-    if (open === undefined) open = { at: origin + m.index, fence };
-    else if (fence[0] === open.fence[0] && fence.length >= open.fence.length) {
-      const lineEnd = text.indexOf('\n', m.index);
-      const end = lineEnd === -1 ? to : origin + lineEnd;
-      if (end > from) blocks.push({ start: open.at, end });
-      open = undefined;
-    }
+  for (const m of text.matchAll(FENCED_CODE)) {
+    const block = { start: origin + m.index, end: origin + m.index + m[0].length };
+    if (block.end > from) blocks.push(block);
   }
-  if (open !== undefined) blocks.push({ start: open.at, end: to });
   return blocks;
 }
 

@@ -21,7 +21,8 @@ export function countWords(text: string): number {
 }
 
 // A fenced code block, to its closing fence or the end (CommonMark 0.31, 4.5): a link there is code.
-const FENCED_CODE = /^ {0,3}(`{3,}|~{3,})[^\n]*(?:\n(?! {0,3}\1[`~]*[ \t]*$)[^\n]*)*(?:\n {0,3}\1[`~]*[ \t]*$)?/gm;
+export const FENCED_CODE =
+  /^ {0,3}(`{3,}|~{3,})[^\n]*(?:\n(?! {0,3}\1[`~]*[ \t]*$)[^\n]*)*(?:\n {0,3}\1[`~]*[ \t]*$)?/gm;
 
 /** The words of `text` inside a link's text or an image's alt text (a linked image's once), code blocks aside. */
 export function linkedWords(text: string): number {
