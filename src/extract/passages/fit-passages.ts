@@ -193,6 +193,13 @@ export function fitPassages(
       left -= span.end - span.start;
     });
   }
+  // Two passages grown into the gap between them: the later one starts where the earlier ends (a sentence end).
+  for (let c = 1; c < spans.length; c++) {
+    const span = spans[c] as Span;
+    let start = Math.max(span.start, (spans[c - 1] as Span).end);
+    while (start < span.end && /\s/.test(markdown[start] as string)) start++;
+    spans[c] = { start, end: span.end };
+  }
   return chosen.map((passage, c) => {
     const { start, end } = spans[c] as Span;
     if (start === passage.start_char && end === passage.end_char) return passage;

@@ -94,6 +94,28 @@ describe('selectPassages with maxChars', () => {
     }
   });
 
+  it('never gives two passages the same text when both grow into the gap between them', () => {
+    const filler = (from: number) => Array.from({ length: 4 }, (_, i) => sentence(from + i)).join(' ');
+    const md = [
+      '## Walk',
+      '',
+      `The bakery opens early. ${filler(0)}`,
+      '',
+      filler(4),
+      '',
+      filler(8),
+      '',
+      `A second bakery opens late. ${filler(12)}`,
+    ].join('\n');
+    // Two short passages of one section with sentences between them: both may grow into the gap.
+    const chosen = selectPassages(md, 'bakery opens', 2, { maxChars: 2000 });
+    expect(chosen).toHaveLength(2);
+    expect(chosen.reduce((n, p) => n + p.text.length, 0)).toBeGreaterThan(1000);
+    for (let i = 1; i < chosen.length; i++)
+      expect(chosen[i]?.start_char).toBeGreaterThanOrEqual(chosen[i - 1]?.end_char ?? 0);
+    for (const p of chosen) expect(md.slice(p.start_char, p.end_char)).toBe(p.text);
+  });
+
   it('is deterministic and changes nothing without maxChars', () => {
     const a = selectPassages(PAGE, 'bakery open', 3, { maxChars: 500 });
     expect(selectPassages(PAGE, 'bakery open', 3, { maxChars: 500 })).toEqual(a);
