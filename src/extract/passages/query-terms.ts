@@ -49,11 +49,14 @@ export function queryTerms(query: string, language?: string): QueryTerms {
     sequence.push(index);
   }
   const own = terms.length;
+  const known = new Set(terms);
   // Synonyms, then related words, each list after the other so that weights follow positions.
   const add = (list: string[]) => {
     for (const word of list) {
       const term = termOf(word);
-      if (!stop.has(word) && !terms.includes(term)) terms.push(term);
+      if (stop.has(word) || known.has(term)) continue;
+      known.add(term);
+      terms.push(term);
     }
   };
   const relatives = words.filter((w) => /^[a-z]{3,}$/.test(w)).map(relativesOf);
