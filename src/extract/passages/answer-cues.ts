@@ -42,7 +42,7 @@ const MONEY = new RegExp(
 const QUANTITY = new RegExp(`\\b${NUMBER}(?:\\s?-?\\s?(?:${UNITS}))(?![a-z])|[$€£¥₹]\\s?\\d|\\d\\s?%`, 'i');
 /** A person's name: two or three capitalised words in a row, within a sentence. */
 const NAME = /(?<=[\p{Ll},;:"“(] )\p{Lu}\p{Ll}+(?: \p{Lu}\.?)?(?: \p{Lu}[\p{Ll}'’-]+){1,2}/u;
-/** A place: a capitalised name after "in", "at", "from", "near". */
+/** A place: a capitalised name after "in", "at", "from", "near", "to". */
 const PLACE = /\b(?:in|at|from|near|to) (?:the )?\p{Lu}\p{Ll}+/u;
 
 /** The pattern an answer to `question` matches, when its question words say; else undefined. */
