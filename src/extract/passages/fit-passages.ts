@@ -7,7 +7,7 @@
  * the others. A sentence longer than a whole share is cut at its last space that fits.
  * Offsets stay exact: `text === markdown.slice(start_char, end_char)`.
  */
-import { SENTENCE_END } from './markdown-units.js';
+import { isHighSurrogate, SENTENCE_END } from './markdown-units.js';
 import type { Passage } from './passage.js';
 import { FENCED_CODE } from './visible-text.js';
 
@@ -63,9 +63,8 @@ function cutAtSpace(markdown: string, span: Span, limit: number): Span {
   let cut = Math.max(text.lastIndexOf(' ', limit), text.lastIndexOf('\n', limit));
   if (cut <= 0) {
     cut = limit;
-    const code = markdown.charCodeAt(span.start + cut - 1);
     // Never between the halves of a surrogate pair.
-    if (code >= 0xd800 && code <= 0xdbff) cut--;
+    if (isHighSurrogate(markdown.charCodeAt(span.start + cut - 1))) cut--;
   }
   let end = span.start + cut;
   while (end > span.start && /\s/.test(markdown[end - 1] as string)) end--;
@@ -166,33 +165,20 @@ export function fitPassages(
     };
   });
   const lengths = chosen.map((p) => p.end_char - p.start_char);
-  const total = lengths.reduce((a, b) => a + b, 0);
+  // When they fit, each keeps its text (and grows by an equal part of what is left); when they
+  // do not, each gets an equal share, a longer one cut to its best sentences, a shorter one
+  // grown. What one cannot use (its section ends) goes to those after it, the least room first.
+  const kept = lengths.reduce((a, b) => a + b, 0) <= maxChars ? lengths : lengths.map(() => 0);
+  const room = (c: number) => (regions[c] as Span).end - (regions[c] as Span).start - (kept[c] as number);
+  const order = chosen.map((_, c) => c).sort((a, b) => room(a) - room(b) || a - b);
   const spans: Span[] = new Array<Span>(chosen.length);
-  if (total <= maxChars) {
-    // Each keeps its text and grows by an equal part of what is left; a part one cannot use
-    // (its section ends) goes to those after it, the least room first.
-    const room = (c: number) => (regions[c] as Span).end - (regions[c] as Span).start - (lengths[c] as number);
-    const order = chosen.map((_, c) => c).sort((a, b) => room(a) - room(b) || a - b);
-    let spare = maxChars - total;
-    order.forEach((c, n) => {
-      const limit = (lengths[c] as number) + Math.floor(spare / (order.length - n));
-      const span = fit(markdown, chosen[c] as Passage, regions[c] as Span, limit, weigh);
-      spans[c] = span;
-      spare -= span.end - span.start - (lengths[c] as number);
-    });
-  } else {
-    // Equal shares: a longer passage is cut to its best sentences, a shorter one grows to its
-    // share; what one cannot use (its section ends) goes to those after it, the least room first.
-    const room = (c: number) => (regions[c] as Span).end - (regions[c] as Span).start;
-    const order = chosen.map((_, c) => c).sort((a, b) => room(a) - room(b) || a - b);
-    let left = maxChars;
-    order.forEach((c, n) => {
-      const share = Math.max(1, Math.floor(left / (order.length - n)));
-      const span = fit(markdown, chosen[c] as Passage, regions[c] as Span, share, weigh);
-      spans[c] = span;
-      left -= span.end - span.start;
-    });
-  }
+  let left = maxChars - kept.reduce((a, b) => a + b, 0);
+  order.forEach((c, n) => {
+    const limit = Math.max(1, (kept[c] as number) + Math.floor(left / (order.length - n)));
+    const span = fit(markdown, chosen[c] as Passage, regions[c] as Span, limit, weigh);
+    spans[c] = span;
+    left -= span.end - span.start - (kept[c] as number);
+  });
   // Two passages grown into the gap between them: the later one starts where the earlier ends (a sentence end).
   for (let c = 1; c < spans.length; c++) {
     const span = spans[c] as Span;

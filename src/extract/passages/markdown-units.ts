@@ -64,7 +64,7 @@ export function plainHeading(raw: string): string {
     .trim();
 }
 
-function isHighSurrogate(code: number): boolean {
+export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 

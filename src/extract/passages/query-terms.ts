@@ -19,9 +19,9 @@ export const RELATED_WEIGHT = 0.3;
 export const RELATED_PER_WORD = 40;
 
 export interface QueryTerms {
-  /** The query's own terms first (`own` of them), then its synonyms' terms. */
+  /** The query's own terms first (`own` of them), then its synonyms', then its related words'. */
   terms: string[];
-  /** Per term: 1 for the query's own, SYNONYM_WEIGHT for a synonym's. */
+  /** Per term: 1 for the query's own, SYNONYM_WEIGHT for a synonym's, RELATED_WEIGHT for a related word's. */
   weights: number[];
   own: number;
   /** Term indexes of the query's own content words, in query order (for phrases). */
