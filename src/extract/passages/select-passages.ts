@@ -15,7 +15,7 @@ import { answerCue } from './answer-cues.js';
 import { fitPassages, sameSection, type Weigh } from './fit-passages.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { splitPassages } from './split-passages.js';
-import { prefixKey } from './stem.js';
+import { firstTwo, prefixKey } from './stem.js';
 import { scanWords } from './tokenize.js';
 import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
 
@@ -88,7 +88,7 @@ function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
   const key = prefixKey(language);
   const prefixes = key ? new Set(terms.map(key)) : undefined;
   // The plain two-letter key as a number, tested while scanning: a word that fails it is never cut out.
-  const plain = key !== undefined && key('ab') === 'ab' && key('éa') === 'éa';
+  const plain = key === firstTwo;
   const codes = new Set(terms.map((t) => t.charCodeAt(0) * 65536 + (t.charCodeAt(1) || 0)));
   const memo = new Map<string, number>();
   const match = (token: string): number => {

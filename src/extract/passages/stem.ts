@@ -166,7 +166,8 @@ export function termsFor(language?: string): (token: string) => string {
   return terms;
 }
 
-const firstTwo = (word: string): string => word.slice(0, 2);
+/** The plain prefix key: a word's first two characters as they are. */
+export const firstTwo = (word: string): string => word.slice(0, 2);
 
 // Per UTF-16 code unit: at most 65,536 entries, most pages need a few dozen.
 const folds = new Map<number, string>();
