@@ -113,6 +113,18 @@ export function pageOptionsShape(limits: { maxTimeoutMs: number }) {
       .describe(
         "List the page's links in `links` ({ url, text, in_content }): absolute, de-duplicated, at most 1000 (links_truncated says when cut). Default false.",
       ),
+    include_comments: z
+      .boolean()
+      .optional()
+      .describe(
+        'Readers\' comments that follow the content (left out by default) are added after it under a "## Comments" heading, each with its author and date on one line. Format "markdown" only. Default false.',
+      ),
+    include_structured_data: z
+      .boolean()
+      .optional()
+      .describe(
+        "Return the page's structured data in `structured_data`: JSON-LD, microdata, RDFa Lite and OpenGraph/Twitter cards, normalised to schema.org types (Article, Product, Recipe, Event, FAQPage, HowTo, BreadcrumbList, Organization, Person in a stable shape; other types as their properties). HTML pages only. Default false.",
+      ),
     include_selectors: selectorList(
       `CSS selectors (standard CSS, no :contains; at most ${MAX_SELECTORS}) whose elements, in page order, are the content instead of the extractor's choice (content_source "selectors"); empty_content when none matches. HTML pages, format "markdown" only.`,
     ),
@@ -161,6 +173,7 @@ export function checkPageOptions(
     max_passage_chars?: number | undefined;
     include_selectors?: string[] | undefined;
     exclude_selectors?: string[] | undefined;
+    include_comments?: boolean | undefined;
   },
   ctx: z.RefinementCtx,
 ): void {
@@ -172,6 +185,12 @@ export function checkPageOptions(
     ctx.addIssue({ code: 'custom', path: ['query'], message: 'query applies to format "markdown" only' });
   // Format html returns the page as served or rendered, whole: there is no content to select.
   if (request.format !== 'html') return;
+  if (request.include_comments === true)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['include_comments'],
+      message: 'include_comments applies to format "markdown" only',
+    });
   for (const key of ['include_selectors', 'exclude_selectors'] as const) {
     const list = request[key];
     if (list !== undefined && list.length > 0)
@@ -229,6 +248,19 @@ export const passageSchema = z.object({
 });
 export type PassageResult = z.infer<typeof passageSchema>;
 
+/** What `include_structured_data` returns (extract/html/read/structured-data/; docs/decisions.md, "Structured data"). */
+export const structuredDataSchema = z.object({
+  items: z
+    .array(z.record(z.string(), z.unknown()))
+    .describe(
+      'schema.org items in page order, duplicates merged: `type`, `sources` (json-ld, microdata, rdfa, opengraph) and the fields of their type.',
+    ),
+  open_graph: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  twitter_card: z.record(z.string(), z.string()).optional(),
+  notes: z.array(z.string()).optional().describe('What could not be read (a broken JSON-LD block, a bound reached).'),
+  truncated: z.boolean().optional(),
+});
+
 export const extractResultSchema = z.object({
   url: z.string().describe('The submitted URL.'),
   success: z.boolean(),
@@ -255,6 +287,10 @@ export const extractResultSchema = z.object({
   description: z.string().optional(),
   language: z.string().optional(),
   published_at: z.string().optional(),
+  authors: z
+    .array(z.string())
+    .optional()
+    .describe("HTML pages: the authors' names, from the page's structured data, else its byline."),
   page_type: pageTypeSchema
     .optional()
     .describe("The extractor's guess of what kind of page it is; only on pages converted from HTML to Markdown."),
@@ -286,6 +322,9 @@ export const extractResultSchema = z.object({
     .optional()
     .describe('"selectors": the content is what include_selectors matched, not the extractor\'s choice.'),
   screenshot: z.string().optional().describe('screenshot: the rendered page as a base64 PNG.'),
+  structured_data: structuredDataSchema
+    .optional()
+    .describe('include_structured_data (HTML pages): what the page says about itself.'),
 });
 export type ExtractResult = z.infer<typeof extractResultSchema>;
 

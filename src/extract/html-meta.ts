@@ -7,12 +7,15 @@
 
 import { toIsoDate } from '../core/dates.js';
 import { decodeEntities } from '../core/entities.js';
+import { metaAuthors } from './html/read/bylines.js';
 
 export interface HtmlMeta {
   title?: string;
   description?: string;
   language?: string;
   published_at?: string;
+  /** The `author` meta's names (bylines.ts): a page served whole is not parsed for its byline. */
+  authors?: string[];
   /**
    * The head's `<link rel="canonical">` href as written (references decoded, trimmed): the
    * caller resolves it. Absent when two disagree, as search engines then ignore both.
@@ -138,6 +141,9 @@ export function readHtmlMeta(html: string): HtmlMeta {
 
   const published = publishedAt(metas, text);
   if (published !== undefined) meta.published_at = published;
+
+  const authors = metaAuthors(metas);
+  if (authors.length > 0) meta.authors = authors;
 
   const canonical = canonicalHref(text);
   if (canonical !== undefined) meta.canonical = canonical;

@@ -24,6 +24,7 @@ import { looksScriptDependent } from './script-dependent.js';
 import { sniffBinary, utf16Endianness } from './sniff.js';
 import { convertMarkdown, convertText, markdownTitle } from './text.js';
 import type { ContentKind, ConvertInput, ConvertOutput, PageControls } from './types.js';
+import type { StructuredData } from './html/read/structured-data/structured-data.js';
 import { convertXml } from './xml.js';
 
 export { rejectedExtension } from './extension-gate.js';
@@ -41,6 +42,7 @@ const SUPPORTED = 'only HTML, text, Markdown, CSV, JSON and XML can be extracted
 
 interface HtmlModule {
   htmlToMarkdown(html: string, url: string, controls?: PageControls): HtmlExtraction;
+  htmlStructuredData(html: string, url: string): StructuredData;
 }
 let htmlModule: Promise<HtmlModule> | undefined;
 
@@ -86,10 +88,15 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
     // The links' in_content follows the Markdown extraction's content, as with format markdown.
     const links = kind === 'html' && input.controls?.includeLinks === true ? await htmlLinks(text, url) : noLinks;
     const canonicalUrl = absoluteHttpLink(canonical, url);
+    const structured =
+      kind === 'html' && input.controls?.includeStructuredData === true
+        ? { structured_data: (await loadHtmlModule()).htmlStructuredData(text, url) }
+        : {};
     return {
       markdown: '',
       html: text,
       ...meta,
+      ...structured,
       content_type: essence,
       ...links,
       ...(canonicalUrl !== undefined ? { canonical_url: canonicalUrl } : {}),
@@ -107,6 +114,8 @@ export async function convert(input: ConvertInput): Promise<ConvertOutput> {
         description: extraction.description ?? head.description,
         language: extraction.language ?? head.language,
         published_at: extraction.published_at ?? head.published_at,
+        authors: extraction.authors ?? head.authors,
+        structured_data: extraction.structuredData,
         page_type: extraction.pageType,
         content_type: essence,
         links: extraction.links,

@@ -5,6 +5,7 @@
 
 import type { PageType } from '../core/page-types.js';
 import type { PassFailure } from './html/page-context.js';
+import type { StructuredData } from './html/read/structured-data/structured-data.js';
 
 export type ContentKind = 'html' | 'text' | 'markdown' | 'csv' | 'json' | 'xml';
 
@@ -35,6 +36,10 @@ export interface PageControls {
   includeSelectors?: readonly string[];
   /** CSS selectors whose elements are removed before anything else reads the page. */
   excludeSelectors?: readonly string[];
+  /** Readers' comments after the content, under `## Comments` (left out otherwise). */
+  includeComments?: boolean;
+  /** The page's structured data (`structured_data`: JSON-LD, microdata, RDFa, OpenGraph). */
+  includeStructuredData?: boolean;
 }
 
 /** One link of the page: absolute, tracking parameters dropped. */
@@ -55,6 +60,10 @@ export interface ConvertOutput {
   description?: string;
   language?: string;
   published_at?: string;
+  /** The authors' names (HTML): the structured data's, else the byline's. */
+  authors?: string[];
+  /** What the page says about itself (HTML, controls.includeStructuredData). */
+  structured_data?: StructuredData;
   /** The HTML extractor's guess of the page's kind: set only where it ran (HTML to Markdown). */
   page_type?: PageType;
   /** Essence of the content type that was converted, e.g. `text/html`. */

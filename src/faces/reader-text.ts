@@ -2,7 +2,8 @@
  * A page as a person reads it, for the command line's `extract` and the `GET /r/` reader:
  * its title and source (and page type), then its Markdown, or with a query the passages
  * that answer it, each after its offsets into the whole Markdown and its section; and
- * its links (include_links) as a list to put under it.
+ * its links (include_links) as a list to put under it, and its structured data
+ * (include_structured_data) as JSON.
  */
 import type { ExtractResult } from '../core/schemas.js';
 
@@ -11,8 +12,15 @@ export type PageLink = NonNullable<ExtractResult['links']>[number];
 export function readerText(result: ExtractResult): string {
   const header = [`Title: ${result.title ?? '(none)'}`, `URL: ${result.final_url ?? result.url}`];
   if (result.page_type) header.push(`Page type: ${result.page_type}`);
+  if (result.authors !== undefined) header.push(`Authors: ${result.authors.join(', ')}`);
   const body = result.passages !== undefined ? passagesText(result) : (result.html ?? result.markdown);
-  return `${header.join('\n')}\n\n${body}\n`;
+  const data = result.structured_data === undefined ? '' : `\n${structuredDataText(result.structured_data)}\n`;
+  return `${header.join('\n')}\n\n${body}\n${data}`;
+}
+
+/** The page's structured data (include_structured_data) as a section of JSON to follow the content. */
+export function structuredDataText(data: NonNullable<ExtractResult['structured_data']>): string {
+  return ['## Structured data', '', '```json', JSON.stringify(data, null, 2), '```'].join('\n');
 }
 
 /** The passages, with what reads on from each (`start_char`), or a line saying none matched. */

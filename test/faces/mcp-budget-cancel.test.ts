@@ -91,6 +91,32 @@ describe('budgetExtract', () => {
     const response = { results: [{ url: 'u', success: true, markdown: 'abc', status_code: 200 }], metadata: {} } as any;
     expect(budgetExtract(response, 10_000, renderExtractMarkdown)).toEqual({ result: response, cut: 0 });
   });
+
+  it('cuts structured_data to whole items within a quarter of the budget, and says so', () => {
+    const item = (i: number) => ({
+      type: 'Product',
+      sources: ['json-ld'],
+      name: `Kettle ${i}`,
+      description: 'x'.repeat(400),
+    });
+    const data = { items: Array.from({ length: 100 }, (_, i) => item(i)), open_graph: { title: 'Kettles' } };
+    const response = {
+      results: [{ url: 'u', success: true, markdown: 'A short page.', status_code: 200, structured_data: data }],
+      metadata: {},
+    } as any;
+    const budget = 20_000;
+    const { result, cut } = budgetExtract(response, budget, renderExtractMarkdown);
+    expect(cut).toBe(1);
+    const fitted = result.results[0]!.structured_data!;
+    expect(fitted.truncated).toBe(true);
+    expect(fitted.notes?.at(-1)).toContain("cut to fit the tool's output budget");
+    expect(fitted.open_graph).toEqual({ title: 'Kettles' });
+    expect(fitted.items.length).toBeGreaterThan(0);
+    expect(fitted.items).toEqual(data.items.slice(0, fitted.items.length));
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(budget / 4);
+    expect(renderExtractMarkdown(result).length).toBeLessThanOrEqual(budget);
+    expect(result.results[0]!.markdown).toBe('A short page.');
+  });
 });
 
 describe('the output budget over MCP', () => {

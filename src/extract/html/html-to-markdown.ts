@@ -9,6 +9,11 @@ import type { PageMetadata } from './read/metadata.js';
 import type { PassFailure, Stage } from './page-context.js';
 import type { PageType } from '../../core/page-types.js';
 import { runPipeline } from './pipeline.js';
+import { boundHtml } from './read/input-bounds.js';
+import { metaMap } from './read/metadata.js';
+import { parseDocument } from './read/parse.js';
+import { readStructuredData } from './read/structured-data/structured-data.js';
+import type { StructuredData } from './read/structured-data/structured-data.js';
 import { AppError } from '../../core/errors.js';
 import { cssSelectorProblem } from '../../core/css-selector.js';
 import type { PageControls, PageLink } from '../types.js';
@@ -26,6 +31,8 @@ export interface HtmlExtraction extends PageMetadata {
   linksTruncated?: boolean;
   /** The content is what controls.includeSelectors matched. */
   fromSelectors?: true;
+  /** What the page says about itself (controls.includeStructuredData only). */
+  structuredData?: StructuredData;
 }
 
 export type { Stage, PageType, PassFailure };
@@ -45,7 +52,7 @@ export function htmlToMarkdown(html: string, url: string, controls?: PageControl
       details: mistyped,
     });
   if (controls !== undefined) checkSelectors(controls);
-  const { markdown, stage, metadata, pageType, failures, links, fromSelectors } = runPipeline(
+  const { markdown, stage, metadata, pageType, failures, links, fromSelectors, structuredData } = runPipeline(
     html,
     url,
     controls === undefined ? {} : { controls },
@@ -58,7 +65,18 @@ export function htmlToMarkdown(html: string, url: string, controls?: PageControl
     ...(failures.length > 0 ? { failures } : {}),
     ...(links !== undefined ? { links: links.list, linksTruncated: links.truncated } : {}),
     ...(fromSelectors ? { fromSelectors } : {}),
+    ...(structuredData !== undefined ? { structuredData } : {}),
   };
+}
+
+/**
+ * The structured data of a page served whole (format html), where no pipeline runs: the
+ * page parsed within the same input bounds, and read as the pipeline's read phase reads it.
+ */
+export function htmlStructuredData(html: string, url: string): StructuredData {
+  const bounded = boundHtml(html);
+  const doc = parseDocument(bounded.html, bounded.shape.capitalNames);
+  return readStructuredData(doc, metaMap(doc), { pageUrl: url });
 }
 
 function checkSelectors(controls: PageControls): void {

@@ -12,6 +12,7 @@ import type { DomDocument, DomElement } from './dom.js';
 import type { PageMetadata } from './read/metadata.js';
 import type { PageType } from '../../core/page-types.js';
 import type { Offer } from './finish/product-offer.js';
+import type { StructuredData } from './read/structured-data/structured-data.js';
 import type { TextStats } from './text-stats.js';
 import { computeTextStats } from './text-stats.js';
 import type { SourceWords } from './read/source-words.js';
@@ -160,6 +161,8 @@ export interface ParsedPage {
   readonly declaredTypes: ReadonlySet<string>;
   readonly hints: PageHints;
   readonly offer: Offer | null;
+  /** What the page says about itself (structured-data/), read when it declares any; null otherwise. */
+  readonly structuredData: StructuredData | null;
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };

@@ -21,7 +21,8 @@ import {
   readabilityCandidate,
   tooBigForReadability,
 } from './choose/candidates.js';
-import { markBesideArticle } from './choose/beside-article.js';
+import { dropCommentThreads, markBesideArticle } from './choose/beside-article.js';
+import { commentsSection, readComments } from './choose/comments.js';
 import { attachPictureCaptions } from './prepare/captions.js';
 import { annotateCodeBlocks } from './prepare/code-blocks.js';
 import { removeControlLabels } from './clean/control-labels.js';
@@ -32,11 +33,14 @@ import { boundHtml } from './read/input-bounds.js';
 import { separateJoinedWords } from './prepare/separate-joined-words.js';
 import { markMidLineStarts } from './clean/escape-line-starts.js';
 import { dropEmptyInlines, emptyBlankBlocks, writeMarkdown } from './write/markdown.js';
-import { MARK_PREFIX, dropOwnMarks } from './marks.js';
+import { HOLDS_THREAD_MARK, MARK_PREFIX, dropOwnMarks } from './marks.js';
 import { normalizeMath } from './prepare/math.js';
 import type { PageMetadata } from './read/metadata.js';
 import { metaMap, readMetadata } from './read/metadata.js';
 import { readDeclaredTypes } from './read/declared-types.js';
+import { authorsOf, readStructuredData } from './read/structured-data/structured-data.js';
+import type { StructuredData } from './read/structured-data/structured-data.js';
+import { bylineAuthors } from './read/bylines.js';
 import { removeNoise } from './prepare/noise.js';
 import type {
   Candidate,
@@ -143,6 +147,12 @@ const PASSES: readonly PhasePass[] = [
       const metas = p.attempt(() => metaMap(doc));
       if (metas === null) return;
       p.metadata = p.attempt(() => readMetadata(doc, metas)) ?? {};
+      // The authors: those its structured data names, else its byline's.
+      if (p.words.has('ld+json') || p.words.has('itemscope') || p.words.has('typeof='))
+        p.structuredData = p.attempt(() => readStructuredData(doc, metas, { pageUrl: p.url }));
+      const declared = p.structuredData === null ? [] : (p.attempt(() => authorsOf(p.structuredData!)) ?? []);
+      const authors = declared.length > 0 ? declared : (p.attempt(() => bylineAuthors(doc, metas)) ?? []);
+      if (authors.length > 0) p.metadata.authors = authors;
       p.declaredTypes = p.attempt(() => readDeclaredTypes(p.source, metas)) ?? new Set();
       const product = p.attempt(() => readProductPage(doc, p.words, metas));
       if (product === null) return;
@@ -261,6 +271,14 @@ const PASSES: readonly PhasePass[] = [
   },
 
   // clean (the candidate being written; the plain-text stage writes its own way)
+  {
+    // Readers' comments that follow the article are left out (Readability's copy lost them
+    // before it ran); `include_comments` writes them in a section of their own.
+    name: 'comments',
+    phase: 'clean',
+    applies: (p) => p.candidate.root.hasAttribute(HOLDS_THREAD_MARK),
+    run: (p) => void dropCommentThreads(p.candidate.root),
+  },
   { name: 'control-labels', phase: 'clean', run: (p) => removeControlLabels(p.candidate.root) },
   { name: 'repeated-blocks', phase: 'clean', run: (p) => dropRepeatedBlocks(p.candidate.root) },
   { name: 'inline-code', phase: 'clean', run: (p) => normalizeInlineCode(p.candidate.doc, p.candidate.root) },
@@ -350,6 +368,8 @@ export interface PipelineResult {
   links?: { list: PageLink[]; truncated: boolean };
   /** The content is what controls.includeSelectors matched: no stage was chosen. */
   fromSelectors?: true;
+  /** What the page says about itself (controls.includeStructuredData only). */
+  structuredData?: StructuredData;
 }
 
 /** Runs the passes of `phase` that are on and apply to `state`, in order. */
@@ -377,6 +397,7 @@ function newReading(html: string, run: PipelineRun): Reading {
     declaredTypes: new Set(),
     hints: { product: false, declaredDescription: null },
     offer: null,
+    structuredData: null,
   };
 }
 
@@ -473,10 +494,17 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
       failures: run.log.failures,
       ...(controls.includeLinks === true ? { links: links ?? { list: [], truncated: false } } : {}),
       ...(include.length > 0 ? { fromSelectors: true as const } : {}),
+      ...(controls.includeStructuredData === true
+        ? { structuredData: reading.structuredData ?? noStructuredData() }
+        : {}),
     };
   };
   try {
     runPhase('read', reading);
+    // Asked for, it is read even from a page whose source declared none (Open Graph cards).
+    const parsed = reading.doc;
+    if (controls.includeStructuredData === true && reading.structuredData === null && parsed !== null)
+      reading.structuredData = controlled(() => readStructuredData(parsed, metaMap(parsed), { pageUrl: url }), null);
     const page = parsedPage(reading);
     if (page === null) return result('', 'empty', 'other');
     // Every link of the page, before any pass or selector takes a part of it away.
@@ -516,6 +544,14 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
     }
     const finishing: Finishing = { ...page, markdown };
     runPhase('finish', finishing);
+    if (controls.includeComments === true && finishing.markdown !== '') {
+      // Read from a body of their own: the chrome removal took their authors' footers.
+      const section = controlled(() => {
+        const fresh = freshBody(page, exclude);
+        return commentsSection(readComments(fresh.ownerDocument!, fresh, page.base));
+      }, '');
+      if (section !== '') finishing.markdown = `${finishing.markdown}\n\n${section}`;
+    }
     if (found !== null) {
       const root =
         winner === null
@@ -532,6 +568,11 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
     run.log.record(error);
     return result('', 'empty', 'other');
   }
+}
+
+/** A page that declares nothing about itself (or defeated the parser). */
+function noStructuredData(): StructuredData {
+  return { items: [] };
 }
 
 /**
@@ -573,6 +614,7 @@ export function writeCandidate(doc: DomDocument, root: DomElement, base: string 
     declaredTypes: new Set(),
     hints: { product: false, declaredDescription: null },
     offer: null,
+    structuredData: null,
     base,
   };
   return write(page, { stage: 'readability', doc, root, chars: 1, nonLinkChars: 1 });

@@ -32,6 +32,7 @@ export const PASSES = [
   'product-description',
   'rank',
   // clean
+  'comments',
   'control-labels',
   'repeated-blocks',
   'inline-code',

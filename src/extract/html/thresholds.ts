@@ -73,6 +73,11 @@ export const THRESHOLDS = {
   MIN_POST_SHARE: 0.5,
   /** A thread or teaser follows an article when this much other non-link text precedes it (two short paragraphs). */
   MIN_ARTICLE_CHARS: 400,
+  /**
+   * ... but a thread leaves the content after this much (a headline and a line of story):
+   * readers' comments under a story of a few sentences are still not the story.
+   */
+  MIN_STORY_BEFORE_THREAD_CHARS: 150,
   /** A thread's mark goes on the section around its run when that adds at most this (its heading, a reply form). */
   MAX_SECTION_EXTRA_CHARS: 200,
   /** A run of teasers has at least this many items (a rail of other headlines, not a "see also" pair). */

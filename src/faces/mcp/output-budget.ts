@@ -6,7 +6,8 @@
  * page carries `total_chars` / `next_start_char` (extract_urls) or `content_total_chars` /
  * `content_next_start_char` (web_search), and the text block names the exact next call.
  * `structuredContent` is cut the same way, so both views agree. include_links lists are
- * cut first, to at most half the budget (links_truncated says so).
+ * cut first, to at most half the budget (links_truncated says so), and structured data to a
+ * quarter (its `truncated` and a note say so).
  */
 import type {
   ExtractResponse,
@@ -186,12 +187,59 @@ function fitLinks(response: ExtractResponse, budget: number): { result: ExtractR
   return { result: { ...response, results }, cut: kept.size };
 }
 
+type StructuredData = NonNullable<ExtractResult['structured_data']>;
+
+function structuredSize(data: StructuredData): number {
+  return JSON.stringify(data).length;
+}
+
+/**
+ * include_structured_data takes at most a quarter of the budget, shared fairly: a page over
+ * its share keeps its first items that fit (its Open Graph and Twitter records first), and
+ * says truncated with a note.
+ */
+function fitStructuredData(response: ExtractResponse, budget: number): { result: ExtractResponse; cut: number } {
+  const withData = response.results.filter((r) => r.structured_data !== undefined);
+  const sizes = withData.map((r) => structuredSize(r.structured_data!));
+  const shares = fairShares(sizes, budget);
+  const kept = new Map<ExtractResult, StructuredData>();
+  withData.forEach((r, i) => {
+    if ((sizes[i] as number) <= (shares[i] as number)) return;
+    const whole = r.structured_data!;
+    const fitted: StructuredData = {
+      ...whole,
+      items: [],
+      truncated: true,
+      notes: [...(whole.notes ?? []), "cut to fit the tool's output budget: POST /api/crawl returns it whole"],
+    };
+    let left = (shares[i] as number) - structuredSize(fitted);
+    for (const item of whole.items) {
+      const size = JSON.stringify(item).length + 1;
+      if (size > left) break;
+      fitted.items.push(item);
+      left -= size;
+    }
+    kept.set(r, left < 0 ? { items: [], truncated: true, notes: fitted.notes ?? [] } : fitted);
+  });
+  if (kept.size === 0) return { result: response, cut: 0 };
+  const results = response.results.map((r) => {
+    const data = kept.get(r);
+    return data === undefined ? r : { ...r, structured_data: data };
+  });
+  return { result: { ...response, results }, cut: kept.size };
+}
+
 export function budgetExtract(
   response: ExtractResponse,
   budget: number,
   render: (r: ExtractResponse) => string,
 ): Budgeted<ExtractResponse> {
   if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
+  const described = fitStructuredData(response, Math.floor(budget / 4));
+  if (described.cut > 0) {
+    const rest = budgetExtract(described.result, budget, render);
+    return { result: rest.result, cut: rest.result.results.filter((r, i) => r !== response.results[i]).length };
+  }
   const linked = fitLinks(response, Math.floor(budget / 2));
   if (linked.cut > 0) {
     const rest = budgetExtract(linked.result, budget, render);

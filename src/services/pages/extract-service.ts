@@ -100,6 +100,8 @@ export function extractOptions(
     | 'format'
     | 'stealth'
     | 'include_links'
+    | 'include_comments'
+    | 'include_structured_data'
     | 'include_selectors'
     | 'exclude_selectors'
     | 'wait_for_selector'
@@ -112,6 +114,8 @@ export function extractOptions(
 ): ExtractOptions {
   const controls: PageControls = {};
   if (request.include_links === true) controls.includeLinks = true;
+  if (request.include_comments === true) controls.includeComments = true;
+  if (request.include_structured_data === true) controls.includeStructuredData = true;
   if (request.include_selectors?.length) controls.includeSelectors = request.include_selectors;
   if (request.exclude_selectors?.length) controls.excludeSelectors = request.exclude_selectors;
   return {
@@ -170,6 +174,7 @@ export function pageResult(
   if (output.description) result.description = output.description;
   if (output.language) result.language = output.language;
   if (output.published_at) result.published_at = output.published_at;
+  if (output.authors !== undefined && output.authors.length > 0) result.authors = output.authors;
   if (output.page_type) result.page_type = output.page_type;
   result.content_type = output.content_type;
   result.final_url = outcome.finalUrl;
@@ -183,5 +188,8 @@ export function pageResult(
   }
   if (output.content_source !== undefined) result.content_source = output.content_source;
   if (outcome.screenshot !== undefined) result.screenshot = outcome.screenshot;
+  // Its items are typed per schema.org family; the answer's schema knows them as records.
+  if (output.structured_data !== undefined)
+    result.structured_data = output.structured_data as unknown as NonNullable<ExtractResult['structured_data']>;
   return result;
 }

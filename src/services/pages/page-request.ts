@@ -63,8 +63,8 @@ export function pageRequest(ctx: RequestContext, raw: string, options: ExtractOp
 
 /**
  * The key a page's output is cached under: its format and key, and a digest of the options
- * that change the output (links, selectors, the selector waited for, stealth: a site may
- * answer a browser's identity with another page), so that one never answers for another;
+ * that change the output (links, selectors, comments, structured data, the selector waited
+ * for, stealth: a site may answer a browser's identity with another page), so that one never answers for another;
  * a request without them keeps the key it always had.
  */
 export function pageCacheKey(format: ExtractFormat, key: string, options: ExtractOptions): string {
@@ -75,13 +75,17 @@ export function pageCacheKey(format: ExtractFormat, key: string, options: Extrac
     exclude: controls.excludeSelectors ?? [],
     wait: waitForSelector ?? null,
     ...(options.stealth === true ? { stealth: true } : {}),
+    ...(controls.includeComments === true ? { comments: true } : {}),
+    ...(controls.includeStructuredData === true ? { structuredData: true } : {}),
   };
   const plain =
     !shaping.links &&
     shaping.include.length === 0 &&
     shaping.exclude.length === 0 &&
     shaping.wait === null &&
-    options.stealth !== true;
+    options.stealth !== true &&
+    controls.includeComments !== true &&
+    controls.includeStructuredData !== true;
   if (plain) return `page:${format}:${key}`;
   const digest = createHash('sha256').update(JSON.stringify(shaping)).digest('hex').slice(0, 16);
   return `page:${format}:${digest}:${key}`;

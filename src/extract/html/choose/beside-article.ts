@@ -228,7 +228,7 @@ function hasThreadWord(element: DomElement): boolean {
 }
 
 /** Same tag, and a class in common or no class at all (a reply's item is its post's, a level deeper). */
-function alike(a: DomElement, b: DomElement): boolean {
+export function alike(a: DomElement, b: DomElement): boolean {
   if (tagOf(a) !== tagOf(b)) return false;
   const ca = (a.getAttribute('class') ?? '')
     .trim()
@@ -298,27 +298,41 @@ function isThread(parent: DomElement, posts: DomElement[], under: Map<DomElement
   return announced(parent);
 }
 
+/** A comment thread: the section around it (its heading and form), and the run whose children are its posts. */
+export interface CommentThread {
+  section: DomElement;
+  run: DomElement;
+  posts: DomElement[];
+}
+
+/** The signs each element shows of its own: an author (AUTHOR), a time (TIME), a reply control (REPLY). */
+export type OwnSigns = ReadonlyMap<DomElement, number>;
+
+export { AUTHOR as AUTHOR_SIGN, TIME as TIME_SIGN, REPLY as REPLY_SIGN };
+
 /**
- * Marks the comment threads under `body` with THREAD_MARK: runs of posts (postRun,
- * isThread) marked on the section around them, unless a post of the same make stands
- * outside the run (an author or a time written in an element of the same tag and classes
- * as in the run's posts): a forum topic's or a Q&A page's opening post, whose replies are
- * the page's content.
+ * The comment threads under `body`: runs of posts (postRun, isThread), unless a post of
+ * the same make stands outside the run (an author or a time written in an element of the
+ * same tag and classes as in the run's posts): a forum topic's or a Q&A page's opening
+ * post, whose replies are the page's content. With each element's own signs.
  */
-function markCommentThreads(body: DomElement, stats: Map<DomElement, TextStats>): void {
+export function commentThreads(
+  body: DomElement,
+  stats: Map<DomElement, TextStats>,
+): { threads: CommentThread[]; own: OwnSigns; under: OwnSigns } {
   const { own, under } = readSigns(body, stats);
-  const runs: DomElement[] = [];
+  const runs: Array<{ run: DomElement; posts: DomElement[] }> = [];
   walk(body, (element) => {
     if (!isPost(under.get(element) ?? 0)) return false;
     const posts = postRun(element, under);
     if (posts === null || !isThread(element, posts, under)) return true;
-    runs.push(element);
+    runs.push({ run: element, posts });
     return false;
   });
-  if (runs.length === 0) return;
+  if (runs.length === 0) return { threads: [], own, under };
   // Where each make of author or time (an element's tag and classes; one without a class
   // says nothing of the make) is written: in which runs, or outside them (null).
-  const found = new Set(runs);
+  const found = new Set(runs.map((r) => r.run));
   const placesOf = new Map<string, Set<DomElement | null>>();
   for (const [element, s] of own) {
     if ((s & (AUTHOR | TIME)) === 0 || !element.hasAttribute('class')) continue;
@@ -332,7 +346,8 @@ function markCommentThreads(body: DomElement, stats: Map<DomElement, TextStats>)
   // The make of a run's posts (where their authors and times are written) seen elsewhere too.
   const opened = new Set<DomElement | null>();
   for (const places of placesOf.values()) if (places.size > 1) for (const place of places) opened.add(place);
-  for (const run of runs) {
+  const threads: CommentThread[] = [];
+  for (const { run, posts } of runs) {
     if (opened.has(run)) continue;
     // The section around the run: its heading and form, not the article beside it.
     let section = run;
@@ -344,6 +359,20 @@ function markCommentThreads(body: DomElement, stats: Map<DomElement, TextStats>)
     ) {
       section = section.parentElement;
     }
+    threads.push({ section, run, posts });
+  }
+  return { threads, own, under };
+}
+
+/** Whether `element` is a post: it carries two of an author, a time and a reply control (`under`: commentThreads'). */
+export function isPostElement(element: DomElement, under: OwnSigns): boolean {
+  return isPost(under.get(element) ?? 0);
+}
+
+/** Marks the comment threads under `body` (commentThreads) with THREAD_MARK on their section. */
+function markCommentThreads(body: DomElement, stats: Map<DomElement, TextStats>): void {
+  const { threads } = commentThreads(body, stats);
+  for (const { section } of threads) {
     section.setAttribute(THREAD_MARK, '');
     body.setAttribute(HOLDS_THREAD_MARK, '');
   }
@@ -410,9 +439,12 @@ export function markBesideArticle(body: DomElement, stats: Map<DomElement, TextS
 /**
  * The marked threads and teasers under `root` that follow the article: at least
  * MIN_ARTICLE_CHARS characters of other text (not link text, not in a thread or a
- * teaser) come before them in document order.
+ * teaser) come before them in document order; for threads `minThreadArticle`.
  */
-function besideArticle(root: DomElement): { threads: DomElement[]; teasers: DomElement[] } {
+export function besideArticle(
+  root: DomElement,
+  minThreadArticle: number = THRESHOLDS.MIN_ARTICLE_CHARS,
+): { threads: DomElement[]; teasers: DomElement[] } {
   const threads: DomElement[] = [];
   const teasers: DomElement[] = [];
   let article = 0;
@@ -423,7 +455,8 @@ function besideArticle(root: DomElement): { threads: DomElement[]; teasers: DomE
       const thread = node.hasAttribute(THREAD_MARK);
       const teaser = !thread && node.hasAttribute(TEASER_MARK);
       if (thread || teaser) {
-        if (article >= THRESHOLDS.MIN_ARTICLE_CHARS) (thread ? threads : teasers).push(node);
+        if (article >= (thread ? minThreadArticle : THRESHOLDS.MIN_ARTICLE_CHARS))
+          (thread ? threads : teasers).push(node);
         skip = true;
       } else {
         skip = tagOf(node) === 'a' && node.hasAttribute('href');
@@ -463,11 +496,13 @@ export function textBesideArticle(
 
 /**
  * Removes the comment threads under `root` (a body marked by markBesideArticle, or a copy
- * of one) that follow an article (besideArticle); returns whether it did.
+ * of one) that follow a story: MIN_STORY_BEFORE_THREAD_CHARS of other text before them,
+ * less than an article needs to count teasers beside it (a few sentences over a long
+ * thread are still the story); returns whether it did.
  */
 export function dropCommentThreads(root: DomElement): boolean {
   if (!root.hasAttribute(HOLDS_THREAD_MARK)) return false;
-  const { threads } = besideArticle(root);
+  const { threads } = besideArticle(root, THRESHOLDS.MIN_STORY_BEFORE_THREAD_CHARS);
   for (const thread of threads) thread.remove();
   return threads.length > 0;
 }

@@ -10,15 +10,23 @@ import { TEXT_NODE, isElement, nextInTree } from '../dom.js';
 import { charsUpTo, visibleChars } from '../text-stats.js';
 import { THRESHOLDS } from '../thresholds.js';
 
-/** The declared description as plain text (entities and markup some shops leave in it removed). */
-export function declaredText(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
+/**
+ * A declared (JSON-LD) text as plain text: the entities and markup some sites leave in it
+ * removed. Also the structured-data reader's text values (read/structured-data/values.ts).
+ */
+export function declaredPlainText(value: string): string {
   // Entities twice (`&amp;lt;p&amp;gt;`), then tags: `[^<>]` keeps the pattern linear on "<<<<".
   // JSON text, not HTML source: only references with their semicolon.
-  const text = decodeEntities(decodeEntities(value, 'strict'), 'strict')
+  return decodeEntities(decodeEntities(value, 'strict'), 'strict')
     .replace(/<[^<>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** The declared description as plain text, when it is long enough to anchor on. */
+export function declaredText(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const text = declaredPlainText(value);
   return visibleChars(text) >= THRESHOLDS.MIN_DECLARED_CHARS ? text : null;
 }
 

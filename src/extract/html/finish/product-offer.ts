@@ -14,21 +14,25 @@ interface Offer {
   availability?: string;
 }
 
-/** schema.org ItemAvailability values, as a reader says them. */
+/** schema.org ItemAvailability values, and how a reader says them. */
 const AVAILABILITY: Record<string, string> = {
-  instock: 'in stock',
-  outofstock: 'out of stock',
-  soldout: 'sold out',
-  preorder: 'available to pre-order',
-  presale: 'pre-sale',
-  backorder: 'on back order',
-  discontinued: 'discontinued',
-  limitedavailability: 'limited availability',
-  instoreonly: 'in store only',
-  onlineonly: 'online only',
-  madetoorder: 'made to order',
-  reserved: 'reserved',
+  InStock: 'in stock',
+  OutOfStock: 'out of stock',
+  SoldOut: 'sold out',
+  PreOrder: 'available to pre-order',
+  PreSale: 'pre-sale',
+  BackOrder: 'on back order',
+  Discontinued: 'discontinued',
+  LimitedAvailability: 'limited availability',
+  InStoreOnly: 'in store only',
+  OnlineOnly: 'online only',
+  MadeToOrder: 'made to order',
+  Reserved: 'reserved',
 };
+
+const AVAILABILITY_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.keys(AVAILABILITY).map((name) => [name.toLowerCase(), name]),
+);
 
 /** A schema.org amount: a number, or a string of one ("1299.00", "1,299.00"); else NaN. */
 export function parseAmount(value: unknown): number {
@@ -50,12 +54,22 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function availabilityOf(value: unknown): string | undefined {
-  const name = text(value)
-    ?.split('/')
+/**
+ * The ItemAvailability value `value` names, as schema.org spells it (`InStock`): a schema.org
+ * URL, a prefixed name (`schema:InStock`) or the name in any case; else undefined. Also the
+ * structured-data reader's offers (read/structured-data/product.ts).
+ */
+export function availabilityName(value: unknown): string | undefined {
+  const key = text(value)
+    ?.split(/[/#:]/)
     .pop()
     ?.toLowerCase()
     .replace(/[^a-z]/g, '');
+  return key === undefined ? undefined : AVAILABILITY_NAMES.get(key);
+}
+
+function availabilityOf(value: unknown): string | undefined {
+  const name = availabilityName(value);
   return name === undefined ? undefined : AVAILABILITY[name];
 }
 
@@ -81,7 +95,7 @@ function merge(offers: Offer[]): Offer | null {
     if (offer.currency !== first.currency) continue;
     merged.low = Math.min(merged.low, offer.low);
     merged.high = Math.max(merged.high, offer.high);
-    if (merged.availability === undefined || offer.availability === AVAILABILITY.instock)
+    if (merged.availability === undefined || offer.availability === AVAILABILITY.InStock)
       merged.availability = offer.availability ?? merged.availability;
   }
   return merged;

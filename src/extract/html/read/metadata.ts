@@ -14,18 +14,18 @@ import { toIsoDate } from '../../../core/dates.js';
 import type { DomDocument, DomElement } from '../dom.js';
 import { normalizeSpace } from '../dom.js';
 import { PUBLISHED_META_NAMES } from '../../html-meta.js';
+import { jsonLdBlocks } from './json-ld-blocks.js';
 
 export interface PageMetadata {
   title?: string;
   description?: string;
   language?: string;
   published_at?: string;
+  /** The authors' names: the structured data's, else the byline's (pipeline.ts, the metadata pass). */
+  authors?: string[];
 }
 
 const PUBLISHED_META = PUBLISHED_META_NAMES;
-
-/** Upper bound on the JSON-LD text parsed per script (some embed whole catalogues). */
-const MAX_JSON_LD_CHARS = 1_000_000;
 
 /** `metas` is the document's metaMap, when the caller already has it. */
 export function readMetadata(doc: DomDocument, metas: Map<string, string> = metaMap(doc)): PageMetadata {
@@ -109,19 +109,11 @@ function jsonLdDate(doc: DomDocument): string | undefined {
 
 /**
  * The parsed JSON-LD blocks of the document whose text contains `needle` (a cheap filter
- * before parsing), each at most MAX_JSON_LD_CHARS long; broken blocks are skipped.
+ * before parsing), each at most MAX_JSON_LD_CHARS long; broken blocks are skipped
+ * (json-ld-blocks.ts).
  */
 export function* jsonLdValues(doc: DomDocument, needle: string): Generator<unknown> {
-  for (const script of Array.from(doc.getElementsByTagName('script'))) {
-    if (script.getAttribute('type')?.trim().toLowerCase() !== 'application/ld+json') continue;
-    const text = script.textContent ?? '';
-    if (text.length > MAX_JSON_LD_CHARS || !text.includes(needle)) continue;
-    try {
-      yield JSON.parse(text) as unknown;
-    } catch {
-      // A broken JSON-LD block says nothing.
-    }
-  }
+  for (const block of jsonLdBlocks(doc, needle)) if ('value' in block) yield block.value;
 }
 
 /** First `datePublished` string in a JSON-LD value (objects, arrays, `@graph`), depth-limited. */

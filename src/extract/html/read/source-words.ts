@@ -12,6 +12,8 @@ const WORDS = [
   'schema.org/Product',
   'roduct',
   'ld+json',
+  'itemscope',
+  'typeof=',
   '<math',
   'math/tex',
   'katex',

@@ -9,12 +9,16 @@ import { sliceNote } from '../../slice-note.js';
 
 /** The options of a call that shape the document its offsets index, which a follow-up call must repeat. */
 export type FollowUpOptions = Partial<
-  Pick<ExtractRequest, 'format' | 'stealth' | 'include_selectors' | 'exclude_selectors' | 'wait_for_selector'>
+  Pick<
+    ExtractRequest,
+    'format' | 'stealth' | 'include_comments' | 'include_selectors' | 'exclude_selectors' | 'wait_for_selector'
+  >
 >;
 
 /**
  * What a read-on call copies from the call it continues: start_char indexes the HTML with
- * format "html", the selected or trimmed Markdown with selectors, the rendered page with
+ * format "html", the selected or trimmed Markdown with selectors, the Markdown and its
+ * comments with include_comments, the rendered page with
  * wait_for_selector; stealth fetches (and caches) the page apart. Without them the next
  * slice would be cut from another document.
  */
@@ -23,6 +27,7 @@ export function followUpOptions(args: unknown): FollowUpOptions {
   return {
     ...(a.format === 'html' ? { format: 'html' as const } : {}),
     ...(a.stealth === true ? { stealth: true } : {}),
+    ...(a.include_comments === true ? { include_comments: true } : {}),
     ...(Array.isArray(a.include_selectors) ? { include_selectors: a.include_selectors as string[] } : {}),
     ...(Array.isArray(a.exclude_selectors) ? { exclude_selectors: a.exclude_selectors as string[] } : {}),
     ...(typeof a.wait_for_selector === 'string' ? { wait_for_selector: a.wait_for_selector } : {}),
@@ -48,6 +53,7 @@ export function renderExtractResult(
   if (result.page_type) shown.push(`page type ${result.page_type}`);
   if (result.final_url && result.final_url !== result.url) shown.push(`final URL ${result.final_url}`);
   if (result.published_at) shown.push(`published ${result.published_at}`);
+  if (result.authors !== undefined) shown.push(`by ${result.authors.join(', ')}`);
   if (result.rendered) shown.push('rendered in a headless browser');
   if (result.content_source === 'selectors') shown.push('content from include_selectors');
   if (result.screenshot !== undefined) shown.push('screenshot attached as an image');
@@ -64,6 +70,8 @@ export function renderExtractResult(
   );
   if (note !== undefined) lines.push('', note);
   if (result.links !== undefined) lines.push('', renderLinks(result.links, result.links_truncated === true));
+  if (result.structured_data !== undefined)
+    lines.push('', '<structured_data>', JSON.stringify(result.structured_data, null, 1), '</structured_data>');
   return lines.join('\n');
 }
 
