@@ -154,14 +154,15 @@ describe.concurrent('settings', () => {
 });
 
 describe.concurrent('extract in human mode', () => {
-  it("starts each page with its title, source URL and (HTML) page type, the Markdown following as the API's", async () => {
+  it("starts each page with its title, source URL, (HTML) page type and authors, the Markdown following as the API's", async () => {
     const out = await run(['extract', `${site.origin}/html`, `${site.origin}/text`]);
     expect(out.code).toBe(0);
     const json = JSON.parse((await run(['extract', `${site.origin}/html`, '--json'])).stdout);
     expect(json.results[0].page_type).toBeDefined();
+    expect(json.results[0].authors).toEqual(['Harbour Notes']);
     // Pages print as they complete: either may come first.
     expect(out.stdout).toContain(
-      `Title: ${json.results[0].title}\nURL: ${site.origin}/html\nPage type: ${json.results[0].page_type}\n\n${json.results[0].markdown}\n`,
+      `Title: ${json.results[0].title}\nURL: ${site.origin}/html\nPage type: ${json.results[0].page_type}\nAuthors: Harbour Notes\n\n${json.results[0].markdown}\n`,
     );
     expect(out.stdout).toContain(`\n---\n\nTitle: `);
     // A text page has no page type, so no such line.

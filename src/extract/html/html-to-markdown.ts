@@ -13,6 +13,7 @@ import { boundHtml } from './read/input-bounds.js';
 import { metaMap } from './read/metadata.js';
 import { parseDocument } from './read/parse.js';
 import { readStructuredData } from './read/structured-data/structured-data.js';
+import { sourceWords } from './read/source-words.js';
 import type { StructuredData } from './read/structured-data/structured-data.js';
 import { AppError } from '../../core/errors.js';
 import { cssSelectorProblem } from '../../core/css-selector.js';
@@ -76,7 +77,7 @@ export function htmlToMarkdown(html: string, url: string, controls?: PageControl
 export function htmlStructuredData(html: string, url: string): StructuredData {
   const bounded = boundHtml(html);
   const doc = parseDocument(bounded.html, bounded.shape.capitalNames);
-  return readStructuredData(doc, metaMap(doc), { pageUrl: url });
+  return readStructuredData(doc, metaMap(doc), { pageUrl: url, words: sourceWords(bounded.html) });
 }
 
 function checkSelectors(controls: PageControls): void {

@@ -149,7 +149,7 @@ const PASSES: readonly PhasePass[] = [
       p.metadata = p.attempt(() => readMetadata(doc, metas)) ?? {};
       // The authors: those its structured data names, else its byline's.
       if (p.words.has('ld+json') || p.words.has('itemscope') || p.words.has('typeof='))
-        p.structuredData = p.attempt(() => readStructuredData(doc, metas, { pageUrl: p.url }));
+        p.structuredData = p.attempt(() => readStructuredData(doc, metas, { pageUrl: p.url, words: p.words }));
       const declared = p.structuredData === null ? [] : (p.attempt(() => authorsOf(p.structuredData!)) ?? []);
       const authors = declared.length > 0 ? declared : (p.attempt(() => bylineAuthors(doc, metas)) ?? []);
       if (authors.length > 0) p.metadata.authors = authors;
@@ -504,7 +504,10 @@ export function runPipeline(html: string, url: string, options: PipelineOptions 
     // Asked for, it is read even from a page whose source declared none (Open Graph cards).
     const parsed = reading.doc;
     if (controls.includeStructuredData === true && reading.structuredData === null && parsed !== null)
-      reading.structuredData = controlled(() => readStructuredData(parsed, metaMap(parsed), { pageUrl: url }), null);
+      reading.structuredData = controlled(
+        () => readStructuredData(parsed, metaMap(parsed), { pageUrl: url, words: reading.words }),
+        null,
+      );
     const page = parsedPage(reading);
     if (page === null) return result('', 'empty', 'other');
     // Every link of the page, before any pass or selector takes a part of it away.

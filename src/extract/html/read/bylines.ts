@@ -6,7 +6,7 @@
  */
 
 import type { DomDocument, DomElement } from '../dom.js';
-import { descendants, normalizeSpace } from '../dom.js';
+import { normalizeSpace, walk } from '../dom.js';
 import { isUrlLike } from './structured-data/values.js';
 
 /** A page naming more is a list of contributors, not a byline. */
@@ -22,7 +22,8 @@ const BY = /^(?:by|von|par|por|di|door|av)\s+/i;
 export function bylineAuthors(doc: DomDocument, metas: Map<string, string>): string[] {
   const found = metaAuthors(metas);
   if (found.length === 0) {
-    const scope = doc.querySelector('article') ?? doc.querySelector('main') ?? doc.body;
+    // By tag name: a selector query runs css-select over every element, twice when neither is there.
+    const scope = doc.getElementsByTagName('article')[0] ?? doc.getElementsByTagName('main')[0] ?? doc.body;
     if (scope !== null) found.push(...pageBylines(scope as DomElement));
   }
   return distinct(found);
@@ -44,13 +45,13 @@ function pageBylines(scope: DomElement): string[] {
   let byline: string | null = null;
   // A walk reading attributes: a selector query walks the tree once per selector, each
   // element matched by css-select, at several times the cost.
-  for (const element of descendants(scope)) {
+  walk(scope, (element) => {
+    if (names.length >= MAX_BYLINE_AUTHORS) return false;
     const rel = element.getAttribute('rel');
     const itemprop = element.getAttribute('itemprop');
     if ((rel !== null && /\bauthor\b/i.test(rel)) || (itemprop !== null && /\bauthor\b/.test(itemprop))) {
       const named = itemprop === null ? null : element.querySelector('[itemprop~="name"]');
       names.push(...namesIn(normalizeSpace((named ?? element).textContent)));
-      if (names.length >= MAX_BYLINE_AUTHORS) break;
     } else if (byline === null && names.length === 0) {
       const classes = element.getAttribute('class');
       if (classes !== null && /byline/i.test(classes)) {
@@ -58,7 +59,8 @@ function pageBylines(scope: DomElement): string[] {
         if (BY.test(text)) byline = text;
       }
     }
-  }
+    return true;
+  });
   return names.length > 0 || byline === null ? names : namesIn(byline);
 }
 

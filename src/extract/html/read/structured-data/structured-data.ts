@@ -9,6 +9,7 @@
  */
 
 import type { DomDocument } from '../../dom.js';
+import type { SourceWord, SourceWords } from '../source-words.js';
 import { documentBaseUrl } from '../../urls.js';
 import { STRUCTURED_DATA_BOUNDS } from './bounds.js';
 import { fitSize } from './fit-size.js';
@@ -34,6 +35,12 @@ const { maxDeclarations, maxItems } = STRUCTURED_DATA_BOUNDS;
 export interface StructuredDataOptions {
   /** The page's URL: the base of relative URLs (a `<base href>` overrides it, as in a browser). */
   pageUrl: string;
+  /**
+   * The page's source words (source-words.ts): a syntax whose mark (`ld+json`, `itemscope`,
+   * `typeof=`) is not in the source is not looked for, which spares a walk of the page
+   * each. Absent: every syntax is looked for.
+   */
+  words?: SourceWords;
 }
 
 /** `metas`: the document's metaMap (metadata.ts). */
@@ -44,10 +51,11 @@ export function readStructuredData(
 ): StructuredData {
   const base = documentBaseUrl(doc, options.pageUrl);
   const notes = new Notes();
+  const declares = (word: SourceWord): boolean => options.words?.has(word) ?? true;
   const things = withMainEntities([
-    ...readJsonLd(doc, base, notes),
-    ...readMicrodata(doc, base, notes),
-    ...readRdfa(doc, base, notes),
+    ...(declares('ld+json') ? readJsonLd(doc, base, notes) : []),
+    ...(declares('itemscope') ? readMicrodata(doc, base, notes) : []),
+    ...(declares('typeof=') ? readRdfa(doc, base, notes) : []),
   ]);
   const index = new ThingIndex();
   for (const thing of things) index.add(thing);
