@@ -441,7 +441,7 @@ export function markBesideArticle(body: DomElement, stats: Map<DomElement, TextS
  * MIN_ARTICLE_CHARS characters of other text (not link text, not in a thread or a
  * teaser) come before them in document order; for threads `minThreadArticle`.
  */
-export function besideArticle(
+function besideArticle(
   root: DomElement,
   minThreadArticle: number = THRESHOLDS.MIN_ARTICLE_CHARS,
 ): { threads: DomElement[]; teasers: DomElement[] } {
@@ -502,7 +502,12 @@ export function textBesideArticle(
  */
 export function dropCommentThreads(root: DomElement): boolean {
   if (!root.hasAttribute(HOLDS_THREAD_MARK)) return false;
-  const { threads } = besideArticle(root, THRESHOLDS.MIN_STORY_BEFORE_THREAD_CHARS);
+  const threads = threadsAfterStory(root);
   for (const thread of threads) thread.remove();
   return threads.length > 0;
+}
+
+/** The marked threads under `root` that leave the content (dropCommentThreads): the readers' comments. */
+export function threadsAfterStory(root: DomElement): DomElement[] {
+  return besideArticle(root, THRESHOLDS.MIN_STORY_BEFORE_THREAD_CHARS).threads;
 }

@@ -15,17 +15,16 @@ import {
   REPLY_SIGN,
   TIME_SIGN,
   alike,
-  besideArticle,
   commentThreads,
   isPostElement,
   markBesideArticle,
+  threadsAfterStory,
 } from './beside-article.js';
 import { removeControlLabels } from '../clean/control-labels.js';
 import { writeMarkdown } from '../write/markdown.js';
 import { tidyMarkdown } from '../write/tidy.js';
 import { toIsoDate } from '../../../core/dates.js';
 import { computeTextStats } from '../text-stats.js';
-import { THRESHOLDS } from '../thresholds.js';
 
 export interface PageComment {
   author?: string;
@@ -54,7 +53,7 @@ export function readComments(doc: DomDocument, body: DomElement, base: string | 
   const { threads, own, under } = commentThreads(body, stats);
   // The threads the content leaves out: those that follow the article (a forum's posts are its content).
   markBesideArticle(body, stats);
-  const following = new Set(besideArticle(body, THRESHOLDS.MIN_STORY_BEFORE_THREAD_CHARS).threads);
+  const following = new Set(threadsAfterStory(body));
   const posts: Post[] = [];
   for (const thread of threads) {
     if (!following.has(thread.section)) continue;
