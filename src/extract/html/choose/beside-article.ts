@@ -369,13 +369,14 @@ export function isPostElement(element: DomElement, under: OwnSigns): boolean {
   return isPost(under.get(element) ?? 0);
 }
 
-/** Marks the comment threads under `body` (commentThreads) with THREAD_MARK on their section. */
-function markCommentThreads(body: DomElement, stats: Map<DomElement, TextStats>): void {
-  const { threads } = commentThreads(body, stats);
-  for (const { section } of threads) {
+/** Marks the comment threads under `body` (commentThreads) with THREAD_MARK on their section; returns what it found. */
+function markCommentThreads(body: DomElement, stats: Map<DomElement, TextStats>): ReturnType<typeof commentThreads> {
+  const found = commentThreads(body, stats);
+  for (const { section } of found.threads) {
     section.setAttribute(THREAD_MARK, '');
     body.setAttribute(HOLDS_THREAD_MARK, '');
   }
+  return found;
 }
 
 /**
@@ -429,11 +430,16 @@ function markTeasers(body: DomElement, stats: Map<DomElement, TextStats>): void 
 
 /**
  * Marks what `body` (the de-noised body, before the chrome removal) holds beside an
- * article: comment threads (THREAD_MARK) and teasers (TEASER_MARK).
+ * article: comment threads (THREAD_MARK) and teasers (TEASER_MARK). Returns the threads
+ * found, with each element's signs (choose/comments.ts reads the posts from them).
  */
-export function markBesideArticle(body: DomElement, stats: Map<DomElement, TextStats> = computeTextStats(body)): void {
-  markCommentThreads(body, stats);
+export function markBesideArticle(
+  body: DomElement,
+  stats: Map<DomElement, TextStats> = computeTextStats(body),
+): ReturnType<typeof commentThreads> {
+  const found = markCommentThreads(body, stats);
   markTeasers(body, stats);
+  return found;
 }
 
 /**

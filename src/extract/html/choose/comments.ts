@@ -15,7 +15,6 @@ import {
   REPLY_SIGN,
   TIME_SIGN,
   alike,
-  commentThreads,
   isPostElement,
   markBesideArticle,
   threadsAfterStory,
@@ -24,7 +23,6 @@ import { removeControlLabels } from '../clean/control-labels.js';
 import { writeMarkdown } from '../write/markdown.js';
 import { tidyMarkdown } from '../write/tidy.js';
 import { toIsoDate } from '../../../core/dates.js';
-import { computeTextStats } from '../text-stats.js';
 
 export interface PageComment {
   author?: string;
@@ -49,10 +47,9 @@ interface Post {
  * it as they are read), in page order; `doc` owns `body`.
  */
 export function readComments(doc: DomDocument, body: DomElement, base: string | null): PageComment[] {
-  const stats = computeTextStats(body);
-  const { threads, own, under } = commentThreads(body, stats);
-  // The threads the content leaves out: those that follow the article (a forum's posts are its content).
-  markBesideArticle(body, stats);
+  // Marked as the pipeline marks them: the threads the content leaves out are those that
+  // follow a story (threadsAfterStory; a forum's posts are its content).
+  const { threads, own, under } = markBesideArticle(body);
   const following = new Set(threadsAfterStory(body));
   const posts: Post[] = [];
   for (const thread of threads) {

@@ -4,10 +4,11 @@
  * a CDATA section, or left with trailing commas or raw line breaks in its strings, is
  * repaired once before it is given up on; one that still fails says so instead of throwing.
  * Read by the page metadata (metadata.ts), the product facts (product-page.ts) and the
- * structured data (structured-data/json-ld.ts).
+ * structured data (structured-data/json-ld.ts), each block parsed once for all three: its
+ * value is shared, and none of them changes it.
  */
 
-import type { DomDocument } from '../dom.js';
+import type { DomDocument, DomElement } from '../dom.js';
 
 /** Upper bound on the JSON-LD text parsed per script (some embed whole catalogues). */
 export const MAX_JSON_LD_CHARS = 1_000_000;
@@ -22,6 +23,12 @@ export interface JsonLdBlock {
   problem?: 'empty' | 'too-long' | 'invalid';
 }
 
+/**
+ * Each script's block as last parsed, with the text it was parsed from: the metadata, the
+ * product facts and the structured data read the same blocks of a page, parsed once.
+ */
+const parsedBlocks = new WeakMap<DomElement, { raw: string; block: JsonLdBlock }>();
+
 /** Blocks whose text contains `needle` only, when given (a cheap filter before parsing). */
 export function* jsonLdBlocks(doc: DomDocument, needle?: string): Generator<JsonLdBlock> {
   let index = 0;
@@ -34,14 +41,22 @@ export function* jsonLdBlocks(doc: DomDocument, needle?: string): Generator<Json
       continue;
     }
     if (needle !== undefined && !raw.includes(needle)) continue;
-    const text = unwrapped(raw);
-    if (text === '') {
-      yield { index, text, problem: 'empty' };
+    const known = parsedBlocks.get(script);
+    if (known !== undefined && known.raw === raw && known.block.index === index) {
+      yield known.block;
       continue;
     }
-    const parsed = parsedJson(text) ?? parsedJson(repaired(text));
-    yield parsed === undefined ? { index, text, problem: 'invalid' } : { index, text, value: parsed.value };
+    const block = parsedBlock(index, raw);
+    parsedBlocks.set(script, { raw, block });
+    yield block;
   }
+}
+
+function parsedBlock(index: number, raw: string): JsonLdBlock {
+  const text = unwrapped(raw);
+  if (text === '') return { index, text, problem: 'empty' };
+  const parsed = parsedJson(text) ?? parsedJson(repaired(text));
+  return parsed === undefined ? { index, text, problem: 'invalid' } : { index, text, value: parsed.value };
 }
 
 function parsedJson(text: string): { value: unknown } | undefined {
