@@ -4,13 +4,15 @@
  */
 import type { Config } from './core/config.js';
 import type { ConverterPort } from './core/ports/converter-port.js';
+import type { CrawlQueue } from './core/ports/crawl-queue.js';
 import { ConfigError } from './core/config.js';
 import type { Logger } from './core/logger.js';
 import type { SearchResponse } from './core/schemas.js';
 import type { Store } from './core/ports/store-port.js';
-import type { Renderer } from './core/ports/render-port.js';
+import type { BrowserStatus, Renderer } from './core/ports/render-port.js';
 import { addressPolicyFor } from './net/address-policy.js';
 import { GuardedFetcher } from './net/guarded-fetcher.js';
+import { browserStatus } from './render/browser-status.js';
 import type { StoredRobots } from './net/robots.js';
 import { RobotsChecker } from './net/robots.js';
 import { ApiKeys } from './services/accounts/api-keys.js';
@@ -24,6 +26,7 @@ import { SearchService } from './services/search/search-service.js';
 import { PageHolds } from './services/accounts/page-holds.js';
 import { MapService } from './services/site/map-service.js';
 import { SiteCrawlService } from './services/site/site-crawl-service.js';
+import { LocalCrawlQueue } from './store/local-crawl-queue.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ConvertInput, ConvertOutput, Passage, PassagesInput } from './extract/index.js';
 import { ConvertPool } from './workers/convert-pool.js';
@@ -46,6 +49,8 @@ export interface Core {
   pages: PageExtractor;
   /** Site crawl jobs: servers call `resume()` once they listen (their own jobs from an earlier life, orphans of dead instances). */
   siteCrawls: SiteCrawlService;
+  /** The browser's part of /healthz, when there is a renderer (answers within `timeoutMs`). */
+  browserStatus?: (timeoutMs: number) => Promise<BrowserStatus>;
   /** Where pages are converted: the worker pool, or the calling thread. */
   converter: ConverterPort<ConvertInput, ConvertOutput, PassagesInput, Passage[]>;
   close(): Promise<void>;
@@ -84,17 +89,28 @@ export async function openStore(config: Config): Promise<Store> {
   }
 }
 
+/**
+ * Who works on a site crawl's pages (core/ports/crawl-queue.ts): with Redis, a BullMQ queue
+ * every instance works on; else the job store's own frontier, in this process.
+ */
+export async function openCrawlQueue(config: Config, store: Store): Promise<CrawlQueue> {
+  if (config.store.kind !== 'redis') return new LocalCrawlQueue(store.siteJobs);
+  // Loaded only for a Redis store, as its client.
+  const { RedisCrawlQueue } = await import('./store/redis/redis-crawl-queue.js');
+  return new RedisCrawlQueue({ url: config.store.redisUrl as string, prefix: config.store.redisPrefix });
+}
+
 export async function buildCore(config: Config, logger: Logger, options: CoreOptions = {}): Promise<Core> {
   const store = await openStore(config);
   try {
-    return assemble(config, logger, store, options);
+    return assemble(config, logger, store, await openCrawlQueue(config, store), options);
   } catch (err) {
     await store.close();
     throw err;
   }
 }
 
-function assemble(config: Config, logger: Logger, store: Store, options: CoreOptions): Core {
+function assemble(config: Config, logger: Logger, store: Store, queue: CrawlQueue, options: CoreOptions): Core {
   const client = new GuardedFetcher(config.fetch);
   const { metrics } = options;
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken, {
@@ -102,7 +118,10 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     ...(metrics ? { onLookup: (cached: boolean) => metrics.cacheLookup('robots', cached) } : {}),
   });
   const observer = metrics ? { observer: metrics } : {};
-  const renderer = buildRenderer(config, logger);
+  const renderer = buildRenderer(config, logger, client);
+  // The remote browser's sessions, read when scraped.
+  if (metrics && renderer?.sessions && config.render.browserEndpoint !== undefined)
+    metrics.setRemoteBrowserGauge(renderer.sessions);
   const converter =
     options.converter === 'in-thread'
       ? new InThreadConverter()
@@ -138,12 +157,16 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     logger: logger.child({ component: 'site-crawl' }),
     metering,
     holds: new PageHolds({ ledger: store, ...observer }),
+    queue,
+    hostGate: store.hostGate,
+    ...observer,
   });
   return {
     config,
     logger,
     store,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(renderer?.status ? { browserStatus: renderer.status } : {}),
     keys: new ApiKeys(store),
     metering,
     operations: new Operations({ config, metering, extract, search, map, siteCrawls }),
@@ -155,6 +178,7 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
     close: async () => {
       // Runs stop first (their jobs stay running in the store: the next start resumes them).
       await siteCrawls.close();
+      await queue.close();
       await renderer?.close();
       await converter.close();
       await client.close();
@@ -164,16 +188,18 @@ function assemble(config: Config, logger: Logger, store: Store, options: CoreOpt
 }
 
 /**
- * The headless browser, when there is one and rendering is on. Nothing starts here: the
- * browser launches on the first page that needs it.
+ * The headless browser, when there is one (a local Chromium, or a remote one at
+ * WEBSEARCH_BROWSER_ENDPOINT, whose pages' requests `client` fetches) and rendering is on.
+ * Nothing starts here: the browser launches, or is connected to, on the first page that needs it.
  */
-function buildRenderer(config: Config, logger: Logger): Renderer | undefined {
-  const { mode, chromiumPath, pages } = config.render;
-  if (mode === 'never' || chromiumPath === undefined) return undefined;
-  return lazyRenderer(async () => {
+function buildRenderer(config: Config, logger: Logger, client: GuardedFetcher): Renderer | undefined {
+  const { mode, chromiumPath, pages, browserEndpoint, browserEndpointKind } = config.render;
+  const remote = browserEndpoint === undefined ? undefined : { endpoint: browserEndpoint, kind: browserEndpointKind };
+  if (mode === 'never' || (chromiumPath === undefined && remote === undefined)) return undefined;
+  return lazyRenderer(remote, async () => {
     const { ChromiumRenderer } = await import('./render/chromium-renderer.js');
     return new ChromiumRenderer({
-      executablePath: chromiumPath,
+      ...(remote ? { remote: { ...remote, client } } : { executablePath: chromiumPath }),
       pages,
       policy: addressPolicyFor(config.fetch.allowPrivateAddresses),
       connectTimeoutMs: config.fetch.connectTimeoutMs,
@@ -195,7 +221,7 @@ function buildRenderer(config: Config, logger: Logger): Renderer | undefined {
  * imported) on the first page that needs it: most pages never do, and the stdio server a
  * desktop client keeps all day should not carry it (BENCHMARKS.md, "Memory of each face").
  */
-function lazyRenderer(load: () => Promise<Renderer>): Renderer {
+function lazyRenderer(remote: Parameters<typeof browserStatus>[0], load: () => Promise<Renderer>): Renderer {
   let loaded: Promise<Renderer> | undefined;
   let ready: Renderer | undefined;
   return {
@@ -204,6 +230,9 @@ function lazyRenderer(load: () => Promise<Renderer>): Renderer {
       return (await loaded).render(request, ctx);
     },
     browserMajor: () => ready?.browserMajor?.(),
+    // Before it is loaded: nothing open, and a remote endpoint probed without playwright-core.
+    status: (timeoutMs) => ready?.status?.(timeoutMs) ?? browserStatus(remote, undefined, timeoutMs),
+    sessions: () => ready?.sessions?.() ?? { contexts: 0, pages: 0 },
     async close() {
       if (loaded) await (await loaded.catch(() => undefined))?.close();
     },

@@ -79,11 +79,17 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
     operations: core.operations,
     auth: createAuthenticator(core.keys, openMode),
     store: core.store,
+    crawlQueue: { shared: core.siteCrawls.queueShared, ping: () => core.siteCrawls.pingQueue() },
+    ...(core.browserStatus ? { browser: core.browserStatus } : {}),
     ...(metrics ? { metrics, metricsAllowed: metricsGate(core.keys, config.auth.metricsToken, openMode) } : {}),
     mcp: mcp.handle,
     sse,
   });
   metrics?.setSessionGauge(() => ({ streamable: mcp.sessionCount(), sse: sse.sessionCount() }));
+  metrics?.setSiteCrawlGauges({
+    inHand: () => core.siteCrawls.pagesInHand(),
+    queue: () => core.siteCrawls.queueDepth(),
+  });
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.server;
   // hono's node adapter, with the one error body for request targets it cannot make a URL of.
   const listener = getRequestListener(app.fetch, {

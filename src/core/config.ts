@@ -10,6 +10,7 @@ import { availableParallelism, homedir, hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedOrigins, type AllowedOrigin } from './allowed-origins.js';
+import { endpointKindProblem, endpointUrlProblem, shownEndpoint } from './browser-endpoint.js';
 import { closest } from './closest.js';
 
 const MiB = 1024 * 1024;
@@ -93,14 +94,18 @@ interface SettingDef {
   flag: string;
   schema: z.ZodType;
   help: string;
-  /** A credential: an error shows its length only ('value'), or the URL without its user info ('userinfo'). */
-  secret?: 'value' | 'userinfo';
+  /**
+   * A credential: an error shows its length only ('value'), the URL without its user info
+   * ('userinfo'), or only the URL's scheme, host and port ('url': tokens ride in paths and queries).
+   */
+  secret?: 'value' | 'userinfo' | 'url';
 }
 
 /** A setting's value as an error may print it: a credential never appears in a log or terminal. */
 function shownValue(def: SettingDef, raw: unknown): string {
   if (def.secret === undefined || typeof raw !== 'string') return JSON.stringify(raw);
   if (def.secret === 'value') return `a value of ${raw.length} characters, not shown`;
+  if (def.secret === 'url') return JSON.stringify(shownEndpoint(raw));
   // RFC 3986 3.2.1: the user information of an authority ends at its last '@'.
   return JSON.stringify(raw.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1***@'));
 }
@@ -215,6 +220,28 @@ const SETTINGS = [
     flag: '--chromium-path',
     schema: optionalString,
     help: `Chromium executable for rendering (default: the first existing of ${CHROMIUM_CANDIDATES.join(', ')}; none = no rendering)`,
+  },
+  {
+    path: 'render.browserEndpoint',
+    env: 'WEBSEARCH_BROWSER_ENDPOINT',
+    flag: '--browser-endpoint',
+    schema: z
+      .string()
+      .trim()
+      .superRefine((url, ctx) => {
+        const problem = endpointUrlProblem(url);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    help: 'a remote Chromium (a browser farm) to render on instead of launching one: a Playwright browser server (ws:// or wss://) or a DevTools endpoint (http(s)://, or ws(s)://.../devtools/browser/...); every request it makes for a page is fetched by this server under its rules',
+    secret: 'url',
+  },
+  {
+    path: 'render.browserEndpointKind',
+    env: 'WEBSEARCH_BROWSER_ENDPOINT_KIND',
+    flag: '--browser-endpoint-kind',
+    schema: z.enum(['auto', 'playwright', 'cdp']).default('auto'),
+    help: 'what WEBSEARCH_BROWSER_ENDPOINT speaks: playwright (chromium.connect), cdp (connectOverCDP), or auto: http(s):// and .../devtools/browser/... are cdp, any other ws(s):// playwright',
   },
   {
     path: 'render.pages',
@@ -798,6 +825,13 @@ const CROSS_CHECKS: readonly CrossCheck[] = [
       render.chromiumPath !== undefined && !fileExists(render.chromiumPath)
         ? `CHROMIUM_PATH: no file at ${render.chromiumPath} (install Debian's chromium, or unset it to render nothing)`
         : undefined,
+  },
+  {
+    reads: ['render.browserEndpoint', 'render.browserEndpointKind'],
+    problem: ({ render }) =>
+      render.browserEndpoint === undefined
+        ? undefined
+        : endpointKindProblem(render.browserEndpoint, render.browserEndpointKind),
   },
   {
     reads: ['render.heapMb', 'render.pageMemoryMb', 'render.memoryMb'],

@@ -12,7 +12,10 @@ export interface ResponseHead {
   finalUrl: string;
   status: number;
   statusText: string;
-  /** Lower-cased header names; repeated headers joined with ", ". */
+  /**
+   * Lower-cased header names; repeated headers joined with ", ", but Set-Cookie's with "\n"
+   * (a cookie's Expires holds a comma; a browser handed these headers splits them there).
+   */
   headers: Record<string, string>;
   /** Every URL visited before the final one, in order. */
   redirects: string[];
@@ -46,6 +49,11 @@ export interface FetchOptions {
   truncateAt?: number;
   /** Redirect hops to follow. Default: config (5). */
   maxRedirects?: number;
+  /**
+   * `manual`: a redirect is returned as the response, not followed (a browser's navigation,
+   * which the browser follows itself as a request of its own). Default `follow`.
+   */
+  redirect?: 'follow' | 'manual';
   /**
    * Called once the final hop's headers arrived, before the body is read. Throwing an
    * AppError aborts the download (content-type gate, Content-Length pre-check).

@@ -179,9 +179,10 @@ export class GuardedFetcher implements HttpClient {
         progress(current, status);
         let next: URL | undefined;
         try {
-          next = REDIRECT_STATUSES.has(status)
-            ? redirectTarget(single(response.headers.location), current, status)
-            : undefined;
+          next =
+            REDIRECT_STATUSES.has(status) && options.redirect !== 'manual'
+              ? redirectTarget(single(response.headers.location), current, status)
+              : undefined;
         } catch (error) {
           destroyBody(response.body);
           throw error;
@@ -238,7 +239,8 @@ export class GuardedFetcher implements HttpClient {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value === undefined) continue;
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      const lower = name.toLowerCase();
+      headers[lower] = Array.isArray(value) ? value.join(lower === 'set-cookie' ? '\n' : ', ') : value;
     }
     return {
       url: requested.href,

@@ -4,7 +4,7 @@
  * monopolising the connection pool. Entries are removed as soon as a key is idle, so the
  * map never grows with the number of hosts ever seen.
  */
-import { AppError } from '../core/errors.js';
+import { abortReason } from '../core/abort-reason.js';
 
 /** Gives the slot back; calling it more than once is harmless. */
 export type Release = () => void;
@@ -90,8 +90,4 @@ export class HostLimiter {
   #dropIfIdle(key: string, slot: Slot): void {
     if (slot.active === 0 && slot.queue.length === 0 && this.#slots.get(key) === slot) this.#slots.delete(key);
   }
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason instanceof Error ? signal.reason : new AppError('cancelled', 'request cancelled');
 }

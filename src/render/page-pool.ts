@@ -10,6 +10,7 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { StaticDocument } from '../core/ports/render-port.js';
+import type { RequestDeadline } from '../core/request-context.js';
 import { withTimeout } from '../core/with-timeout.js';
 
 /** Renders one page serves before it is closed (bounds what a long-lived page accumulates). */
@@ -24,13 +25,28 @@ export interface PooledPage {
   stealth: boolean;
   uses: number;
   /** What the route handler serves for the current render, and whether it lets images and fonts through. */
-  visit: { document: StaticDocument | undefined; screenshot: boolean };
+  visit: Visit;
   /** Origins the page sent requests to since its last wipe. */
   origins: Set<string>;
   /** The page's own DevTools session: the read of the document and the wipe. */
   cdp: CDPSession;
   /** The main frame's id (constant for the page's life, across navigations). */
   frameId: string;
+}
+
+/** The current render, as the page's route sees it. */
+export interface Visit {
+  document: StaticDocument | undefined;
+  screenshot: boolean;
+  /** The render's deadline, ended with it: what a remote browser's requests are fetched under (none between renders). */
+  ctx?: RequestDeadline | undefined;
+  /** Navigation redirects followed for this render (a remote browser's: fetched-route.ts). */
+  redirects: number;
+}
+
+/** A page's visit between renders. */
+export function idleVisit(): Visit {
+  return { document: undefined, screenshot: false, redirects: 0 };
 }
 
 export class PagePool {
@@ -47,8 +63,7 @@ export class PagePool {
 
   /** Wipes a page that rendered cleanly and keeps it; closes it if it is worn or the wipe fails. */
   async give(pooled: PooledPage): Promise<void> {
-    pooled.visit.document = undefined;
-    pooled.visit.screenshot = false;
+    pooled.visit = idleVisit();
     if (pooled.uses >= MAX_USES || !pooled.browser.isConnected()) return discard(pooled);
     try {
       await withTimeout(wipe(pooled), RESET_TIMEOUT_MS);

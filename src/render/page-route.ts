@@ -1,8 +1,9 @@
 /**
  * The route every request of a pooled page passes (set once per context): only http(s) goes
- * out (through the guard proxy), resources a text extraction never needs are dropped, and
- * the main document is served from the static fetch (cap, robots.txt and policy already
- * applied; not fetched twice).
+ * on, resources a text extraction never needs are dropped, and the main document is served
+ * from the static fetch (cap, robots.txt and policy already applied; not fetched twice). What
+ * goes on is the renderer's choice: to the network through the guard proxy (a local browser),
+ * or answered from the guarded fetcher (a remote one: fetched-route.ts).
  */
 import type { Route } from 'playwright-core';
 import type { PooledPage } from './page-pool.js';
@@ -19,8 +20,14 @@ const TRANSFER_HEADERS = new Set([
   'keep-alive',
 ]);
 
+/** How a request that passed goes on: `route.continue()`, or fulfilled from this server's fetch. */
+export type Onward = (route: Route, pooled: PooledPage) => Promise<void>;
+
+/** The local browser's: to the network, through the guard proxy it was launched with. */
+export const toNetwork: Onward = (route) => route.continue();
+
 /** One request of the page: only http(s), no images/media/fonts (but for a screenshot), the main document from memory. */
-export async function routeRequest(route: Route, pooled: PooledPage): Promise<void> {
+export async function routeRequest(route: Route, pooled: PooledPage, onward: Onward): Promise<void> {
   const request = route.request();
   const url = request.url();
   const document = pooled.visit.document;
@@ -41,7 +48,7 @@ export async function routeRequest(route: Route, pooled: PooledPage): Promise<vo
         body: Buffer.from(document.body),
       });
     }
-    await route.continue();
+    await onward(route, pooled);
   } catch {
     // The page or context closed meanwhile (deadline, crash): nothing left to route.
   }
@@ -60,6 +67,7 @@ function sameDocument(a: string, b: string): boolean {
   return strip(a) === strip(b);
 }
 
-function servedHeaders(headers: Record<string, string>): Record<string, string> {
+/** Response headers as served to the browser: without those of the encoded transfer. */
+export function servedHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !TRANSFER_HEADERS.has(name)));
 }

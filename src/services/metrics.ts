@@ -2,7 +2,7 @@
  * Prometheus metrics of one process (prom-client, its own registry): HTTP requests by
  * route pattern and status, latencies, MCP tool calls, credits charged and refusals,
  * cache lookups, engine outcomes and suspensions, pages by outcome, extraction passes that
- * failed (by pass), open MCP sessions.
+ * failed (by pass), open MCP sessions, sessions on a remote browser.
  * Label values are bounded sets (route patterns, codes, engine ids): a raw path or URL
  * as a label would grow the series without end.
  */
@@ -13,6 +13,7 @@ import type { MeteringObserver } from './accounts/metering.js';
 import type { PageObserver } from './pages/page-ports.js';
 import type { PageFailureStep } from './pages/page-step-names.js';
 import type { SearchObserver } from './search/search-observer.js';
+import type { SiteCrawlObserver, SitePageOutcome } from './site/site-observer.js';
 
 /** Seconds, from a cache hit (about 1 ms) to a slow page (the 30 s class). */
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -20,7 +21,7 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export type CacheKind = 'page' | 'search' | 'robots';
 
 /** The operator's metrics: each capability's observer port (optional: the CLI reports nothing). */
-export class Metrics implements MeteringObserver, PageObserver, SearchObserver {
+export class Metrics implements MeteringObserver, PageObserver, SearchObserver, SiteCrawlObserver {
   readonly registry = new Registry();
   readonly #httpRequests = new Counter({
     name: 'websearch_http_requests_total',
@@ -90,6 +91,13 @@ export class Metrics implements MeteringObserver, PageObserver, SearchObserver {
     labelNames: ['pass'],
     registers: [this.registry],
   });
+  readonly #sitePages = new Counter({
+    name: 'websearch_site_pages_total',
+    help: 'Site crawl pages this instance worked on, by how they ended (delivered, duplicate, past_limit, given_back)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
   readonly #stepFailures = new Counter({
     name: 'websearch_page_step_failures_total',
     help: 'URLs that failed, by the step of the page journey that failed them and the error type',
@@ -155,6 +163,49 @@ export class Metrics implements MeteringObserver, PageObserver, SearchObserver {
         const open = read();
         this.set({ transport: 'streamable_http' }, open.streamable);
         this.set({ transport: 'sse' }, open.sse);
+      },
+    });
+  }
+
+  /** Contexts and pages this server has open on its remote browser, read when scraped. */
+  setRemoteBrowserGauge(read: () => { contexts: number; pages: number }): void {
+    new Gauge({
+      name: 'websearch_remote_browser_sessions',
+      help: 'Browser contexts and pages this server has open on its remote browser (WEBSEARCH_BROWSER_ENDPOINT)',
+      labelNames: ['type'],
+      registers: [this.registry],
+      collect() {
+        const open = read();
+        this.set({ type: 'context' }, open.contexts);
+        this.set({ type: 'page' }, open.pages);
+      },
+    });
+  }
+
+  sitePageDone(outcome: SitePageOutcome): void {
+    this.#sitePages.inc({ outcome });
+  }
+
+  /** The site crawls' pages: those this instance holds, and the queue's over every instance, read when scraped. */
+  setSiteCrawlGauges(read: { inHand: () => number; queue: () => Promise<{ waiting: number; active: number }> }): void {
+    new Gauge({
+      name: 'websearch_site_pages_in_hand',
+      help: 'Site crawl pages this instance works on now',
+      registers: [this.registry],
+      collect() {
+        this.set(read.inHand());
+      },
+    });
+    new Gauge({
+      name: 'websearch_site_queue_pages',
+      help: 'Pages of the running site crawls this instance works on, by state: waiting in the crawl queue, or held by an instance (any)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      async collect() {
+        const depth = await read.queue().catch(() => undefined);
+        if (depth === undefined) return;
+        this.set({ state: 'waiting' }, depth.waiting);
+        this.set({ state: 'active' }, depth.active);
       },
     });
   }

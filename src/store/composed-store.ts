@@ -4,6 +4,7 @@
  * kind, its opening, `ping` and `close`, so the delegation is written once.
  */
 import type { CacheNamespace, CacheStore, CacheStores } from '../core/ports/cache-port.js';
+import type { HostGate } from '../core/ports/host-gate.js';
 import type { KeyStore } from '../core/ports/key-store.js';
 import type { LedgerStore } from '../core/ports/ledger-store.js';
 import type { RateWindowStore } from '../core/ports/rate-window-store.js';
@@ -19,6 +20,7 @@ export interface StorePorts {
   ledger: LedgerStore;
   rateWindows: RateWindowStore;
   siteJobs: SiteJobStore;
+  hostGate: HostGate;
 }
 
 export abstract class ComposedStore implements Store {
@@ -32,6 +34,11 @@ export abstract class ComposedStore implements Store {
   /** Site crawl jobs: a port of many methods, kept apart rather than spread over the store. */
   get siteJobs(): SiteJobStore {
     return this.#ports.siteJobs;
+  }
+
+  /** Per-host politeness: a port of its own, as `siteJobs` (its `acquire` would be ambiguous here). */
+  get hostGate(): HostGate {
+    return this.#ports.hostGate;
   }
 
   abstract ping(): Promise<void>;

@@ -7,6 +7,7 @@
  */
 import type { ApiKeyRecord } from '../core/ports/key-store.js';
 import { ComposedStore } from './composed-store.js';
+import { InProcessHostGate } from './in-process-host-gate.js';
 import type { MemoryCacheOptions } from './memory/memory-cache.js';
 import { MemoryCache } from './memory/memory-cache.js';
 import { MemoryKeys } from './memory/memory-keys.js';
@@ -34,6 +35,7 @@ export class MemoryStore extends ComposedStore {
       ledger: new MemoryLedger(keys, lifetime),
       rateWindows: new MemoryRateWindows(lifetime),
       siteJobs: new MemorySiteJobs(lifetime),
+      hostGate: new InProcessHostGate(),
     });
     this.#cache = cache;
     this.#lifetime = lifetime;

@@ -9,6 +9,7 @@
 import type { Redis } from 'ioredis';
 import { ComposedStore } from './composed-store.js';
 import { RedisCache } from './redis/redis-cache.js';
+import { RedisHostGate } from './redis/redis-host-gate.js';
 import type { RedisStoreOptions } from './redis/redis-connection.js';
 import { connectRedis } from './redis/redis-connection.js';
 import { RedisKeys } from './redis/redis-keys.js';
@@ -41,6 +42,7 @@ export class RedisStore extends ComposedStore {
       ledger: new RedisLedger(redis, prefix),
       rateWindows: new RedisRateWindows(redis, prefix),
       siteJobs: new RedisSiteJobs(redis, prefix),
+      hostGate: new RedisHostGate(redis, prefix),
     });
     this.#redis = redis;
   }

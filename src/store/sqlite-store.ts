@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ComposedStore } from './composed-store.js';
+import { InProcessHostGate } from './in-process-host-gate.js';
 import { SqliteCache } from './sqlite/sqlite-cache.js';
 import { openSqliteDatabase } from './sqlite/sqlite-database.js';
 import { SqliteKeys } from './sqlite/sqlite-keys.js';
@@ -59,6 +60,8 @@ export class SqliteStore extends ComposedStore {
       ledger,
       rateWindows,
       siteJobs: new SqliteSiteJobs(db),
+      // One process: servers sharing the file are each polite on their own (Redis for a fleet).
+      hostGate: new InProcessHostGate(),
     });
     this.#db = db;
     this.path = path;

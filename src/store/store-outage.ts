@@ -28,9 +28,10 @@ export interface OutageOptions {
  * Methods whose whole run is not bounded (each of their Redis commands still is, by the
  * client's commandTimeout): closing falls back to a disconnect by itself; releaseOwned walks
  * every key of a Redis (SCAN), which on a large one takes longer than one call should, and
- * runs as a server starts; usage is the operator's whole listing, on no request's path.
+ * runs as a server starts; usage is the operator's whole listing, on no request's path;
+ * the host gate's acquire waits for a host's turn, for as long as its signal lets it.
  */
-const UNBOUNDED = new Set<PropertyKey>(['close', 'releaseOwned', 'usage']);
+const UNBOUNDED = new Set<PropertyKey>(['close', 'releaseOwned', 'usage', 'acquire']);
 
 /**
  * The store with every method's failure (thrown, or a rejected promise) that `isOutage`

@@ -158,6 +158,7 @@ describe('rendering settings', () => {
       screenshotMaxHeight: 8_000,
       screenshotMaxBytes: 5 * 1024 * 1024,
       chromiumPath: '/usr/bin/chromium-browser',
+      browserEndpointKind: 'auto',
     });
     expect(
       loadConfig({ env: {}, fileExists: exists(['/usr/bin/chromium', '/usr/bin/chromium-browser']) }).render

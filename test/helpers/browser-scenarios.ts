@@ -1,7 +1,8 @@
 /**
  * Fixture-site scenarios for the browser's options and bounds: pages that move the main
- * frame by script or meta refresh, a page that shows an element late, pages to take a
- * picture of, and pages whose scripts allocate memory.
+ * frame by script or meta refresh, a redirect that sets a cookie the page after it needs, a
+ * page that shows an element late, pages to take a picture of, and pages whose scripts
+ * allocate memory.
  */
 import { send, type Scenario } from './fixture-scenarios.js';
 
@@ -75,6 +76,26 @@ export function browserScenarios(): Scenario[] {
           200,
           HTML,
           `<!doctype html><html><head><title>Moving</title><meta http-equiv="refresh" content="0; url=${escapeHtml(url.searchParams.get('to') ?? '/')}"></head><body><p>Moving on to the next page.</p></body></html>`,
+        ),
+    },
+    {
+      path: '/cookie-gate/set',
+      description: 'a 302 to /cookie-gate/check that sets the cookie the check wants',
+      handle: ({ res }) =>
+        send(res, 302, 'text/plain', 'on to the check', {
+          location: '/cookie-gate/check',
+          'set-cookie': 'gate=passed; Path=/; Max-Age=600',
+        }),
+    },
+    {
+      path: '/cookie-gate/check',
+      description: 'the page after the gate: says whether the request carried its cookie',
+      handle: ({ req, res }) =>
+        send(
+          res,
+          200,
+          HTML,
+          `<!doctype html><html><head><title>Gate</title></head><body><p>${/(?:^|;\s*)gate=passed(?:;|$)/.test(String(req.headers.cookie ?? '')) ? 'The gate saw its cookie and let the visitor through.' : 'The gate saw no cookie.'}</p></body></html>`,
         ),
     },
     {

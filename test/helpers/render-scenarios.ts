@@ -36,37 +36,78 @@ const SPA_DATA = {
   ],
 };
 
+/** Outcomes the guard page reports once every attempt finished (one word each). */
+export const GUARD_ATTEMPTS = 12;
+
 /** The guard page: every kind of request a page can make, aimed at the canary's port. */
 function guardHtml(canaryPort: number): string {
   const canary = `http://127.0.0.1:${canaryPort}`;
   const redirect = (path: string) => `/redirect-to?url=${encodeURIComponent(`${canary}${path}`)}`;
+  // A worker's own requests are no page's: a dedicated worker's fetch and WebSocket, and a
+  // shared worker (a browser-wide one) fetching.
+  const worker = `fetch('${canary}/worker-fetch', { mode: 'no-cors' }).then(() => postMessage('reached'), () => {
+  const ws = new WebSocket('ws://127.0.0.1:${canaryPort}/worker-ws');
+  ws.onopen = () => postMessage('reached');
+  ws.onerror = ws.onclose = () => postMessage('refused');
+});`;
+  const shared = `onconnect = (event) => fetch('${canary}/shared-fetch', { mode: 'no-cors' }).then(() => event.ports[0].postMessage('reached'), () => event.ports[0].postMessage('refused'));`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>Guarded page</title>
 <link rel="preconnect" href="${canary}">
 <link rel="dns-prefetch" href="http://localhost:${canaryPort}">
+<link rel="prefetch" href="${canary}/prefetch">
 <link rel="stylesheet" href="${redirect('/style.css')}">
+<script type="speculationrules">{"prefetch": [{"source": "list", "urls": ["${canary}/speculative-prefetch"]}], "prerender": [{"source": "list", "urls": ["${canary}/speculative-prerender"]}]}</script>
 <script src="${canary}/script.js"></script>
 </head><body><h1>Guarded page</h1><p id="status">attempts running</p>
 <img src="${canary}/image.png" alt="">
 <iframe src="${canary}/frame"></iframe>
 <iframe src="http://localhost:${canaryPort}/frame-by-name"></iframe>
 <iframe src="${redirect('/frame-redirected')}"></iframe>
+<iframe name="posted" src="about:blank"></iframe>
+<form id="post" method="post" action="${canary}/form" target="posted"><input name="q" value="harbour"></form>
 <script>
 const attempt = (p) => p.then(() => 'reached', () => 'refused');
+const blob = (source) => URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+document.getElementById('post').submit();
+navigator.sendBeacon('${canary}/beacon', 'seen');
 Promise.all([
   attempt(fetch('${canary}/fetch', { mode: 'no-cors' })),
   attempt(fetch('${redirect('/fetch-redirected')}', { mode: 'no-cors' })),
   attempt(fetch('http://[::ffff:127.0.0.1]:${canaryPort}/mapped', { mode: 'no-cors' })),
   attempt(fetch('https://127.0.0.1:${canaryPort}/tls', { mode: 'no-cors' })),
   new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', '${canary}/xhr');
+    xhr.onload = () => resolve('reached');
+    xhr.onerror = () => resolve('refused');
+    xhr.send();
+  }),
+  new Promise((resolve) => {
     const ws = new WebSocket('ws://127.0.0.1:${canaryPort}/ws');
     ws.onopen = () => resolve('reached');
-    ws.onerror = () => resolve('refused');
+    ws.onerror = ws.onclose = () => resolve('refused');
   }),
   new Promise((resolve) => {
     const ws = new WebSocket('wss://127.0.0.1:${canaryPort}/wss');
     ws.onopen = () => resolve('reached');
-    ws.onerror = () => resolve('refused');
+    ws.onerror = ws.onclose = () => resolve('refused');
   }),
+  new Promise((resolve) => {
+    const worker = new Worker(blob(${JSON.stringify(worker)}));
+    worker.onmessage = (event) => resolve('worker-' + event.data);
+    setTimeout(() => resolve('worker-waiting'), 1500);
+  }),
+  new Promise((resolve) => {
+    try {
+      const shared = new SharedWorker(blob(${JSON.stringify(shared)}));
+      shared.port.onmessage = (event) => resolve('shared-' + event.data);
+      setTimeout(() => resolve('shared-waiting'), 1500);
+    } catch (error) {
+      resolve('no-shared-worker');
+    }
+  }),
+  // A service worker (served by the allowed origin) would fetch for the page, past its route.
+  navigator.serviceWorker.register('/sw.js').then((registration) => (registration ? 'sw-registered' : 'sw-blocked'), () => 'sw-refused'),
   // WebRTC's STUN (UDP) and TURN (UDP, TCP) and WebTransport (QUIC) do not use the proxy by themselves.
   new Promise((resolve) => {
     try {
@@ -173,6 +214,17 @@ export function renderScenarios(canaryPort: () => number): Scenario[] {
       path: '/guarded',
       description: 'a page reaching for the canary origin every way it can',
       handle: ({ res }) => send(res, 200, HTML, guardHtml(canaryPort())),
+    },
+    {
+      path: '/sw.js',
+      description: 'a service worker that reaches for the canary',
+      handle: ({ res }) =>
+        send(
+          res,
+          200,
+          'text/javascript',
+          `self.addEventListener('install', () => fetch('http://127.0.0.1:${canaryPort()}/service-worker', { mode: 'no-cors' }));`,
+        ),
     },
     {
       path: '/memory',

@@ -1,6 +1,7 @@
 /**
  * Redirects followed by hand (RFC 9110 15.4): hop limit, loops, method rewriting,
- * credential headers across origins, and a 3xx without a usable Location.
+ * credential headers across origins, a 3xx without a usable Location, and one returned
+ * unfollowed on request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
@@ -55,6 +56,14 @@ describe('hop limit', () => {
       code: 'too_many_redirects',
     });
     expect((await client.fetch(u('/redirect/2'), { maxRedirects: 2 })).status).toBe(200);
+  });
+
+  it("returns a redirect as the answer with redirect: 'manual' (a browser's navigation), nothing more requested", async () => {
+    const before = site.hits('/redirect/1');
+    const res = await client.fetch(u('/redirect/2'), { redirect: 'manual' });
+    expect(res).toMatchObject({ status: 302, finalUrl: u('/redirect/2'), redirects: [] });
+    expect(res.headers.location).toBe('/redirect/1');
+    expect(site.hits('/redirect/1')).toBe(before);
   });
 
   it('detects a loop at once', async () => {

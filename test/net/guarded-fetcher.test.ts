@@ -17,8 +17,25 @@ let client: GuardedFetcher;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const u = (path: string) => `${site.origin}${path}`;
 
+/** Two cookies, the first with an Expires that holds a comma, as Set-Cookie headers of their own. */
+const COOKIES = ['first=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Path=/', 'second=2; Path=/docs'];
+
 beforeAll(async () => {
-  site = await startFixtureSite();
+  site = await startFixtureSite({
+    scenarios: [
+      {
+        path: '/two-cookies',
+        description: 'two Set-Cookie headers',
+        handle: ({ res }) => {
+          res.writeHead(200, [
+            ['content-type', 'text/plain'],
+            ...COOKIES.map((c) => ['set-cookie', c] as [string, string]),
+          ]);
+          res.end('cookies');
+        },
+      },
+    ],
+  });
   client = new GuardedFetcher(fetchConfig({ allowPrivateAddresses: true, timeoutMs: 5_000 }));
 });
 afterAll(async () => {
@@ -37,6 +54,11 @@ describe('a plain GET', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(text(res.body)).toBe(ARTICLE_HTML);
     expect(text(res.body)).toContain(ARTICLE_TITLE);
+  });
+
+  it('joins repeated headers with ", ", but Set-Cookie with a line break (an Expires holds a comma)', async () => {
+    const res = await client.fetch(u('/two-cookies'));
+    expect(res.headers['set-cookie']).toBe(COOKIES.join('\n'));
   });
 
   it('returns error statuses instead of throwing', async () => {

@@ -5,7 +5,7 @@
  */
 import { chromium as playwright } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { DISABLED_FEATURES, LAUNCH_ARGS } from '../../src/render/browser-host.js';
+import { DISABLED_FEATURES, LAUNCH_ARGS } from '../../src/render/local-browser.js';
 import { descendants } from '../../src/render/process-tree.js';
 import { chromium, describeWithChromium } from '../helpers/chromium.js';
 

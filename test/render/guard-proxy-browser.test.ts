@@ -13,6 +13,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { deadlineIn } from '../../src/core/request-context.js';
 import { allowListPolicy } from '../../src/net/address-policy.js';
 import { BrowserHost } from '../../src/render/browser-host.js';
+import { localBrowser } from '../../src/render/local-browser.js';
 import { ChromiumRenderer } from '../../src/render/chromium-renderer.js';
 import { SOCKETS_PER_CONTEXT, startGuardProxy, type GuardProxy } from '../../src/render/guard-proxy.js';
 import { descendants } from '../../src/render/process-tree.js';
@@ -88,9 +89,11 @@ async function pageText(browser: Browser, url: string): Promise<string> {
 describeWithChromium('the guard proxy across launches and under a flood', () => {
   it('gives every launch a new port and secret, and closes the old proxy with its tunnels', async () => {
     const host = new BrowserHost({
-      executablePath: chromium.path as string,
-      startProxies: async () => ({
-        plain: await startGuardProxy({ policy: policy(), connectTimeoutMs: 2_000, logger: silentLogger }),
+      source: localBrowser({
+        executablePath: chromium.path as string,
+        startProxies: async () => ({
+          plain: await startGuardProxy({ policy: policy(), connectTimeoutMs: 2_000, logger: silentLogger }),
+        }),
       }),
       logger: silentLogger,
     });

@@ -1,12 +1,15 @@
 /**
- * The guards inside the browser, and its failures, with a real Chromium:
+ * The guards inside the browser, and its failures, with a real Chromium, local and remote
+ * (a Playwright browser server and a DevTools endpoint, WEBSEARCH_BROWSER_ENDPOINT):
  *  - a page on the allowed fixture origin reaches for a canary on another loopback port by
- *    script, stylesheet redirect, image, iframes (by IP, by name, by redirect), fetch (plain,
- *    redirected, IPv4-mapped, TLS), WebSocket (ws, wss), preconnect, WebRTC (STUN, TURN over
- *    UDP and TCP) and WebTransport: the canary sees no TCP connection and no datagram at
- *    all, and the page itself renders;
+ *    script, stylesheet redirect, image, iframes (by IP, by name, by redirect), a form post,
+ *    fetch (plain, redirected, IPv4-mapped, TLS), XHR, a beacon, WebSocket (ws, wss), a
+ *    worker's fetch and WebSocket, a shared worker, a service worker, preconnect, prefetch,
+ *    speculation rules, WebRTC (STUN, TURN over UDP and TCP) and WebTransport: the canary
+ *    sees no TCP connection and no datagram at all, and the page itself renders;
  *  - a page whose load never finishes fails as `timeout` within its deadline;
- *  - a browser killed mid-call fails that URL as `render_failed`, and the next call works;
+ *  - a browser killed mid-call (a remote one: its connection lost) fails that URL as
+ *    `render_failed`, and the next call works on a new one;
  *  - a bot wall that only a real browser passes is retried rendered with stealth;
  *  - the same canary test with Debian's headless shell, which CHROMIUM_PATH may name and
  *    which reads a different WebRTC switch than the full browser.
@@ -15,15 +18,10 @@
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
-import {
-  browserProcesses,
-  chromium,
-  describeWithChromium,
-  describeWithHeadlessShell,
-  HEADLESS_SHELL,
-} from '../helpers/chromium.js';
+import { describeOnBrowsers } from '../helpers/browser-targets.js';
+import { browserProcesses, describeWithHeadlessShell, HEADLESS_SHELL } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
+import { GUARD_ATTEMPTS, renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
 import { startTestApi, type TestApi } from '../helpers/test-server.js';
 
 let site: FixtureSite;
@@ -31,7 +29,6 @@ let canary: FixtureSite;
 /** The canary's UDP side, on the same port number: STUN, TURN over UDP, QUIC. */
 let udpCanary: dgram.Socket;
 let datagrams = 0;
-let api: TestApi;
 
 beforeAll(async () => {
   canary = await startFixtureSite();
@@ -39,18 +36,19 @@ beforeAll(async () => {
   udpCanary.on('message', () => datagrams++);
   await new Promise<void>((resolve) => udpCanary.bind(canary.port, '127.0.0.1', resolve));
   site = await startFixtureSite({ scenarios: renderScenarios(() => canary.port) });
-  if (!chromium.path) return;
-  api = await startTestApi({
-    render: { mode: 'auto', chromiumPath: chromium.path },
-    fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
-    cache: { ttlMs: 0 },
-  });
 });
 afterAll(async () => {
-  await api?.close();
   udpCanary?.close();
   await Promise.all([site?.close(), canary?.close()]);
 });
+
+/** A test server rendering with `render` (a browser's settings), only the fixture origin allowed. */
+const guardedApi = (render: object): Promise<TestApi> =>
+  startTestApi({
+    render: { mode: 'auto', ...render },
+    fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
+    cache: { ttlMs: 0 },
+  });
 
 /** The guarded page through `on`: rendered to the end, and the canary saw nothing at all. */
 async function expectCanaryUntouched(on: TestApi): Promise<void> {
@@ -59,8 +57,9 @@ async function expectCanaryUntouched(on: TestApi): Promise<void> {
   const redirectsBefore = site.hits('/redirect-to');
   const { json } = await on.crawl({ urls: [`${site.origin}/guarded`], format: 'html' });
   expect(json.results[0]).toMatchObject({ success: true, rendered: true });
-  // The scripts ran to the end: every attempt was made (plain http ones got the proxy's 403).
-  expect(json.results[0].html).toMatch(/all attempts finished: (\S+ ){7}\S+</);
+  // The scripts ran to the end: every attempt was made (a local browser's plain http ones got
+  // the guard proxy's 403, which a no-cors fetch calls reached: the canary's count is the proof).
+  expect(json.results[0].html).toMatch(new RegExp(`all attempts finished: (\\S+ ){${GUARD_ATTEMPTS - 1}}\\S+<`));
   expect(json.metadata.credits_used).toBe(1);
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect({ connections: canary.connections() - connectionsBefore, datagrams: datagrams - datagramsBefore }).toEqual({
@@ -71,7 +70,15 @@ async function expectCanaryUntouched(on: TestApi): Promise<void> {
   expect(site.hits('/redirect-to') - redirectsBefore).toBeGreaterThanOrEqual(2);
 }
 
-describeWithChromium('the browser behind the guard proxy', () => {
+describeOnBrowsers(['local', 'playwright', 'cdp'], 'the browser behind the guards', (target) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await guardedApi(target.render());
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
   it('reaches the allowed origin, and nothing of a canary on another loopback port', async () => {
     await expectCanaryUntouched(api);
   });
@@ -92,24 +99,20 @@ describeWithChromium('the browser behind the guard proxy', () => {
     const deadline = Date.now() + 10_000;
     const hangsBefore = site.hits('/hang');
     while (site.hits('/hang') === hangsBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const main = browserProcesses().filter((p) => p.main);
-    expect(main).toHaveLength(1);
-    process.kill(main[0]!.pid, 'SIGKILL');
+    const killed = target.remote?.pid() ?? browserProcesses().find((p) => p.main)?.pid;
+    await target.crash();
     const started = performance.now();
     const { json } = await call;
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(json.results[0]).toMatchObject({ success: false, error_type: 'render_failed', status_code: 0 });
-    expect(json.results[0].error).toMatch(/crashed|restarted/);
+    expect(json.results[0].error).toMatch(target.remote ? /disconnected.*connects again/ : /crashed|restarted/);
     expect(json.metadata.credits_used).toBe(0);
 
+    await target.recover();
     const next = await api.crawl({ urls: [`${site.origin}/spa`] });
     expect(next.json.results[0]).toMatchObject({ success: true, rendered: true });
     expect(next.json.results[0].markdown).toContain(SPA_TEXT);
-    expect(
-      browserProcesses()
-        .filter((p) => p.main)
-        .map((p) => p.pid),
-    ).not.toContain(main[0]!.pid);
+    expect(target.remote?.pid() ?? browserProcesses().find((p) => p.main)?.pid).not.toBe(killed);
   });
 
   it('a bot wall: refused without stealth (free), passed by the stealth browser retry (5 credits)', async () => {
@@ -153,11 +156,7 @@ describeWithChromium('the browser behind the guard proxy', () => {
 
 describeWithHeadlessShell('a headless shell behind the guard proxy', () => {
   it('holds WebRTC and every other request to the same guards as the full browser', async () => {
-    const shell = await startTestApi({
-      render: { mode: 'auto', chromiumPath: HEADLESS_SHELL },
-      fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
-      cache: { ttlMs: 0 },
-    });
+    const shell = await guardedApi({ chromiumPath: HEADLESS_SHELL });
     try {
       await expectCanaryUntouched(shell);
     } finally {

@@ -1,14 +1,17 @@
 /**
- * The browser's memory bound (issue 34, item 1), with a real Chromium (one for the file):
+ * The browser's memory bound (issue 34, item 1), with a real Chromium (one for each suite):
  * pages whose scripts allocate memory in a loop and keep it — arrays in the V8 heap,
  * buffers outside it — fail `too_large` naming the bound that stopped them, uncharged, while
  * the browser's process tree, sampled throughout, stays under the total bound; pages that
  * together pass the total get the browser stopped; the next render works every time.
+ * A remote browser's pages are bounded by what DevTools shows of them (page-memory-watch.ts):
+ * the same pages fail the same way, the page closed and the farm's browser left running.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { processTree } from '../../src/render/process-tree.js';
 import { browserScenarios } from '../helpers/browser-scenarios.js';
+import { describeOnBrowsers } from '../helpers/browser-targets.js';
 import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startTestApi, type TestApi } from '../helpers/test-server.js';
@@ -110,5 +113,58 @@ describeWithChromium('the browser memory bound', () => {
     console.info(`four holders: browser tree peak ${Math.round(peak / MiB)} MB`);
     await expectNextRenderWorks();
     expect(browserProcesses().find((p) => p.main)?.pid).not.toBe(before);
+  });
+});
+
+describeOnBrowsers(['cdp'], "a remote browser's memory bounds", (target) => {
+  let remote: TestApi;
+  beforeAll(async () => {
+    remote = await startTestApi({
+      render: { mode: 'auto', ...target.render(), pages: 4, ...BOUNDS },
+      fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 20_000 },
+      cache: { ttlMs: 0 },
+    });
+    await remote.crawl({ urls: [`${site.origin}/html`], format: 'html' });
+  });
+  afterAll(async () => {
+    await remote?.close();
+  });
+
+  /** Renders `path`, expecting too_large naming `bound`; then the next render works on the same remote browser. */
+  async function expectStopped(paths: string[], bound: RegExp): Promise<void> {
+    const pid = target.remote?.pid();
+    const { json } = await remote.crawl({ urls: paths.map((p) => `${site.origin}${p}`), format: 'html' });
+    for (const result of json.results) {
+      expect(result, result.error).toMatchObject({ success: false, error_type: 'too_large', status_code: 0 });
+      expect(result.error).toMatch(bound);
+    }
+    expect(json.metadata.credits_used).toBe(0);
+    const next = await remote.crawl({ urls: [`${site.origin}/html`], format: 'html' });
+    expect(next.json.results[0]).toMatchObject({ success: true, rendered: true });
+    expect(target.remote?.pid()).toBe(pid);
+  }
+
+  it('arrays past the JavaScript heap bound (sampled as they grow): too_large naming the heap, the page closed', async () => {
+    await expectStopped(
+      ['/hog?kind=heap&pace=10&hold=15000'],
+      new RegExp(`JavaScript heap reached \\d+ MB, past the ${BOUNDS.heapMb} MB .*WEBSEARCH_RENDER_HEAP_MB`),
+    );
+  });
+
+  it('arrays allocated in one long task: caught by the first sample after it, too_large', async () => {
+    // No sample is answered while the loop runs (DevTools waits for the page's thread).
+    await expectStopped(['/hog?kind=heap&mb=300&hold=15000'], /JavaScript heap reached \d+ MB/);
+  });
+
+  it('buffers outside the heap past the per-page bound: too_large naming it', async () => {
+    await expectStopped(
+      ['/hog?kind=buffers&pace=50&hold=15000'],
+      new RegExp(`past the per-page memory bound of ${BOUNDS.pageMemoryMb} MB .*WEBSEARCH_RENDER_PAGE_MEMORY_MB`),
+    );
+  });
+
+  it('pages each under the per-page bound that together pass the total: all closed, too_large naming it', async () => {
+    const urls = [1, 2, 3, 4].map((n) => `/hog?kind=buffers&mb=272&pace=50&hold=15000&n=${n}`);
+    await expectStopped(urls, new RegExp(`past the total memory bound of ${BOUNDS.memoryMb} MB`));
   });
 });

@@ -1,14 +1,16 @@
 /**
- * Rendering with a real Chromium, over both faces: a static page in `auto` never starts
- * the browser; a single-page app's text (written by its scripts) comes back in Markdown
- * and in HTML with `rendered: true`, charged 1 credit; a cache hit returns the same result
- * for free; without a browser the same app is an uncharged `empty_content`.
+ * Rendering with a real Chromium, local and remote, over both faces: a static page in `auto`
+ * never starts (or connects to) the browser; a single-page app's text (written by its
+ * scripts) comes back in Markdown and in HTML with `rendered: true`, charged 1 credit; a
+ * cache hit returns the same result for free; without a browser the same app is an
+ * uncharged `empty_content`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { extractResponseSchema } from '../../src/core/schemas.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
-import { browserProcesses, chromium, describeWithChromium } from '../helpers/chromium.js';
+import { describeOnBrowsers, type BrowserTarget } from '../helpers/browser-targets.js';
+import { browserProcesses } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
 import { inMemoryMcpClient, startTestApi, type TestApi } from '../helpers/test-server.js';
@@ -21,30 +23,40 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** The API with rendering on, the fixture origin (and only it) allowed. */
-function renderApi(mode: 'auto' | 'always' = 'auto', cacheTtlMs = 0): Promise<TestApi> {
+/** The API rendering on `target`, the fixture origin (and only it) allowed. */
+function renderApi(target: BrowserTarget, cacheTtlMs = 0): Promise<TestApi> {
   return startTestApi({
-    render: { mode, chromiumPath: chromium.path as string },
+    render: { mode: 'auto', ...target.render() },
     fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 20_000 },
     cache: { ttlMs: cacheTtlMs },
   });
 }
 
-describeWithChromium('rendering a single-page app', () => {
+/** Whether `api` has its browser up: a local one running, a remote one connected (and nothing launched here). */
+async function browserUp(api: TestApi, target: BrowserTarget): Promise<boolean> {
+  const launched = browserProcesses().filter((p) => p.main).length;
+  if (!target.remote) return launched === 1;
+  const status = await api.core.browserStatus?.(2_000);
+  return launched === 0 && status?.kind === 'remote' && status.connected;
+}
+
+describeOnBrowsers(['local', 'cdp'], 'rendering a single-page app', (target) => {
   let api: TestApi;
   afterAll(async () => {
     await api?.close();
   });
 
   it('a static page in auto mode is not rendered and starts no browser', async () => {
-    api = await renderApi();
+    api = await renderApi(target);
     const { json } = await api.crawl({ urls: [`${site.origin}/html`] });
     expect(json.results[0]).toMatchObject({ success: true, rendered: false });
     expect(json.metadata.credits_used).toBe(1);
     expect(browserProcesses()).toEqual([]);
+    expect(await browserUp(api, target)).toBe(false);
   });
 
   it('renders the app for Markdown (auto) and for HTML, rendered: true, 1 credit each', async () => {
+    const served = site.hits('/spa');
     const { json } = await api.crawl({ urls: [`${site.origin}/spa`] });
     expect(json.results[0]).toMatchObject({ success: true, rendered: true, status_code: 200, title: 'Tide app' });
     expect(json.results[0].markdown).toContain(SPA_TEXT);
@@ -52,7 +64,7 @@ describeWithChromium('rendering a single-page app', () => {
     // The rendered HTML goes through the same conversion: it has a page type too.
     expect(PAGE_TYPES).toContain(json.results[0].page_type);
     expect(json.metadata.credits_used).toBe(1);
-    expect(browserProcesses().filter((p) => p.main)).toHaveLength(1);
+    expect(await browserUp(api, target)).toBe(true);
 
     const html = await api.crawl({ urls: [`${site.origin}/spa`], format: 'html' });
     expect(html.json.results[0]).toMatchObject({ success: true, rendered: true });
@@ -61,7 +73,7 @@ describeWithChromium('rendering a single-page app', () => {
     expect(html.json.results[0]).not.toHaveProperty('page_type');
     expect(html.json.metadata.credits_used).toBe(1);
     // The main document came from the static fetch: the site served it once per call.
-    expect(site.hits('/spa')).toBe(2);
+    expect(site.hits('/spa') - served).toBe(2);
   });
 
   it('waits, within the deadline, for text a script writes on a timer after the network went quiet', async () => {
@@ -106,9 +118,9 @@ describeWithChromium('rendering a single-page app', () => {
   });
 });
 
-describeWithChromium('rendered pages in the cache', () => {
+describeOnBrowsers(['local', 'playwright'], 'rendered pages in the cache', (target) => {
   it('a cache hit returns exactly what the fresh call returned, for free', async () => {
-    const api = await renderApi('auto', 60_000);
+    const api = await renderApi(target, 60_000);
     try {
       const fresh = await api.crawl({ urls: [`${site.origin}/spa`] });
       const cached = await api.crawl({ urls: [`${site.origin}/spa`] });

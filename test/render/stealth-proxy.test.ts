@@ -1,7 +1,7 @@
 /**
- * WEBSEARCH_STEALTH_PROXY: stealth requests — the static fetch and the browser's — go
- * through the operator's proxy, after the address policy was applied to the target here;
- * requests without stealth never touch it.
+ * WEBSEARCH_STEALTH_PROXY: stealth requests — the static fetch and the browser's, a local
+ * browser's or a remote one's (fetched here) — go through the operator's proxy, after the
+ * address policy was applied to the target here; requests without stealth never touch it.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { browserProfile } from '../../src/net/browser-profile.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { startGuardProxy, type GuardProxy } from '../../src/render/guard-proxy.js';
-import { chromium, describeWithChromium } from '../helpers/chromium.js';
+import { describeOnBrowsers } from '../helpers/browser-targets.js';
 import { fetchConfig } from '../helpers/fetch-config.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios } from '../helpers/render-scenarios.js';
@@ -19,9 +19,10 @@ import { startTestApi } from '../helpers/test-server.js';
 let site: FixtureSite;
 let canary: FixtureSite;
 let upstream: GuardProxy;
-/** A TCP front of the upstream proxy that counts the connections it gets. */
+/** A TCP front of the upstream proxy that counts the connections it gets, and the requests for /wall it carries. */
 let front: net.Server;
 let frontConnections = 0;
+let wallRequests = 0;
 let proxyUrl = '';
 
 beforeAll(async () => {
@@ -29,6 +30,11 @@ beforeAll(async () => {
   upstream = await startGuardProxy({ policy: undefined, connectTimeoutMs: 2_000, logger: silentLogger });
   front = net.createServer((socket) => {
     frontConnections++;
+    // The site is plain http: its requests cross the tunnels in clear.
+    socket.on(
+      'data',
+      (chunk: Buffer) => (wallRequests += chunk.toString('latin1').match(/^GET \S*\/wall HTTP/gm)?.length ?? 0),
+    );
     const out = net.connect(upstream.port, '127.0.0.1');
     socket.pipe(out).pipe(socket);
     socket.on('error', () => out.destroy());
@@ -74,10 +80,10 @@ describe('the static fetch with a stealth proxy', () => {
   });
 });
 
-describeWithChromium('the browser with a stealth proxy', () => {
+describeOnBrowsers(['local', 'playwright'], 'the browser with a stealth proxy', (target) => {
   it('the stealth retry of a bot wall goes through it', async () => {
     const api = await startTestApi({
-      render: { mode: 'auto', chromiumPath: chromium.path as string },
+      render: { mode: 'auto', ...target.render() },
       // The deadline covers the browser's cold launch, seconds on a busy 2-core machine.
       fetch: {
         allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never,
@@ -87,12 +93,13 @@ describeWithChromium('the browser with a stealth proxy', () => {
       cache: { ttlMs: 0 },
     });
     try {
-      const before = frontConnections;
+      const before = { connections: frontConnections, walls: wallRequests };
       const { json } = await api.crawl({ urls: [`${site.origin}/wall`], stealth: true });
       expect(json.results[0]).toMatchObject({ success: true, rendered: true });
       expect(json.metadata.credits_used).toBe(5);
-      // The static fetch made one connection; the browser's requests made more.
-      expect(frontConnections - before).toBeGreaterThanOrEqual(2);
+      expect(frontConnections).toBeGreaterThan(before.connections);
+      // The static fetch, then the browser's challenge and content: all through the proxy.
+      expect(wallRequests - before.walls).toBeGreaterThanOrEqual(3);
       const plain = frontConnections;
       await api.crawl({ urls: [`${site.origin}/spa`] });
       expect(frontConnections).toBe(plain);

@@ -12,7 +12,8 @@ import {
   parseWeights,
   resolveEngineSettings,
 } from '../../src/services/search/engine-settings.js';
-import { EngineThrottle, Lane } from '../../src/services/search/engine-throttle.js';
+import { Lane } from '../../src/core/lane.js';
+import { EngineThrottle } from '../../src/services/search/engine-throttle.js';
 import { fakeClock } from '../helpers/search-harness.js';
 
 const config = (overrides: DeepPartial<Config> = {}, env: Record<string, string> = {}): Config =>

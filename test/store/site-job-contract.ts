@@ -57,7 +57,11 @@ export function siteJobContract(make: () => Promise<Store>): void {
       expect(await store.siteJobs.getJob(j.id)).toEqual({ ...j, counts: { ...j.counts, discovered: 1 } });
       expect(await store.siteJobs.getJob('req_none')).toBeUndefined();
       const added = await store.siteJobs.enqueue(j.id, [entry('/a'), entry('/'), entry('/b'), entry('/a')]);
-      expect(added.map((e) => e.url)).toEqual(['https://example.com/a', 'https://example.com/b']);
+      // The ones added, with their places in the frontier.
+      expect(added).toEqual([
+        { ...entry('/a'), seq: 2 },
+        { ...entry('/b'), seq: 3 },
+      ]);
       expect((await store.siteJobs.getJob(j.id))?.counts.discovered).toBe(3);
       expect(await store.siteJobs.seen(j.id, ['https://example.com/a', 'https://example.com/c'])).toEqual([
         true,
@@ -85,6 +89,79 @@ export function siteJobContract(make: () => Promise<Store>): void {
       const again = await store.siteJobs.lease(j.id, 10);
       expect(again.map((e) => e.url.slice(19))).toEqual(['/top', '/tie1', '/tie2', '/mid', '/neg', '/low']);
       expect(await store.siteJobs.lease(j.id, 10)).toEqual([]);
+    });
+
+    it('leases one entry by its seq, queued or already leased; never one done, an alias or unknown', async () => {
+      const j = siteJob();
+      const a = { ...entry('/a', 1), parent: 'https://example.com/', anchor: 'The A page' };
+      await store.siteJobs.createJob(j, [a, entry('/b', 2.5), entry('/c', -1)]);
+      // Not the queue's best: exactly the one asked for.
+      expect(await store.siteJobs.leaseEntry(j.id, 1)).toEqual({ ...a, seq: 1 });
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 2, leased: 1, done: 0 });
+      // Already leased (its worker died): returned as it is, still leased, counted once.
+      expect(await store.siteJobs.leaseEntry(j.id, 1)).toEqual({ ...a, seq: 1 });
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 2, leased: 1, done: 0 });
+      // The queue no longer holds it.
+      expect((await store.siteJobs.lease(j.id, 1)).map((e) => e.seq)).toEqual([2]);
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 1, leased: 2, done: 0 });
+      // It completes as any leased entry.
+      expect(
+        await store.siteJobs.complete(j.id, 1, {
+          result: { page: { a: 1 }, credits: 1, succeeded: true },
+          aliases: ['https://example.com/a/'],
+        }),
+      ).toBe(1);
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 1, leased: 1, done: 1 });
+      // Done: nothing, and it stays done.
+      expect(await store.siteJobs.leaseEntry(j.id, 1)).toBeUndefined();
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 1, leased: 1, done: 1 });
+      expect(
+        await store.siteJobs.complete(j.id, 1, { result: { page: { a: 2 }, credits: 1, succeeded: true } }),
+      ).toBeUndefined();
+      // An alias's place, seqs never given, a job that does not exist: nothing.
+      const aliasSeq = 4;
+      expect(await store.siteJobs.seen(j.id, ['https://example.com/a/'])).toEqual([true]);
+      for (const seq of [aliasSeq, 0, 99]) expect(await store.siteJobs.leaseEntry(j.id, seq)).toBeUndefined();
+      expect(await store.siteJobs.leaseEntry('req_gone', 1)).toBeUndefined();
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 1, leased: 1, done: 1 });
+      // The last queued one, leased by its seq and completed without a result.
+      expect(await store.siteJobs.leaseEntry(j.id, 3)).toEqual({ ...entry('/c', -1), seq: 3 });
+      expect(await store.siteJobs.lease(j.id, 5)).toEqual([]);
+      expect(await store.siteJobs.complete(j.id, 3, { counts: { duplicates: 1 } })).toBeUndefined();
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 0, leased: 1, done: 2 });
+      expect((await store.siteJobs.getJob(j.id))?.counts).toMatchObject({ results: 1, duplicates: 1 });
+    });
+
+    it('lists the unfinished entries (queued and leased) by seq with their priorities; never done ones or aliases', async () => {
+      const j = siteJob();
+      const mid = { ...entry('/mid', 0.1 + 0.2, 2), parent: 'https://example.com/top', anchor: 'Mid' };
+      await store.siteJobs.createJob(j, [entry('/', 0, 0)]);
+      await store.siteJobs.enqueue(j.id, [entry('/low', -2.5), entry('/top', 12.75), mid, entry('/gone', 3)]);
+      const all = [
+        { ...entry('/', 0, 0), seq: 1 },
+        { ...entry('/low', -2.5), seq: 2 },
+        { ...entry('/top', 12.75), seq: 3 },
+        { ...mid, seq: 4 },
+        { ...entry('/gone', 3), seq: 5 },
+      ];
+      expect(await store.siteJobs.unfinished(j.id)).toEqual(all);
+      expect((await store.siteJobs.lease(j.id, 2)).map((e) => e.seq)).toEqual([3, 5]);
+      expect(await store.siteJobs.unfinished(j.id)).toEqual(all);
+      expect(
+        await store.siteJobs.complete(j.id, 5, {
+          result: { page: { gone: true }, credits: 1, succeeded: true },
+          aliases: ['https://example.com/gone/'],
+        }),
+      ).toBe(1);
+      const left = all.slice(0, 4);
+      expect(await store.siteJobs.unfinished(j.id)).toEqual(left);
+      // Listing changes nothing.
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 3, leased: 1, done: 1 });
+      await store.siteJobs.requeueLeased(j.id);
+      expect(await store.siteJobs.unfinished(j.id)).toEqual(left);
+      for (const e of await store.siteJobs.lease(j.id, 10)) await store.siteJobs.complete(j.id, e.seq, {});
+      expect(await store.siteJobs.unfinished(j.id)).toEqual([]);
+      expect(await store.siteJobs.unfinished('req_gone')).toEqual([]);
     });
 
     it('completes a leased entry atomically: result, counts, aliases, fingerprint; never one not leased', async () => {
@@ -131,6 +208,52 @@ export function siteJobContract(make: () => Promise<Store>): void {
       expect(await store.siteJobs.fingerprints(j.id)).toEqual(['s0123456789abcdef']);
       const [result] = await store.siteJobs.results(j.id, 0, 10);
       expect(result).toEqual({ seq: 1, entrySeq: start!.seq, page, credits: 1, charged: false });
+    });
+
+    it("writes no result past the job's limit of results, yet ends the entry with its counts and aliases", async () => {
+      const j = siteJob();
+      await store.siteJobs.createJob(j, [entry('/1'), entry('/2'), entry('/3'), entry('/4')]);
+      const [one, two, three, four] = await store.siteJobs.lease(j.id, 4);
+      const result = (i: number, succeeded = true) => ({ page: { i }, credits: 1, succeeded });
+      expect(
+        await store.siteJobs.complete(j.id, one!.seq, { result: result(1), maxResults: 1, fingerprint: 's1' }),
+      ).toBe(1);
+      // At the limit: the entry ends as one without a result (no result, fingerprint or failure counted).
+      expect(
+        await store.siteJobs.complete(j.id, two!.seq, {
+          result: result(2, false),
+          maxResults: 1,
+          fingerprint: 's2',
+          aliases: ['https://example.com/2/'],
+          counts: { duplicates: 1, robots_disallowed: 2 },
+        }),
+      ).toBeUndefined();
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 0, leased: 2, done: 2 });
+      expect((await store.siteJobs.getJob(j.id))?.counts).toMatchObject({
+        results: 1,
+        succeeded: 1,
+        failed: 0,
+        duplicates: 1,
+        robots_disallowed: 2,
+      });
+      expect(await store.siteJobs.results(j.id, 0, 10)).toEqual([
+        { seq: 1, entrySeq: one!.seq, page: { i: 1 }, credits: 1, charged: false },
+      ]);
+      expect((await store.siteJobs.unchargedResults(j.id)).map((r) => r.seq)).toEqual([1]);
+      expect(await store.siteJobs.fingerprints(j.id)).toEqual(['s1']);
+      expect(await store.siteJobs.seen(j.id, ['https://example.com/2/'])).toEqual([true]);
+      // It ended: completing it again writes nothing.
+      expect(await store.siteJobs.complete(j.id, two!.seq, { result: result(2) })).toBeUndefined();
+      // Below the limit a result is written; without a limit, as ever.
+      expect(await store.siteJobs.complete(j.id, three!.seq, { result: result(3), maxResults: 3 })).toBe(2);
+      expect(await store.siteJobs.complete(j.id, four!.seq, { result: result(4, false) })).toBe(3);
+      expect((await store.siteJobs.getJob(j.id))?.counts).toMatchObject({ results: 3, succeeded: 2, failed: 1 });
+      expect((await store.siteJobs.results(j.id, 0, 10)).map((r) => [r.seq, r.entrySeq, r.page])).toEqual([
+        [1, one!.seq, { i: 1 }],
+        [2, three!.seq, { i: 3 }],
+        [3, four!.seq, { i: 4 }],
+      ]);
+      expect(await store.siteJobs.frontierCounts(j.id)).toEqual({ queued: 0, leased: 0, done: 4 });
     });
 
     it('marks a charge once, lists the pending ones, and pages results by cursor', async () => {
@@ -201,6 +324,50 @@ export function siteJobContract(make: () => Promise<Store>): void {
       );
     });
 
+    it('takes every running job live under one owner, setting its lease; never a done one', async () => {
+      const now = Date.now();
+      expect(await store.siteJobs.liveJobs('three', now, 60_000)).toEqual([]);
+      const mine = siteJob({ owner: 'one', leaseUntil: now + 30_000 });
+      const lapsed = siteJob({ owner: 'dead', leaseUntil: now - 1 });
+      const free = unleased({ keyId: null });
+      const done = unleased({ status: 'done', stopReason: 'completed', expiresAt: now + 1_000 });
+      const finished = siteJob({ owner: 'two', leaseUntil: now + 30_000, keyId: 'key_b' });
+      for (const j of [mine, lapsed, free, done, finished]) await store.siteJobs.createJob(j, []);
+      const end = { stopReason: 'cancelled' as const, at: now, expiresAt: now + 1_000 };
+      expect(await store.siteJobs.finishJob(finished.id, end)).toBe(true);
+      expect(await store.siteJobs.countRunning('key_a', now)).toEqual({ key: 1, total: 1 });
+
+      const live = await store.siteJobs.liveJobs('three', now, 60_000);
+      expect(live.map((j) => j.id).sort()).toEqual([mine.id, lapsed.id, free.id].sort());
+      expect(live.find((j) => j.id === free.id)).toEqual({ ...free, owner: 'three', leaseUntil: now + 60_000 });
+      for (const j of [mine, lapsed, free])
+        expect(await store.siteJobs.getJob(j.id)).toMatchObject({
+          status: 'running',
+          owner: 'three',
+          leaseUntil: now + 60_000,
+        });
+      // Done jobs keep what they had.
+      expect(await store.siteJobs.getJob(done.id)).toEqual(done);
+      expect(await store.siteJobs.getJob(finished.id)).toMatchObject({
+        status: 'done',
+        owner: 'two',
+        leaseUntil: now + 30_000,
+      });
+      // Each counts as running until its new lease ends.
+      expect(await store.siteJobs.countRunning('key_a', now)).toEqual({ key: 2, total: 3 });
+      expect(await store.siteJobs.countRunning(null, now + 59_999)).toEqual({ key: 1, total: 3 });
+      expect(await store.siteJobs.countRunning(null, now + 60_000)).toEqual({ key: 0, total: 0 });
+      // The old owner's renewal finds the job taken; the new owner's holds.
+      expect(await store.siteJobs.renewLeases('one', [mine.id], now + 90_000)).toEqual([]);
+      expect(await store.siteJobs.renewLeases('three', [mine.id], now + 90_000)).toEqual([mine.id]);
+      // The last instance to say it works on them owns them.
+      const again = await store.siteJobs.liveJobs('four', now + 1_000, 60_000);
+      expect(again.map((j) => [j.id, j.owner, j.leaseUntil]).sort()).toEqual(
+        [mine.id, lapsed.id, free.id].sort().map((id) => [id, 'four', now + 61_000]),
+      );
+      expect(await store.siteJobs.getJob(mine.id)).toMatchObject({ owner: 'four', leaseUntil: now + 61_000 });
+    });
+
     it('deletes a finished job past its retention with its frontier and results', async () => {
       const now = Date.now();
       const j = siteJob();
@@ -244,6 +411,8 @@ export function siteJobContract(make: () => Promise<Store>): void {
       expect(await store.siteJobs.seen('req_gone', ['https://example.com/a'])).toEqual([false]);
       expect(await store.siteJobs.lease('req_gone', 5)).toEqual([]);
       expect(await store.siteJobs.requeueLeased('req_gone')).toEqual([]);
+      expect(await store.siteJobs.leaseEntry('req_gone', 1)).toBeUndefined();
+      expect(await store.siteJobs.unfinished('req_gone')).toEqual([]);
       expect(await store.siteJobs.complete('req_gone', 1, { result: { page: {}, credits: 1, succeeded: true } })).toBe(
         undefined,
       );

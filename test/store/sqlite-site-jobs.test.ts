@@ -31,7 +31,9 @@ it('resumes a job from another connection to the file: its frontier, leases, res
   try {
     await first.siteJobs.createJob(job('req_resume', 'one', now + 30_000), [entry('/', 1), entry('/a')]);
     // Both connections work on the job at once: one frontier, leases never handed out twice.
-    expect(await second.siteJobs.enqueue('req_resume', [entry('/a'), entry('/b', 2)])).toEqual([entry('/b', 2)]);
+    expect(await second.siteJobs.enqueue('req_resume', [entry('/a'), entry('/b', 2)])).toEqual([
+      { ...entry('/b', 2), seq: 3 },
+    ]);
     const leasedByFirst = await first.siteJobs.lease('req_resume', 1);
     const leasedBySecond = await second.siteJobs.lease('req_resume', 1);
     expect([...leasedByFirst, ...leasedBySecond].map((e) => e.url)).toEqual([url('/b'), url('/')]);
@@ -104,7 +106,7 @@ it("fails a job's write with store_unavailable while another process holds the f
     await expect(store.siteJobs.createJob(job('req_locked', 'one', 0), [])).rejects.not.toMatchObject({
       code: 'store_unavailable',
     });
-    expect(await store.siteJobs.enqueue('req_locked', [entry('/x')])).toEqual([entry('/x')]);
+    expect(await store.siteJobs.enqueue('req_locked', [entry('/x')])).toEqual([{ ...entry('/x'), seq: 1 }]);
   } finally {
     other.close();
     await store.close();

@@ -50,6 +50,24 @@ export interface RenderedPage {
   screenshot?: Uint8Array;
 }
 
+/**
+ * The browser as `/healthz` reports it. A local browser starts on the first page that needs
+ * it, so one not running is no fault; a remote one is reported reachable when connected, or
+ * when its endpoint accepts a connection.
+ */
+export interface BrowserStatus {
+  kind: 'local' | 'remote';
+  /** Remote: the protocol its endpoint speaks. */
+  protocol?: 'playwright' | 'cdp';
+  /** A browser is running (local) or connected (remote) now. */
+  connected: boolean;
+  /** Remote: connected, or its endpoint accepted a TCP connection just now. */
+  reachable?: boolean;
+  /** Browser contexts and pages this server has open on it now. */
+  contexts: number;
+  pages: number;
+}
+
 export interface Renderer {
   /**
    * Renders one page before the request's deadline, which covers queueing, launch and the
@@ -61,5 +79,9 @@ export interface Renderer {
   render(request: RenderRequest, ctx: RequestDeadline): Promise<RenderedPage>;
   /** The major version of the browser once one ran (the stealth profile of static fetches follows it). */
   browserMajor?(): number | undefined;
+  /** The browser's state for `/healthz`; answers within `timeoutMs` (an unreachable endpoint is not waited for longer). */
+  status?(timeoutMs: number): Promise<BrowserStatus>;
+  /** Contexts and pages open on the browser now (the remote-browser gauge of /metrics). */
+  sessions?(): { contexts: number; pages: number };
   close(): Promise<void>;
 }

@@ -101,6 +101,11 @@ export interface EntryCompletion {
   aliases?: string[];
   /** The page's content fingerprint (near-duplicate detection; services/site/), kept with its result (ignored without one). */
   fingerprint?: string;
+  /**
+   * The job's limit of results: a result past it is not written (the entry still ends), so
+   * instances completing pages at once never deliver more than the limit together.
+   */
+  maxResults?: number;
 }
 
 export interface SiteJobStore {
@@ -118,6 +123,12 @@ export interface SiteJobStore {
    * instance died), taken over atomically by setting owner and lease.
    */
   claimJobs(owner: string, now: number, leaseMs: number): Promise<SiteJob[]>;
+  /**
+   * Every running job, each one's lease extended to `now + leaseMs` under `owner` (the last
+   * instance to say it works on it): with a shared crawl queue every instance works on every
+   * running job, and a job counts as running (countRunning) while any instance does.
+   */
+  liveJobs(owner: string, now: number, leaseMs: number): Promise<SiteJob[]>;
   /** Extends the lease of the owner's running jobs; returns the ids it still owns (a job taken over or done drops out). */
   renewLeases(owner: string, ids: string[], until: number): Promise<string[]>;
   /** Ends a job (status done, reason, error, retention) unless it is already done; returns whether it did. */
@@ -125,12 +136,19 @@ export interface SiteJobStore {
     id: string,
     end: { stopReason: SiteJobStopReason; error?: { code: string; message: string }; at: number; expiresAt: number },
   ): Promise<boolean>;
-  /** Adds URLs not yet in the job's frontier (or its aliases); returns the ones added (none to a job that is gone). */
-  enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]>;
+  /** Adds URLs not yet in the job's frontier (or its aliases); returns the ones added, with their seqs (none to a job that is gone). */
+  enqueue(jobId: string, entries: FrontierEntry[]): Promise<LeasedEntry[]>;
   /** Whether the job has seen each URL (frontier or alias). */
   seen(jobId: string, urls: string[]): Promise<boolean[]>;
   /** Takes up to `n` queued entries (none for `n` <= 0), highest priority first (then insertion order), and marks them leased. */
   lease(jobId: string, n: number): Promise<LeasedEntry[]>;
+  /**
+   * Marks one entry leased (queued, or already leased: its worker died and the shared queue
+   * handed it to another) and returns it; undefined when it is done or unknown.
+   */
+  leaseEntry(jobId: string, seq: number): Promise<LeasedEntry | undefined>;
+  /** Entries not done yet (queued and leased), with their priorities: what a shared queue must hold for the job. */
+  unfinished(jobId: string): Promise<LeasedEntry[]>;
   /** Entries leased when the instance died go back to the queue (on resume); returns them. */
   requeueLeased(jobId: string): Promise<LeasedEntry[]>;
   /** Frontier entries by state (progress). */

@@ -8,6 +8,7 @@
  *   LedgerStore      (ledger-store.ts)      holds, charges, usage     <- metering, api-keys
  *   RateWindowStore  (rate-window-store.ts) rate-limit windows        <- metering
  *   SiteJobStore     (site-job-store.ts)    site crawl jobs            <- site-crawl-service (as `siteJobs`)
+ *   HostGate         (host-gate.ts)         per-host politeness, fleet-wide (as `hostGate`)
  *   HealthStore      (here)                 kind and reachability     <- /healthz
  *
  * Every adapter (store/sqlite-store.ts, store/redis-store.ts, store/memory-store.ts for
@@ -16,6 +17,7 @@
  * JSON.stringify and must hand back an equal value (deep-equal), never a shared reference.
  */
 import type { CacheStores } from './cache-port.js';
+import type { HostGate } from './host-gate.js';
 import type { KeyStore } from './key-store.js';
 import type { LedgerStore } from './ledger-store.js';
 import type { RateWindowStore } from './rate-window-store.js';
@@ -31,6 +33,8 @@ export interface HealthStore {
 export interface Store extends CacheStores, SuspensionStore, KeyStore, LedgerStore, RateWindowStore, HealthStore {
   /** Site crawl jobs: a port of its own (many methods whose names would be ambiguous on the store). */
   readonly siteJobs: SiteJobStore;
+  /** Slots and spacing per host, held across every instance sharing the store. */
+  readonly hostGate: HostGate;
   /** Only whoever opened the store closes it (the composition root, a CLI command). */
   close(): Promise<void>;
 }

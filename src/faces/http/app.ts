@@ -17,6 +17,7 @@ import { newRequestId } from '../../core/ids.js';
 import type { Logger } from '../../core/logger.js';
 import { incomingRequest, type IncomingRequest } from '../../core/request-context.js';
 import type { Store } from '../../core/ports/store-port.js';
+import type { BrowserStatus } from '../../core/ports/render-port.js';
 import type { Caller } from '../../core/caller.js';
 import { withTimeout } from '../../core/with-timeout.js';
 import type { Metrics } from '../../services/metrics.js';
@@ -48,6 +49,10 @@ export interface HttpAppDeps {
   auth: Authenticator;
   /** Reached by `/healthz`: the store must answer. */
   store: Pick<Store, 'kind' | 'ping'>;
+  /** The crawl queue's part of `/healthz`: `shared` (BullMQ on Redis) or `local` (the store's frontier). */
+  crawlQueue?: { shared: boolean; ping(): Promise<void> };
+  /** The browser's part of `/healthz`, when there is a renderer. */
+  browser?: (timeoutMs: number) => Promise<BrowserStatus>;
   /** Prometheus metrics of this process; without them there is no `/metrics`. */
   metrics?: Metrics;
   /** Whether a request may read `/metrics` (the operator's metrics token; docs/decisions.md, "Metrics for operators only"). */
@@ -122,16 +127,46 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
   app.use('*', hostGuard(deps.config.server.host, deps.config.auth.allowedHosts));
 
-  // Liveness and readiness in one: the process answers and its store is reachable.
+  // Liveness and readiness in one: the process answers and its store is reachable. The
+  // browser is reported beside it, and fails the check only where every page needs it: a
+  // remote browser that cannot be reached while WEBSEARCH_RENDER=always (searches and static
+  // pages work without one; a local browser starts when a page needs it).
   const health = async (c: Context<Env>) => {
     const started = performance.now();
+    const browsing = deps.browser?.(HEALTH_TIMEOUT_MS).catch((err: unknown) => {
+      deps.logger.warn({ err }, 'health check: the browser status failed');
+      return undefined;
+    });
+    const queueing = crawlQueueHealth(deps, HEALTH_TIMEOUT_MS);
+    let storeMs: number | undefined;
     try {
       await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
-      return c.json({ status: 'ok', store: deps.store.kind, store_ms: Math.round(performance.now() - started) });
+      storeMs = Math.round(performance.now() - started);
     } catch (err) {
       deps.logger.warn({ err }, 'health check: store unreachable');
-      return c.json({ status: 'unavailable', store: deps.store.kind, error: 'the store does not answer' }, 503);
     }
+    const browser = await browsing;
+    const queue = await queueing;
+    const shown = { ...(queue ? { crawl_queue: queue } : {}), ...(browser ? { browser } : {}) };
+    if (storeMs === undefined)
+      return c.json(
+        { status: 'unavailable', store: deps.store.kind, error: 'the store does not answer', ...shown },
+        503,
+      );
+    if (browser?.kind === 'remote' && browser.reachable === false && deps.config.render.mode === 'always') {
+      deps.logger.warn('health check: the remote browser is unreachable and every page is rendered');
+      return c.json(
+        {
+          status: 'unavailable',
+          store: deps.store.kind,
+          store_ms: storeMs,
+          error: 'the remote browser does not answer, and every page needs it (WEBSEARCH_RENDER=always)',
+          ...shown,
+        },
+        503,
+      );
+    }
+    return c.json({ status: 'ok', store: deps.store.kind, store_ms: storeMs, ...shown });
   };
   app.get('/healthz', health);
   app.get('/health', health);
@@ -341,4 +376,26 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   return app;
+}
+
+/**
+ * The crawl queue beside the store: a shared one (BullMQ) answers on its own connections,
+ * so it is pinged; a local one is the store's frontier. It never fails the check: searches
+ * and extractions work without it, and an instance that cannot reach it leaves its crawls'
+ * pages to the others.
+ */
+async function crawlQueueHealth(
+  deps: Pick<HttpAppDeps, 'crawlQueue' | 'logger'>,
+  timeoutMs: number,
+): Promise<{ kind: 'shared' | 'local'; reachable: boolean; ms?: number } | undefined> {
+  if (deps.crawlQueue === undefined) return undefined;
+  const kind = deps.crawlQueue.shared ? 'shared' : 'local';
+  const started = performance.now();
+  try {
+    await withTimeout(deps.crawlQueue.ping(), timeoutMs);
+    return { kind, reachable: true, ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    deps.logger.warn({ err }, 'health check: the crawl queue does not answer');
+    return { kind, reachable: false };
+  }
 }

@@ -365,18 +365,42 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
         get: {
           operationId: 'health',
           tags: ['operations'],
-          summary: 'The process answers and its store is reachable',
+          summary: 'The process answers and its store is reachable; the browser is reported beside it',
           security: [],
           responses: {
             '200': {
               description: 'healthy',
               content: {
                 'application/json': {
-                  schema: { type: 'object', properties: { status: { const: 'ok' }, store: { type: 'string' } } },
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      status: { const: 'ok' },
+                      store: { type: 'string' },
+                      store_ms: { type: 'integer' },
+                      browser: {
+                        type: 'object',
+                        description:
+                          'Present when pages can be rendered: a local browser (started when a page needs it) or a remote one (WEBSEARCH_BROWSER_ENDPOINT)',
+                        properties: {
+                          kind: { enum: ['local', 'remote'] },
+                          protocol: { enum: ['playwright', 'cdp'] },
+                          connected: { type: 'boolean' },
+                          reachable: { type: 'boolean' },
+                          contexts: { type: 'integer' },
+                          pages: { type: 'integer' },
+                        },
+                        required: ['kind', 'connected', 'contexts', 'pages'],
+                      },
+                    },
+                  },
                 },
               },
             },
-            '503': { description: 'the store does not answer' },
+            '503': {
+              description:
+                'the store does not answer, or a remote browser does not while every page is rendered (WEBSEARCH_RENDER=always)',
+            },
           },
         },
       },

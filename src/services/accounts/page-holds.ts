@@ -68,6 +68,11 @@ export class PageHolds {
     return charged;
   }
 
+  /** Drops every hold the job still has (its pages that will never run: the job ended while instances held them). */
+  async releaseJob(jobId: string): Promise<void> {
+    await this.#deps.ledger.releaseOwned(`site:${jobId}`);
+  }
+
   async release(keyId: string, jobId: string, entrySeq: number): Promise<void> {
     await this.#deps.ledger.release(keyId, PageHolds.holdId(jobId, entrySeq));
   }

@@ -12,9 +12,17 @@
  * whose alias was already crawled is a duplicate, not a result); pages whose content
  * fingerprints are near each other are duplicates too (extract/site/content-fingerprint.ts).
  * Traps (calendars, session ids) end at `limit` or `max_depth`.
+ *
+ * Who works on which page is the crawl queue's (core/ports/crawl-queue.ts): with a shared
+ * queue every instance runs this on every running job and the store's atomic steps keep
+ * them apart (an entry leased and ended once, no result past the limit); with the local
+ * one, only the process that claimed the job does. A page's links join the frontier
+ * before its entry ends, so an empty frontier with nothing in hand means the crawl is over.
  */
 import { DeadlineScope, now } from '../../core/deadline-scope.js';
 import { AppError, toAppError } from '../../core/errors.js';
+import type { CrawlQueue, CrawlQueueWorker } from '../../core/ports/crawl-queue.js';
+import type { HostGate } from '../../core/ports/host-gate.js';
 import type { FrontierEntry, LeasedEntry, SiteJob, SiteJobStopReason } from '../../core/ports/site-job-store.js';
 import { sitePageCredits } from '../../core/pricing.js';
 import type { RequestContext } from '../../core/request-context.js';
@@ -22,17 +30,20 @@ import type { SiteCrawlPage, SiteCrawlRequest } from '../../core/site-schemas.js
 import { rankLinks } from '../../extract/passages/rank-links.js';
 import { contentFingerprint, nearDuplicate } from '../../extract/site/content-fingerprint.js';
 import type { PageLink } from '../../extract/types.js';
+import { hostKey } from '../../net/request-url.js';
 import type { PageHolds } from '../accounts/page-holds.js';
 import { extractOptions, pageResult } from '../pages/extract-service.js';
 import type { PageOutcome } from '../pages/extracted-page.js';
 import { pageRequest, type ExtractOptions } from '../pages/page-request.js';
-import type { HostPacing } from './host-pacing.js';
 import { discoverSite } from './site-discovery.js';
+import type { SiteCrawlObserver, SitePageOutcome } from './site-observer.js';
 import type { SiteCrawlDeps } from './site-ports.js';
 import { SiteScope } from './site-scope.js';
 
-/** How often a run looks at its job in the store (a cancellation from another instance). */
+/** How often a run looks at its job in the store (a cancellation from another instance, its end). */
 const JOB_POLL_MS = 1_000;
+/** Polls of a shared queue found empty while the frontier is not, before the frontier's entries are put back on it. */
+const EMPTY_POLLS_BEFORE_REFILL = 3;
 /** URLs a run remembers at most in each of its memories (targets resolved, URLs in the frontier, refused). */
 const RUN_MEMORY = 100_000;
 /** Characters around a link in its page's Markdown that rank it (best-first). */
@@ -41,7 +52,10 @@ const CONTEXT_AFTER = 120;
 
 export interface RunnerDeps extends SiteCrawlDeps {
   holds: PageHolds;
-  pacing: HostPacing;
+  /** The per-host limit and Crawl-delay, held by every instance together when the store is shared. */
+  hostGate: HostGate;
+  queue: CrawlQueue;
+  observer?: SiteCrawlObserver;
   /** Told as each result is written (waiters, the MCP tool's progress). */
   onResult?: (jobId: string) => void;
 }
@@ -50,10 +64,12 @@ export interface RunningJob {
   readonly id: string;
   /** Settles when the run ends (the job finished, or this instance lost it). */
   readonly done: Promise<void>;
-  /** Stops the run without finishing the job (shutdown, the lease lost): another run resumes it. */
+  /** Stops the run without finishing the job (shutdown, the lease lost): another run (or instance) goes on with it. */
   abandon(): void;
   /** Stops the run now (the job was cancelled). */
   cancel(): void;
+  /** Pages this run works on now. */
+  inFlight(): number;
 }
 
 type Stop = { reason: SiteJobStopReason; error?: { code: string; message: string } };
@@ -65,12 +81,13 @@ export function runSiteCrawl(deps: RunnerDeps, job: SiteJob): RunningJob {
   const done = run.start().then(
     async (stop) => {
       if (abandoned || stop === undefined) return;
-      await deps.jobs.finishJob(job.id, {
+      const finished = await deps.jobs.finishJob(job.id, {
         stopReason: stop.reason,
         ...(stop.error ? { error: stop.error } : {}),
         at: Date.now(),
         expiresAt: Date.now() + deps.config.site.retentionMs,
       });
+      if (finished) await ended(deps, job.id);
     },
     (err: unknown) => {
       deps.logger.error({ err, job: job.id }, 'a site crawl run failed');
@@ -83,7 +100,7 @@ export function runSiteCrawl(deps: RunnerDeps, job: SiteJob): RunningJob {
           at: Date.now(),
           expiresAt: Date.now() + deps.config.site.retentionMs,
         })
-        .then(() => undefined);
+        .then((finished) => (finished ? ended(deps, job.id) : undefined));
     },
   );
   return {
@@ -97,7 +114,32 @@ export function runSiteCrawl(deps: RunnerDeps, job: SiteJob): RunningJob {
       controller.abort(new AppError('cancelled', 'the run was stopped'));
     },
     cancel: () => controller.abort(new AppError('cancelled', 'The crawl was cancelled.')),
+    inFlight: () => run.inFlight,
   };
+}
+
+/**
+ * What a job leaves once it ended: charges still pending settled, the holds of pages that
+ * will never run released (a killed instance's, the job done before they came back), and
+ * its queue.
+ */
+async function ended(deps: RunnerDeps, jobId: string): Promise<void> {
+  const keyId = (await deps.jobs.getJob(jobId))?.keyId ?? null;
+  await settleCharges(deps, jobId, keyId);
+  if (keyId !== null) await deps.holds.releaseJob(jobId);
+  await deps.queue.drop(jobId);
+}
+
+/**
+ * Charges a kill left pending (between a result and its charge). A charge comes from its
+ * hold once, so settling one another instance is about to make is harmless.
+ */
+async function settleCharges(deps: RunnerDeps, jobId: string, keyId: string | null): Promise<void> {
+  for (const result of await deps.jobs.unchargedResults(jobId)) {
+    if (keyId !== null && result.credits > 0)
+      await deps.holds.charge(keyId, jobId, result.entrySeq, result.credits, (result.page as SiteCrawlPage).url);
+    await deps.jobs.markCharged(jobId, result.seq);
+  }
 }
 
 class CrawlRun {
@@ -152,34 +194,41 @@ class CrawlRun {
     this.#results = job.counts.results;
   }
 
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
   /** The run to its end: the reason the job stopped, or undefined when the run was stopped from outside. */
   async start(): Promise<Stop | undefined> {
     try {
       await this.#resume();
-      if (this.#job.counts.results === 0 && this.#job.counts.discovered <= 1) await this.#seed();
       return await this.#loop();
     } finally {
       this.#scopeTimer.dispose();
     }
   }
 
-  /** What a killed run left: pages in flight back to the queue (their holds released), pending charges settled. */
+  /**
+   * What a killed run left: pending charges settled and, with the local queue,
+   * the pages that were in flight back in the queue (their holds released). A shared queue
+   * gives a dead instance's pages back by itself.
+   */
   async #resume(): Promise<void> {
-    const { jobs, holds } = this.#deps;
+    const { jobs, holds, queue } = this.#deps;
     const keyId = this.#job.keyId;
-    const back = await jobs.requeueLeased(this.#job.id);
-    if (keyId !== null) for (const entry of back) await holds.release(keyId, this.#job.id, entry.seq);
-    for (const result of await jobs.unchargedResults(this.#job.id)) {
-      if (keyId !== null && result.credits > 0) {
-        const page = result.page as SiteCrawlPage;
-        await holds.charge(keyId, this.#job.id, result.entrySeq, result.credits, page.url);
-      }
-      await jobs.markCharged(this.#job.id, result.seq);
+    if (!queue.shared) {
+      const back = await jobs.requeueLeased(this.#job.id);
+      if (keyId !== null) for (const entry of back) await holds.release(keyId, this.#job.id, entry.seq);
     }
+    await this.#settle();
     this.#fingerprints = await jobs.fingerprints(this.#job.id);
   }
 
-  /** The site's map (sitemaps, feeds) as the first frontier, and robots.txt's Crawl-delay. */
+  async #settle(): Promise<void> {
+    await settleCharges(this.#deps, this.#job.id, this.#job.keyId);
+  }
+
+  /** The site's map (sitemaps, feeds) as the first frontier, and robots.txt's Crawl-delay: part of the start page's work. */
   async #seed(): Promise<void> {
     const discovery = await discoverSite(this.#deps, this.#ctx, this.#scope, {
       sitemap: this.#request.use_sitemap ? 'include' : 'skip',
@@ -196,9 +245,15 @@ class CrawlRun {
       .filter((u) => u.url !== start && (this.#request.use_sitemap || u.source === 'links'))
       .map((u) => this.#entry(u.url, Math.max(1, u.depth), u.parent, u.title, undefined));
     for (const seed of seeds) this.#remember(this.#known, seed.url);
-    const scored = this.#prioritised(seeds);
-    await this.#deps.jobs.enqueue(this.#job.id, scored);
+    await this.#enqueue(this.#prioritised(seeds));
     this.#pendingDisallowed += discovery.robotsDisallowed;
+  }
+
+  /** Entries into the frontier (the new ones), then up for work. */
+  async #enqueue(entries: FrontierEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const added = await this.#deps.jobs.enqueue(this.#job.id, entries);
+    await this.#deps.queue.add(this.#job.id, added);
   }
 
   #setCrawlDelay(seconds: number | undefined): void {
@@ -207,61 +262,87 @@ class CrawlRun {
   }
 
   async #loop(): Promise<Stop | undefined> {
-    const { jobs } = this.#deps;
-    const width = this.#deps.config.site.pagesInFlight;
-    const running = new Set<Promise<void>>();
-    let lastPoll = now();
+    const { jobs, queue } = this.#deps;
     if (this.#crawlDelayMs === 0) {
       const directives = await this.#deps.robots.directives(this.#scope.start, this.#ctx).catch(() => undefined);
       this.#setCrawlDelay(directives?.crawlDelaySeconds);
     }
-    for (;;) {
-      if (this.#stopSignal.aborted) {
-        await Promise.allSettled(running);
-        return this.#stop ?? { reason: 'cancelled' };
-      }
-      if (now() >= this.#job.deadline) this.#stop ??= { reason: 'deadline' };
-      if (this.#results >= this.#request.limit) this.#stop ??= { reason: 'limit' };
-      if (now() - lastPoll >= JOB_POLL_MS) {
-        lastPoll = now();
+    let wake: () => void = () => undefined;
+    const worker: CrawlQueueWorker = queue.work(
+      this.#job.id,
+      {
+        concurrency: this.#deps.config.site.pagesInFlight,
+        // Never more pages at once than could still be delivered under the limit.
+        room: () => (this.#stop !== undefined ? 0 : this.#request.limit - this.#results - this.#inFlight),
+      },
+      async (seq) => {
+        this.#inFlight += 1;
+        try {
+          await this.#task(seq);
+        } finally {
+          this.#inFlight -= 1;
+          wake();
+        }
+      },
+    );
+    let emptyPolls = 0;
+    let lastSweep = now();
+    const onStop = (): void => wake();
+    this.#stopSignal.addEventListener('abort', onStop, { once: true });
+    try {
+      for (;;) {
+        // Each page that ends wakes the run (its job may be complete), else each JOB_POLL_MS.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, JOB_POLL_MS);
+          timer.unref();
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          if (this.#stopSignal.aborted || this.#stop !== undefined) wake();
+        });
+        if (this.#stopSignal.aborted) return this.#stop ?? { reason: 'cancelled' };
+        if (this.#stop !== undefined) return this.#stop;
+        if (now() >= this.#job.deadline) return { reason: 'deadline' };
         const fresh = await jobs.getJob(this.#job.id);
-        if (fresh === undefined || fresh.status === 'done') {
-          // Cancelled (or deleted) elsewhere: the pages in flight finish, nothing more starts.
-          await Promise.allSettled(running);
-          return undefined;
+        // Cancelled (or deleted) elsewhere, or ended by another instance: nothing more starts.
+        if (fresh === undefined || fresh.status === 'done') return undefined;
+        this.#results = Math.max(this.#results, fresh.counts.results);
+        if (this.#results >= this.#request.limit) return { reason: 'limit' };
+        const frontier = await jobs.frontierCounts(this.#job.id);
+        if (frontier.queued === 0 && frontier.leased === 0 && this.#inFlight === 0) return { reason: 'completed' };
+        if (queue.shared && now() - lastSweep >= JOB_POLL_MS) {
+          lastSweep = now();
+          // Entries the frontier holds but the queue lost (an instance killed between the two writes): put back.
+          const depth = await queue.depth(this.#job.id);
+          emptyPolls = depth !== undefined && depth.waiting + depth.active === 0 ? emptyPolls + 1 : 0;
+          if (emptyPolls >= EMPTY_POLLS_BEFORE_REFILL) {
+            emptyPolls = 0;
+            await queue.add(this.#job.id, await jobs.unfinished(this.#job.id));
+          }
+          // Charges another instance left pending when it died.
+          await this.#settle();
         }
       }
-      if (this.#stop !== undefined) {
-        await Promise.allSettled(running);
-        return this.#stop;
-      }
-      // Never more pages at once than could still be delivered under the limit.
-      const room = Math.min(width - this.#inFlight, this.#request.limit - this.#results - this.#inFlight);
-      const leased = room > 0 ? await jobs.lease(this.#job.id, room) : [];
-      if (leased.length === 0) {
-        if (running.size === 0) return { reason: 'completed' };
-        await Promise.race([...running, delay(JOB_POLL_MS)]);
-        continue;
-      }
-      for (const entry of leased) {
-        this.#inFlight += 1;
-        const task: Promise<void> = this.#page(entry)
-          .catch((err: unknown) => {
-            const error = toAppError(err);
-            this.#stop ??= { reason: 'failed', error: { code: error.code, message: error.message } };
-          })
-          .finally(() => {
-            this.#inFlight -= 1;
-            running.delete(task);
-          });
-        running.add(task);
-      }
-      // Wait for a slot before leasing more (or for the pacing of the next page).
-      if (this.#inFlight >= width || this.#results + this.#inFlight >= this.#request.limit) await Promise.race(running);
+    } finally {
+      this.#stopSignal.removeEventListener('abort', onStop);
+      wake = () => undefined;
+      // Pages in flight end first (past the limit or the deadline: without a result).
+      await worker.close();
     }
   }
 
-  /** One frontier entry: held, paced, fetched through the page journey, completed, charged, its links queued. */
+  /** One entry handed out by the queue: leased in the store (unless it ended meanwhile) and worked on. */
+  async #task(seq: number): Promise<void> {
+    const entry = await this.#deps.jobs.leaseEntry(this.#job.id, seq);
+    if (entry === undefined) return;
+    await this.#page(entry);
+  }
+
+  /**
+   * One frontier entry: held, paced, fetched through the page journey, its links queued,
+   * completed, charged. Rejects when the run stopped mid-page: the entry is given back.
+   */
   async #page(entry: LeasedEntry): Promise<void> {
     const { jobs, holds } = this.#deps;
     const keyId = this.#job.keyId;
@@ -276,7 +357,8 @@ class CrawlRun {
                 reason: 'failed',
                 error: { code: 'unauthorized', message: `The API key is ${held === 'revoked' ? 'revoked' : 'gone'}.` },
               };
-        return;
+        this.#deps.observer?.sitePageDone('given_back');
+        throw new AppError('cancelled', 'The crawl stops.');
       }
     }
     let outcome: PageOutcome;
@@ -286,23 +368,43 @@ class CrawlRun {
       cancelled: (cause) => new AppError('cancelled', 'The crawl was stopped.', { cause }),
     });
     try {
-      await this.#deps.pacing.wait(new URL(entry.url).host, this.#crawlDelayMs, page.signal);
-      const ctx: RequestContext = { ...this.#ctx, deadline: page.deadline, signal: page.signal };
-      outcome = await this.#deps.pages.run(pageRequest(ctx, entry.url, this.#options));
+      // One of the host's slots, for the fleet (robots.txt and the site's maps included).
+      const pass = await this.#deps.hostGate.acquire(hostKey(new URL(entry.url)), {
+        limit: this.#deps.config.fetch.perHostConcurrency,
+        delayMs: this.#crawlDelayMs,
+        signal: page.signal,
+      });
+      try {
+        if (entry.seq === 1 && entry.depth === 0) await this.#seed();
+        const ctx: RequestContext = { ...this.#ctx, deadline: page.deadline, signal: page.signal };
+        outcome = await this.#deps.pages.run(pageRequest(ctx, entry.url, this.#options));
+      } finally {
+        await pass.release();
+      }
     } catch (err) {
       outcome = { ok: false, statusCode: 0, error: toAppError(err), step: 'fetch' };
     } finally {
       page.dispose();
     }
     // A run stopped mid-page (or the job's deadline cut it): not a result of the site's; the
-    // entry stays leased and goes back to the queue if the job resumes.
+    // entry is given back (the shared queue hands it on; the local one when the job resumes).
     if (this.#stopSignal.aborted || this.#ctx.signal.aborted) {
       if (keyId !== null) await holds.release(keyId, jobId, entry.seq);
-      return;
+      this.#deps.observer?.sitePageDone('given_back');
+      throw new AppError('cancelled', 'The crawl was stopped.');
     }
     const settled = this.#completing.then(() => this.#complete(entry, outcome));
     this.#completing = settled.catch(() => undefined);
-    const { resultSeq, credits, links } = await settled;
+    let completed: { resultSeq: number | undefined; credits: number; outcome: SitePageOutcome };
+    try {
+      completed = await settled;
+    } catch (err) {
+      const error = toAppError(err);
+      this.#stop ??= { reason: 'failed', error: { code: error.code, message: error.message } };
+      throw err;
+    }
+    const { resultSeq, credits } = completed;
+    this.#deps.observer?.sitePageDone(completed.outcome);
     if (resultSeq !== undefined && credits > 0) {
       if (keyId !== null) await holds.charge(keyId, jobId, entry.seq, credits, entry.url);
       await jobs.markCharged(jobId, resultSeq);
@@ -310,23 +412,23 @@ class CrawlRun {
       if (keyId !== null) await holds.release(keyId, jobId, entry.seq);
       if (resultSeq !== undefined) await jobs.markCharged(jobId, resultSeq);
     }
-    if (links.length > 0) await jobs.enqueue(jobId, links);
     this.#deps.onResult?.(jobId);
   }
 
-  /** The page's result (or its recognition as a duplicate), written in one step. */
+  /** The page's result (or its recognition as a duplicate), its links queued first, then written in one step. */
   async #complete(
     entry: LeasedEntry,
     outcome: PageOutcome,
-  ): Promise<{ resultSeq: number | undefined; credits: number; links: FrontierEntry[] }> {
+  ): Promise<{ resultSeq: number | undefined; credits: number; outcome: SitePageOutcome }> {
     const { jobs } = this.#deps;
     const jobId = this.#job.id;
     const disallowed = this.#pendingDisallowed;
     this.#pendingDisallowed = 0;
-    if (this.#results >= this.#request.limit) {
+    const limit = this.#request.limit;
+    if (this.#results >= limit) {
       // Finished past the limit (pages in flight): not delivered, not charged.
       await jobs.complete(jobId, entry.seq, { counts: { robots_disallowed: disallowed } });
-      return { resultSeq: undefined, credits: 0, links: [] };
+      return { resultSeq: undefined, credits: 0, outcome: 'past_limit' };
     }
     const aliases: string[] = [];
     let fingerprint: string | undefined;
@@ -337,26 +439,31 @@ class CrawlRun {
       }
       const seen = aliases.length > 0 ? await jobs.seen(jobId, aliases) : [];
       fingerprint = contentFingerprint(outcome.output.markdown || outcome.output.html || '');
+      // Other instances' pages count too: their fingerprints are in the store.
+      if (this.#deps.queue.shared) this.#fingerprints = await jobs.fingerprints(jobId);
       const copy = seen.some(Boolean) || this.#fingerprints.some((f) => nearDuplicate(f, fingerprint as string));
       if (copy) {
         await jobs.complete(jobId, entry.seq, { counts: { duplicates: 1, robots_disallowed: disallowed }, aliases });
-        return { resultSeq: undefined, credits: 0, links: [] };
+        return { resultSeq: undefined, credits: 0, outcome: 'duplicate' };
       }
     }
     const links = outcome.ok ? await this.#followed(entry, outcome) : { entries: [], refused: 0 };
+    // Before the entry ends: a frontier with nothing queued or leased is a finished crawl.
+    await this.#enqueue(links.entries);
     const result = this.#result(entry, outcome);
     const credits = outcome.ok && !outcome.fromCache ? this.#price : 0;
     const resultSeq = await jobs.complete(jobId, entry.seq, {
       result: { page: result, credits, succeeded: outcome.ok },
       counts: { robots_disallowed: disallowed + links.refused },
       aliases,
+      maxResults: limit,
       ...(fingerprint !== undefined ? { fingerprint } : {}),
     });
     if (resultSeq !== undefined) {
-      this.#results += 1;
+      this.#results = Math.max(this.#results, resultSeq);
       if (fingerprint !== undefined) this.#fingerprints.push(fingerprint);
     }
-    return { resultSeq, credits, links: links.entries };
+    return { resultSeq, credits, outcome: resultSeq === undefined ? 'past_limit' : 'delivered' };
   }
 
   #result(entry: LeasedEntry, outcome: PageOutcome): SiteCrawlPage {
@@ -466,8 +573,4 @@ function linkContext(markdown: string, url: string): string | undefined {
   const at = markdown.indexOf(`](${url}`);
   if (at === -1) return undefined;
   return markdown.slice(Math.max(0, at - CONTEXT_BEFORE), at + CONTEXT_AFTER);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -2,13 +2,17 @@
  * Site crawls as durable jobs (`/api/site-crawls`, `crawl_site` / `crawl_status`,
  * `websearch-mcp crawl-site`, the library's `crawlSite`; docs/decisions.md, "Site maps and
  * crawls"): a job is admitted (limits per key and per server, the key's credits for one
- * page), stored, and run by this instance (site-crawl-runner.ts) under a lease it renews;
- * a job whose instance died is taken over when its lease ends, and an instance that
- * restarts takes its own back at once. Reads are by id, for the key that started the job
- * only (another key's job is a 404, as one that does not exist).
+ * page), stored, and run (site-crawl-runner.ts). With a shared crawl queue (the Redis
+ * store) every instance runs every running job, page by page, and keeps the job's lease
+ * alive while it does; with the local one a job is run by the instance that started it,
+ * under a lease it renews: a job whose instance died is taken over when its lease ends,
+ * and an instance that restarts takes its own back at once. Reads are by id, for the key
+ * that started the job only (another key's job is a 404, as one that does not exist).
  */
 import { AppError } from '../../core/errors.js';
 import { newRequestId } from '../../core/ids.js';
+import type { CrawlQueue } from '../../core/ports/crawl-queue.js';
+import type { HostGate } from '../../core/ports/host-gate.js';
 import { emptySiteJobCounts, type SiteJob } from '../../core/ports/site-job-store.js';
 import { sitePageCredits } from '../../core/pricing.js';
 import type { IncomingRequest } from '../../core/request-context.js';
@@ -20,13 +24,15 @@ import type {
 } from '../../core/site-schemas.js';
 import type { Metering } from '../accounts/metering.js';
 import type { PageHolds } from '../accounts/page-holds.js';
-import { HostPacing } from './host-pacing.js';
 import { runSiteCrawl, type RunningJob } from './site-crawl-runner.js';
+import type { SiteCrawlObserver } from './site-observer.js';
 import type { SiteCrawlDeps } from './site-ports.js';
 import { SiteScope, startUrlRefused } from './site-scope.js';
 
 /** A run's lease on its job: renewed at a third of it; a dead instance's jobs wait this long. */
 export const JOB_LEASE_MS = 30_000;
+/** How often an instance of a shared queue looks for running jobs to work on. */
+const SHARED_CLAIM_MS = 2_000;
 /** How often finished jobs past their retention are deleted. */
 const RETENTION_SWEEP_MS = 10 * 60_000;
 /** The Retry-After of a refusal for too many running crawls. */
@@ -35,11 +41,13 @@ const JOBS_RETRY_AFTER_S = 30;
 export interface SiteCrawlServiceDeps extends SiteCrawlDeps {
   metering: Pick<Metering, 'admit'>;
   holds: PageHolds;
+  queue: CrawlQueue;
+  hostGate: HostGate;
+  observer?: SiteCrawlObserver;
 }
 
 export class SiteCrawlService {
   readonly #deps: SiteCrawlServiceDeps;
-  readonly #pacing = new HostPacing();
   readonly #running = new Map<string, RunningJob>();
   readonly #listeners = new Map<string, Set<() => void>>();
   #timers: NodeJS.Timeout[] = [];
@@ -114,6 +122,8 @@ export class SiteCrawlService {
       counts: emptySiteJobCounts(),
     };
     await this.#deps.jobs.createJob(job, [{ url: scope.start.href, depth: 0, priority: 0 }]);
+    // The start URL is the frontier's first entry.
+    await this.#deps.queue.add(job.id, [{ seq: 1, priority: 0 }]);
     const stored = (await this.#deps.jobs.getJob(job.id)) ?? job;
     this.#run(stored);
     incoming.log.info({ job: job.id, url: scope.start.href, limit: request.limit }, 'site crawl started');
@@ -202,6 +212,39 @@ export class SiteCrawlService {
     }
   }
 
+  /** Whether every instance works on every crawl (the Redis store's BullMQ queue) or one process runs each. */
+  get queueShared(): boolean {
+    return this.#deps.queue.shared;
+  }
+
+  /** Throws when the crawl queue cannot be reached (`/healthz`). */
+  async pingQueue(): Promise<void> {
+    await this.#deps.queue.ping();
+  }
+
+  /** Crawl pages this instance works on now, over its runs. */
+  pagesInHand(): number {
+    let sum = 0;
+    for (const run of this.#running.values()) sum += run.inFlight();
+    return sum;
+  }
+
+  /** Pages waiting and in hand (over every instance) in the crawls this instance runs. */
+  async queueDepth(): Promise<{ waiting: number; active: number }> {
+    const depths = await Promise.all(
+      [...this.#running.keys()].map(async (id) => {
+        const depth = await this.#deps.queue.depth(id);
+        if (depth !== undefined) return depth;
+        const frontier = await this.#deps.jobs.frontierCounts(id);
+        return { waiting: frontier.queued, active: frontier.leased };
+      }),
+    );
+    return depths.reduce((a, b) => ({ waiting: a.waiting + b.waiting, active: a.active + b.active }), {
+      waiting: 0,
+      active: 0,
+    });
+  }
+
   /** Stops this instance's runs without finishing their jobs: another run (this one restarted, or another instance) resumes them. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -227,7 +270,7 @@ export class SiteCrawlService {
 
   #run(job: SiteJob): void {
     if (this.#running.has(job.id) || this.#closed) return;
-    const run = runSiteCrawl({ ...this.#deps, pacing: this.#pacing, onResult: (id) => this.#notify(id) }, job);
+    const run = runSiteCrawl({ ...this.#deps, onResult: (id) => this.#notify(id) }, job);
     this.#running.set(job.id, run);
     this.#startRenewing();
     void run.done.finally(() => {
@@ -240,15 +283,20 @@ export class SiteCrawlService {
     for (const listener of [...(this.#listeners.get(id) ?? [])]) listener();
   }
 
+  /** With a shared queue, every running job (this instance works on each); else the ones this instance owns or that lost their owner. */
   async #claim(): Promise<void> {
     const owner = this.#deps.config.server.instanceId;
-    const jobs = await this.#deps.jobs.claimJobs(owner, Date.now(), JOB_LEASE_MS);
+    const jobs = this.#deps.queue.shared
+      ? await this.#deps.jobs.liveJobs(owner, Date.now(), JOB_LEASE_MS)
+      : await this.#deps.jobs.claimJobs(owner, Date.now(), JOB_LEASE_MS);
     for (const job of jobs) this.#run(job);
   }
 
   #startRenewing(): void {
     if (this.#renewer !== undefined || this.#closed) return;
-    this.#renewer = setInterval(() => void this.#renewAndClaim(), JOB_LEASE_MS / 3);
+    // A shared queue's instances look for new jobs often: each one works on every job.
+    const every = this.#deps.queue.shared ? SHARED_CLAIM_MS : JOB_LEASE_MS / 3;
+    this.#renewer = setInterval(() => void this.#renewAndClaim(), every);
     this.#renewer.unref();
   }
 
@@ -259,7 +307,8 @@ export class SiteCrawlService {
       if (ids.length > 0) {
         const kept = new Set(await this.#deps.jobs.renewLeases(owner, ids, Date.now() + JOB_LEASE_MS));
         // A job taken over (this instance was too slow to renew) or finished elsewhere: this run stops.
-        for (const id of ids) if (!kept.has(id)) this.#running.get(id)?.abandon();
+        // With a shared queue every instance works on the job: a run stops when its job ends.
+        if (!this.#deps.queue.shared) for (const id of ids) if (!kept.has(id)) this.#running.get(id)?.abandon();
       }
       if (this.#claims) await this.#claim();
     } catch (err) {

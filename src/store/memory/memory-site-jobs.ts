@@ -97,6 +97,20 @@ export class MemorySiteJobs implements SiteJobStore {
     return claimed;
   }
 
+  async liveJobs(owner: string, now: number, leaseMs: number): Promise<SiteJob[]> {
+    this.#lifetime.check();
+    const live: SiteJob[] = [];
+    for (const data of this.#jobs.values()) {
+      const job = JSON.parse(data.job) as SiteJob;
+      if (job.status !== 'running') continue;
+      job.owner = owner;
+      job.leaseUntil = now + leaseMs;
+      data.job = JSON.stringify(job);
+      live.push(copy(job));
+    }
+    return live;
+  }
+
   async renewLeases(owner: string, ids: string[], until: number): Promise<string[]> {
     return ids.filter((id) => {
       const data = this.#data(id);
@@ -124,20 +138,21 @@ export class MemorySiteJobs implements SiteJobStore {
     return true;
   }
 
-  #add(data: JobData, e: FrontierEntry, state: Entry['state']): boolean {
-    if (data.entries.has(e.url)) return false;
+  /** Adds an entry whose URL the job has not seen; returns it (undefined: seen already). */
+  #add(data: JobData, e: FrontierEntry, state: Entry['state']): Entry | undefined {
+    if (data.entries.has(e.url)) return undefined;
     const entry: Entry = { ...copy(e), seq: data.bySeq.size + 1, state };
     data.entries.set(e.url, entry);
     data.bySeq.set(entry.seq, entry);
-    return true;
+    return entry;
   }
 
-  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]> {
+  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<LeasedEntry[]> {
     const data = this.#data(jobId);
     if (data === undefined) return [];
-    const added = entries.filter((e) => this.#add(data, e, 'queued'));
+    const added = entries.flatMap((e) => this.#add(data, e, 'queued') ?? []);
     if (added.length > 0) this.#addCounts(data, { discovered: added.length });
-    return copy(added);
+    return added.map(({ state: _state, ...e }) => copy(e));
   }
 
   async seen(jobId: string, urls: string[]): Promise<boolean[]> {
@@ -154,6 +169,21 @@ export class MemorySiteJobs implements SiteJobStore {
       .slice(0, n);
     for (const e of queued) e.state = 'leased';
     return queued.map(({ state: _state, ...e }) => copy(e));
+  }
+
+  async leaseEntry(jobId: string, seq: number): Promise<LeasedEntry | undefined> {
+    const entry = this.#data(jobId)?.bySeq.get(seq);
+    if (entry === undefined || (entry.state !== 'queued' && entry.state !== 'leased')) return undefined;
+    entry.state = 'leased';
+    const { state: _state, ...e } = entry;
+    return copy(e);
+  }
+
+  async unfinished(jobId: string): Promise<LeasedEntry[]> {
+    const data = this.#data(jobId);
+    if (data === undefined) return [];
+    const unfinished = [...data.bySeq.values()].filter((e) => e.state === 'queued' || e.state === 'leased');
+    return unfinished.sort((a, b) => a.seq - b.seq).map(({ state: _state, ...e }) => copy(e));
   }
 
   async requeueLeased(jobId: string): Promise<LeasedEntry[]> {
@@ -176,22 +206,25 @@ export class MemorySiteJobs implements SiteJobStore {
     if (data === undefined || entry === undefined || entry.state !== 'leased') return undefined;
     entry.state = 'done';
     for (const url of c.aliases ?? []) this.#add(data, { url, depth: 0, priority: 0 }, 'alias');
+    // Past the job's limit of results the entry ends as one without a result.
+    const full = c.maxResults !== undefined && (JSON.parse(data.job) as SiteJob).counts.results >= c.maxResults;
+    const result = full ? undefined : c.result;
     let seq: number | undefined;
-    if (c.result !== undefined) {
+    if (result !== undefined) {
       seq = data.results.length + 1;
       data.results.push({
         seq,
         entrySeq,
-        page: copy(c.result.page),
-        credits: c.result.credits,
+        page: copy(result.page),
+        credits: result.credits,
         charged: false,
         ...(c.fingerprint !== undefined ? { fingerprint: c.fingerprint } : {}),
       });
     }
     const delta: Partial<SiteJobCounts> = { ...c.counts };
-    if (c.result !== undefined) {
+    if (result !== undefined) {
       delta.results = 1;
-      delta[c.result.succeeded ? 'succeeded' : 'failed'] = 1;
+      delta[result.succeeded ? 'succeeded' : 'failed'] = 1;
     }
     this.#addCounts(data, delta);
     return seq;

@@ -54,7 +54,7 @@ end
 
 /**
  * Adds the URLs of the (url, score, entry JSON) triples in ARGV from `from` on that the job
- * has not seen (frontier or alias); returns the triples' indexes (from 1) that were added.
+ * has not seen (frontier or alias); returns (index from 1, seq) pairs of the ones added.
  */
 const ADD_URLS = `
 local function addUrls(urls, entries, queue, seq, scores, from)
@@ -67,6 +67,7 @@ local function addUrls(urls, entries, queue, seq, scores, from)
       redis.call('HSET', scores, n, ARGV[i + 1])
       redis.call('ZADD', queue, ARGV[i + 1], string.format('%012d', n))
       added[#added + 1] = (i - from) / 3 + 1
+      added[#added + 1] = n
     end
   end
   return added
@@ -91,19 +92,19 @@ elseif ARGV[${2 + META_NAMES.length}] ~= '' then
   redis.call('ZADD', KEYS[10], ARGV[${2 + META_NAMES.length}], ARGV[1])
 end
 local added = addUrls(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ${3 + META_NAMES.length + COUNT_NAMES.length})
-if #added > 0 then redis.call('HINCRBY', KEYS[6], 'discovered', #added) end
-return #added
+if #added > 0 then redis.call('HINCRBY', KEYS[6], 'discovered', #added / 2) end
+return #added / 2
 `;
 
 /**
  * KEYS: urls, entries, queue, seq, scores, counts, meta. ARGV: at, then the triples.
- * Returns the triples' indexes (from 1) that were added; none to a job that is gone.
+ * Returns (index from 1, seq) pairs of the triples added; none to a job that is gone.
  */
 const ENQUEUE = `${TOUCH}${ADD_URLS}
 if redis.call('EXISTS', KEYS[6]) == 0 then return {} end
 local added = addUrls(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 2)
 if #added > 0 then
-  redis.call('HINCRBY', KEYS[6], 'discovered', #added)
+  redis.call('HINCRBY', KEYS[6], 'discovered', #added / 2)
   touch(KEYS[7], ARGV[1])
 end
 return added
@@ -120,6 +121,12 @@ end
 return seqs
 `;
 
+/** KEYS: queue, leased. ARGV: padded seq. Moves a queued seq to the leased set; 1 when it is leased now, 0 when done or unknown. */
+const LEASE_ONE = `
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('SADD', KEYS[2], ARGV[1]) return 1 end
+return redis.call('SISMEMBER', KEYS[2], ARGV[1])
+`;
+
 /** KEYS: leased, queue, scores. Puts every leased seq back in the queue at its score. */
 const REQUEUE = `
 local members = redis.call('SMEMBERS', KEYS[1])
@@ -133,13 +140,14 @@ return members
 /**
  * KEYS: leased, urls, seq, counts, pages, result, uncharged, fingerprints, done, meta.
  * ARGV: entry seq (padded), has result ('1'/'0'), page JSON, credits, succeeded ('1'/'0'),
- * fingerprint ('' none), duplicates, robots_disallowed, at, then the aliases.
- * Returns the result's seq, 0 when there is none, -1 when the entry was not leased.
+ * fingerprint ('' none), duplicates, robots_disallowed, at, max results ('' none), then the
+ * aliases. Returns the result's seq, 0 when there is none (or it is past the limit), -1 when
+ * the entry was not leased.
  */
 const COMPLETE = `${TOUCH}
 if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return -1 end
 redis.call('INCR', KEYS[9])
-for i = 10, #ARGV do
+for i = 11, #ARGV do
   if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then
     redis.call('HSET', KEYS[2], ARGV[i], redis.call('INCR', KEYS[3]))
   end
@@ -148,6 +156,7 @@ if tonumber(ARGV[7]) ~= 0 then redis.call('HINCRBY', KEYS[4], 'duplicates', ARGV
 if tonumber(ARGV[8]) ~= 0 then redis.call('HINCRBY', KEYS[4], 'robots_disallowed', ARGV[8]) end
 touch(KEYS[10], ARGV[9])
 if ARGV[2] ~= '1' then return 0 end
+if ARGV[10] ~= '' and tonumber(redis.call('HGET', KEYS[4], 'results') or '0') >= tonumber(ARGV[10]) then return 0 end
 local seq = redis.call('HINCRBY', KEYS[4], 'results', 1)
 redis.call('HSET', KEYS[5], seq, ARGV[3])
 redis.call('HSET', KEYS[6], seq, tostring(tonumber(ARGV[1])) .. ':' .. ARGV[4])
@@ -179,6 +188,15 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   end
 end
 return claimed
+`;
+
+/** KEYS: running. ARGV: prefix, owner, until. Extends every running job's lease under `owner`; returns their ids. */
+const LIVE = `
+local ids = redis.call('SMEMBERS', KEYS[1])
+for _, id in ipairs(ids) do
+  redis.call('HSET', ARGV[1] .. 'sj:meta:' .. id, 'owner', ARGV[2], 'leaseUntil', ARGV[3])
+end
+return ids
 `;
 
 /** ARGV: prefix, owner, until, then the ids. Returns the ids still running and owned. */
@@ -224,6 +242,8 @@ interface Scripts {
   wsmSiteEnqueue(...args: (string | number)[]): Promise<number[]>;
   wsmSiteLease(...args: (string | number)[]): Promise<string[]>;
   wsmSiteRequeue(...args: (string | number)[]): Promise<string[]>;
+  wsmSiteLeaseOne(...args: (string | number)[]): Promise<number>;
+  wsmSiteLive(...args: (string | number)[]): Promise<string[]>;
   wsmSiteComplete(...args: (string | number)[]): Promise<number>;
   wsmSiteMarkCharged(...args: (string | number)[]): Promise<number>;
   wsmSiteClaim(...args: (string | number)[]): Promise<string[]>;
@@ -273,6 +293,8 @@ export class RedisSiteJobs implements SiteJobStore {
     redis.defineCommand('wsmSiteEnqueue', { numberOfKeys: 7, lua: ENQUEUE });
     redis.defineCommand('wsmSiteLease', { numberOfKeys: 2, lua: LEASE });
     redis.defineCommand('wsmSiteRequeue', { numberOfKeys: 3, lua: REQUEUE });
+    redis.defineCommand('wsmSiteLeaseOne', { numberOfKeys: 2, lua: LEASE_ONE });
+    redis.defineCommand('wsmSiteLive', { numberOfKeys: 1, lua: LIVE });
     redis.defineCommand('wsmSiteComplete', { numberOfKeys: 10, lua: COMPLETE });
     redis.defineCommand('wsmSiteMarkCharged', { numberOfKeys: 4, lua: MARK_CHARGED });
     redis.defineCommand('wsmSiteClaim', { numberOfKeys: 1, lua: CLAIM });
@@ -363,6 +385,12 @@ export class RedisSiteJobs implements SiteJobStore {
     return jobs.filter((job): job is SiteJob => job !== undefined);
   }
 
+  async liveJobs(owner: string, now: number, leaseMs: number): Promise<SiteJob[]> {
+    const ids = await this.#redis.wsmSiteLive(this.#running, this.#p, owner, now + leaseMs);
+    const jobs = await Promise.all(ids.map((id) => this.getJob(id)));
+    return jobs.filter((job): job is SiteJob => job?.status === 'running');
+  }
+
   async renewLeases(owner: string, ids: string[], until: number): Promise<string[]> {
     if (ids.length === 0) return [];
     return this.#redis.wsmSiteRenew(this.#p, owner, until, ...ids);
@@ -385,7 +413,7 @@ export class RedisSiteJobs implements SiteJobStore {
     return done === 1;
   }
 
-  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]> {
+  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<LeasedEntry[]> {
     if (entries.length === 0) return [];
     const added = await this.#redis.wsmSiteEnqueue(
       ...this.#frontier(jobId),
@@ -394,7 +422,13 @@ export class RedisSiteJobs implements SiteJobStore {
       Date.now(),
       ...triples(entries),
     );
-    return added.map((i) => JSON.parse(JSON.stringify(entries[Number(i) - 1])) as FrontierEntry);
+    const out: LeasedEntry[] = [];
+    for (let i = 0; i < added.length; i += 2)
+      out.push({
+        ...(JSON.parse(JSON.stringify(entries[Number(added[i]) - 1])) as FrontierEntry),
+        seq: Number(added[i + 1]),
+      });
+    return out;
   }
 
   async seen(jobId: string, urls: string[]): Promise<boolean[]> {
@@ -407,6 +441,19 @@ export class RedisSiteJobs implements SiteJobStore {
     if (n <= 0) return [];
     const members = await this.#redis.wsmSiteLease(this.#k('queue', jobId), this.#k('leased', jobId), n);
     return this.#entries(jobId, members);
+  }
+
+  async leaseEntry(jobId: string, seq: number): Promise<LeasedEntry | undefined> {
+    const leased = await this.#redis.wsmSiteLeaseOne(this.#k('queue', jobId), this.#k('leased', jobId), pad(seq));
+    return leased === 1 ? (await this.#entries(jobId, [pad(seq)]))[0] : undefined;
+  }
+
+  async unfinished(jobId: string): Promise<LeasedEntry[]> {
+    const [queued, leased] = replies(
+      await this.#redis.multi().zrange(this.#k('queue', jobId), 0, -1).smembers(this.#k('leased', jobId)).exec(),
+    ) as [string[], string[]];
+    const entries = await this.#entries(jobId, [...queued, ...leased]);
+    return entries.sort((a, b) => a.seq - b.seq);
   }
 
   async requeueLeased(jobId: string): Promise<LeasedEntry[]> {
@@ -461,6 +508,7 @@ export class RedisSiteJobs implements SiteJobStore {
       c.counts?.duplicates ?? 0,
       c.counts?.robots_disallowed ?? 0,
       Date.now(),
+      c.maxResults ?? '',
       ...(c.aliases ?? []),
     );
     return seq > 0 ? seq : undefined;

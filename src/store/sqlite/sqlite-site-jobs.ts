@@ -79,6 +79,11 @@ function toEntry(row: EntryRow): LeasedEntry {
   };
 }
 
+/** The results a job has delivered so far (0 for a job that is gone). */
+function resultCount(row: { counts: string } | undefined): number {
+  return row === undefined ? 0 : ((JSON.parse(row.counts) as SiteJobCounts).results ?? 0);
+}
+
 function toResult(row: ResultRow): SiteJobResult {
   return {
     seq: row.seq,
@@ -96,6 +101,8 @@ export class SqliteSiteJobs implements SiteJobStore {
   readonly #lease;
   readonly #complete;
   readonly #claim;
+  readonly #live;
+  readonly #leaseEntry;
   readonly #markCharged;
   readonly #deleteExpired;
 
@@ -129,8 +136,15 @@ export class SqliteSiteJobs implements SiteJobStore {
          WHERE job_id = ? AND state = 'queued' ORDER BY priority DESC, seq ASC LIMIT ?`,
       ),
       setState: db.prepare('UPDATE site_frontier SET state = ? WHERE job_id = ? AND seq = ? AND state = ?'),
+      entryIn: db.prepare<[string, number, string], EntryRow>(
+        'SELECT seq, url, depth, parent, anchor, priority FROM site_frontier WHERE job_id = ? AND seq = ? AND state = ?',
+      ),
       leased: db.prepare<[string], EntryRow>(
         "SELECT seq, url, depth, parent, anchor, priority FROM site_frontier WHERE job_id = ? AND state = 'leased' ORDER BY seq",
+      ),
+      unfinished: db.prepare<[string], EntryRow>(
+        `SELECT seq, url, depth, parent, anchor, priority FROM site_frontier
+         WHERE job_id = ? AND state IN ('queued', 'leased') ORDER BY seq`,
       ),
       requeue: db.prepare("UPDATE site_frontier SET state = 'queued' WHERE job_id = ? AND state = 'leased'"),
       frontierCounts: db.prepare<[string], { state: string; n: number }>(
@@ -161,6 +175,7 @@ export class SqliteSiteJobs implements SiteJobStore {
       claimable: db.prepare<[string, number], JobRow>(
         "SELECT * FROM site_jobs WHERE status = 'running' AND (owner = ? OR lease_until IS NULL OR lease_until <= ?)",
       ),
+      runningJobs: db.prepare<[], JobRow>("SELECT * FROM site_jobs WHERE status = 'running'"),
       setLease: db.prepare('UPDATE site_jobs SET owner = ?, lease_until = ? WHERE id = ?'),
       renew: db.prepare("UPDATE site_jobs SET lease_until = ? WHERE id = ? AND owner = ? AND status = 'running'"),
       finish: db.prepare(
@@ -189,7 +204,7 @@ export class SqliteSiteJobs implements SiteJobStore {
       // A job deleted meanwhile (retention) takes nothing: no rows would ever delete them.
       if (s.counts.get(jobId) === undefined) return [];
       let seq = s.nextSeq.get(jobId)?.seq ?? 1;
-      const added: FrontierEntry[] = [];
+      const added: LeasedEntry[] = [];
       for (const e of entries) {
         const inserted = s.insertEntry.run(
           jobId,
@@ -202,8 +217,8 @@ export class SqliteSiteJobs implements SiteJobStore {
           'queued',
         );
         if (inserted.changes === 1) {
+          added.push({ ...e, seq });
           seq += 1;
-          added.push(e);
         }
       }
       if (added.length > 0) addCounts(jobId, { discovered: added.length }, at);
@@ -213,6 +228,11 @@ export class SqliteSiteJobs implements SiteJobStore {
       const rows = s.queued.all(jobId, n);
       for (const row of rows) s.setState.run('leased', jobId, row.seq, 'queued');
       return rows.map(toEntry);
+    });
+    this.#leaseEntry = db.transaction((jobId: string, seq: number): LeasedEntry | undefined => {
+      s.setState.run('leased', jobId, seq, 'queued');
+      const row = s.entryIn.get(jobId, seq, 'leased');
+      return row === undefined ? undefined : toEntry(row);
     });
     this.#complete = db.transaction((jobId: string, entrySeq: number, c: EntryCompletion): number | undefined => {
       if (s.setState.run('done', jobId, entrySeq, 'leased').changes === 0) return undefined;
@@ -225,7 +245,9 @@ export class SqliteSiteJobs implements SiteJobStore {
       }
       let resultSeq: number | undefined;
       const delta: Partial<SiteJobCounts> = { ...c.counts };
-      if (c.result !== undefined) {
+      // Past the job's limit of results the entry ends as one without a result.
+      const full = c.maxResults !== undefined && resultCount(s.counts.get(jobId)) >= c.maxResults;
+      if (c.result !== undefined && !full) {
         resultSeq = s.nextResult.get(jobId)?.seq ?? 1;
         s.insertResult.run(
           jobId,
@@ -246,6 +268,11 @@ export class SqliteSiteJobs implements SiteJobStore {
       const rows = s.claimable.all(owner, now);
       for (const row of rows) s.setLease.run(owner, now + leaseMs, row.id);
       return rows.map((row) => toJob({ ...row, owner, lease_until: now + leaseMs }));
+    });
+    this.#live = db.transaction((owner: string, until: number) => {
+      const rows = s.runningJobs.all();
+      for (const row of rows) s.setLease.run(owner, until, row.id);
+      return rows.map((row) => toJob({ ...row, owner, lease_until: until }));
     });
     this.#markCharged = db.transaction((jobId: string, resultSeq: number) => {
       const row = s.result.get(jobId, resultSeq);
@@ -307,6 +334,10 @@ export class SqliteSiteJobs implements SiteJobStore {
     return this.#claim.immediate(owner, now, leaseMs);
   }
 
+  async liveJobs(owner: string, now: number, leaseMs: number): Promise<SiteJob[]> {
+    return this.#live.immediate(owner, now + leaseMs);
+  }
+
   async renewLeases(owner: string, ids: string[], until: number): Promise<string[]> {
     return this.#db
       .transaction(() => ids.filter((id) => this.#s.renew.run(until, id, owner).changes === 1))
@@ -321,7 +352,7 @@ export class SqliteSiteJobs implements SiteJobStore {
     return this.#s.finish.run(end.stopReason, error, end.at, end.expiresAt, id).changes === 1;
   }
 
-  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<FrontierEntry[]> {
+  async enqueue(jobId: string, entries: FrontierEntry[]): Promise<LeasedEntry[]> {
     return this.#enqueue.immediate(jobId, entries, Date.now());
   }
 
@@ -334,6 +365,14 @@ export class SqliteSiteJobs implements SiteJobStore {
     // To SQLite a negative LIMIT means no limit at all.
     if (n <= 0) return [];
     return this.#lease.immediate(jobId, n);
+  }
+
+  async leaseEntry(jobId: string, seq: number): Promise<LeasedEntry | undefined> {
+    return this.#leaseEntry.immediate(jobId, seq);
+  }
+
+  async unfinished(jobId: string): Promise<LeasedEntry[]> {
+    return this.#s.unfinished.all(jobId).map(toEntry);
   }
 
   async requeueLeased(jobId: string): Promise<LeasedEntry[]> {

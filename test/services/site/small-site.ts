@@ -68,15 +68,16 @@ export async function startSmallSite(options: SmallSiteOptions = {}): Promise<Sm
   let current = 0;
   const site: SmallSite = { origin, hits, maxConcurrent: 0, close: async () => undefined };
   const server = http.createServer((req, res) => {
+    // A request is open from its arrival to its answer's end, latency included.
+    current += 1;
+    site.maxConcurrent = Math.max(site.maxConcurrent, current);
+    res.on('close', () => (current -= 1));
     if (options.latencyMs) setTimeout(() => answer(req, res), options.latencyMs);
     else answer(req, res);
   });
   const answer = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const url = new URL(req.url ?? '/', origin);
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
-    current += 1;
-    site.maxConcurrent = Math.max(site.maxConcurrent, current);
-    res.on('close', () => (current -= 1));
     const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': type, ...headers });
       res.end(body);
