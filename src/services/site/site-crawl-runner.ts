@@ -164,6 +164,8 @@ class CrawlRun {
   #stop: Stop | undefined;
   #results = 0;
   #inFlight = 0;
+  /** Pages the other instances hold, as the shared queue last said. */
+  #othersInFlight = 0;
   /** Completions one at a time: "was this page seen?" and "mark it seen" must not interleave. */
   #completing: Promise<unknown> = Promise.resolve();
 
@@ -272,8 +274,10 @@ class CrawlRun {
       this.#job.id,
       {
         concurrency: this.#deps.config.site.pagesInFlight,
-        // Never more pages at once than could still be delivered under the limit.
-        room: () => (this.#stop !== undefined ? 0 : this.#request.limit - this.#results - this.#inFlight),
+        // Never more pages at once than could still be delivered under the limit (the other
+        // instances' pages in hand as last seen).
+        room: () =>
+          this.#stop !== undefined ? 0 : this.#request.limit - this.#results - this.#inFlight - this.#othersInFlight,
       },
       async (seq) => {
         this.#inFlight += 1;
@@ -315,6 +319,7 @@ class CrawlRun {
           lastSweep = now();
           // Entries the frontier holds but the queue lost (an instance killed between the two writes): put back.
           const depth = await queue.depth(this.#job.id);
+          this.#othersInFlight = Math.max(0, (depth?.active ?? 0) - this.#inFlight);
           emptyPolls = depth !== undefined && depth.waiting + depth.active === 0 ? emptyPolls + 1 : 0;
           if (emptyPolls >= EMPTY_POLLS_BEFORE_REFILL) {
             emptyPolls = 0;

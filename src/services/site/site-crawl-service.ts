@@ -31,8 +31,8 @@ import { SiteScope, startUrlRefused } from './site-scope.js';
 
 /** A run's lease on its job: renewed at a third of it; a dead instance's jobs wait this long. */
 export const JOB_LEASE_MS = 30_000;
-/** How often an instance of a shared queue looks for running jobs to work on. */
-const SHARED_CLAIM_MS = 2_000;
+/** How often an instance of a shared queue looks for running jobs to work on (one short script). */
+const SHARED_CLAIM_MS = 500;
 /** How often finished jobs past their retention are deleted. */
 const RETENTION_SWEEP_MS = 10 * 60_000;
 /** The Retry-After of a refusal for too many running crawls. */
