@@ -164,6 +164,24 @@ export function siteJobContract(make: () => Promise<Store>): void {
       expect(await store.siteJobs.unfinished('req_gone')).toEqual([]);
     });
 
+    it('gives the fingerprints in result order, from any point of the list', async () => {
+      const j = siteJob();
+      await store.siteJobs.createJob(j, [entry('/', 0, 0), entry('/a'), entry('/b'), entry('/c')]);
+      const leased = await store.siteJobs.lease(j.id, 4);
+      for (const [i, e] of leased.entries()) {
+        await store.siteJobs.complete(j.id, e.seq, {
+          result: { page: { i }, credits: 0, succeeded: true },
+          // The third page has none: it counts in no position.
+          ...(i === 2 ? {} : { fingerprint: `f${i}` }),
+        });
+      }
+      expect(await store.siteJobs.fingerprints(j.id)).toEqual(['f0', 'f1', 'f3']);
+      expect(await store.siteJobs.fingerprints(j.id, 0)).toEqual(['f0', 'f1', 'f3']);
+      expect(await store.siteJobs.fingerprints(j.id, 1)).toEqual(['f1', 'f3']);
+      expect(await store.siteJobs.fingerprints(j.id, 3)).toEqual([]);
+      expect(await store.siteJobs.fingerprints('req_gone', 1)).toEqual([]);
+    });
+
     it('completes a leased entry atomically: result, counts, aliases, fingerprint; never one not leased', async () => {
       const j = siteJob();
       await store.siteJobs.createJob(j, [entry('/', 0, 0), entry('/b')]);

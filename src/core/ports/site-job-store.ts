@@ -165,8 +165,8 @@ export interface SiteJobStore {
   unchargedResults(jobId: string): Promise<SiteJobResult[]>;
   /** Results with seq > `after`, at most `limit`, in order. */
   results(jobId: string, after: number, limit: number): Promise<SiteJobResult[]>;
-  /** The content fingerprints of the job's pages so far. */
-  fingerprints(jobId: string): Promise<string[]>;
+  /** The content fingerprints of the job's pages so far, in result order, past the first `from` (default 0). */
+  fingerprints(jobId: string, from?: number): Promise<string[]>;
   /**
    * Deletes done jobs whose retention ended, with their frontier and results; returns how
    * many. A bounded batch per call (the caller sweeps periodically), so no call stalls the store.

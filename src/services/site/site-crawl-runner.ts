@@ -444,8 +444,10 @@ class CrawlRun {
       }
       const seen = aliases.length > 0 ? await jobs.seen(jobId, aliases) : [];
       fingerprint = contentFingerprint(outcome.output.markdown || outcome.output.html || '');
-      // Other instances' pages count too: their fingerprints are in the store.
-      if (this.#deps.queue.shared) this.#fingerprints = await jobs.fingerprints(jobId);
+      // Other instances' pages count too: the store's list (this run's pages included) is
+      // append-only, so only what came since the last read is read.
+      if (this.#deps.queue.shared)
+        this.#fingerprints.push(...(await jobs.fingerprints(jobId, this.#fingerprints.length)));
       const copy = seen.some(Boolean) || this.#fingerprints.some((f) => nearDuplicate(f, fingerprint as string));
       if (copy) {
         await jobs.complete(jobId, entry.seq, { counts: { duplicates: 1, robots_disallowed: disallowed }, aliases });
@@ -466,7 +468,8 @@ class CrawlRun {
     });
     if (resultSeq !== undefined) {
       this.#results = Math.max(this.#results, resultSeq);
-      if (fingerprint !== undefined) this.#fingerprints.push(fingerprint);
+      // With a shared queue the next read of the store brings it back.
+      if (fingerprint !== undefined && !this.#deps.queue.shared) this.#fingerprints.push(fingerprint);
     }
     return { resultSeq, credits, outcome: resultSeq === undefined ? 'past_limit' : 'delivered' };
   }

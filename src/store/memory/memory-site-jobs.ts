@@ -248,8 +248,9 @@ export class MemorySiteJobs implements SiteJobStore {
     return copy((this.#data(jobId)?.results ?? []).slice(from, from + limit).map(strip));
   }
 
-  async fingerprints(jobId: string): Promise<string[]> {
-    return (this.#data(jobId)?.results ?? []).flatMap((r) => (r.fingerprint !== undefined ? [r.fingerprint] : []));
+  async fingerprints(jobId: string, from = 0): Promise<string[]> {
+    const all = (this.#data(jobId)?.results ?? []).flatMap((r) => (r.fingerprint !== undefined ? [r.fingerprint] : []));
+    return all.slice(from);
   }
 
   async deleteExpired(now: number): Promise<number> {

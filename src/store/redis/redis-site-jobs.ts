@@ -557,8 +557,8 @@ export class RedisSiteJobs implements SiteJobStore {
     });
   }
 
-  async fingerprints(jobId: string): Promise<string[]> {
-    return this.#redis.lrange(this.#k('fingerprints', jobId), 0, -1);
+  async fingerprints(jobId: string, from = 0): Promise<string[]> {
+    return this.#redis.lrange(this.#k('fingerprints', jobId), from, -1);
   }
 
   async deleteExpired(now: number): Promise<number> {

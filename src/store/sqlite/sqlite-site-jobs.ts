@@ -166,8 +166,8 @@ export class SqliteSiteJobs implements SiteJobStore {
       results: db.prepare<[string, number, number], ResultRow>(
         'SELECT seq, entry_seq, page, credits, charged FROM site_results WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
-      fingerprints: db.prepare<[string], { fingerprint: string }>(
-        'SELECT fingerprint FROM site_results WHERE job_id = ? AND fingerprint IS NOT NULL ORDER BY seq',
+      fingerprints: db.prepare<[string, number], { fingerprint: string }>(
+        'SELECT fingerprint FROM site_results WHERE job_id = ? AND fingerprint IS NOT NULL ORDER BY seq LIMIT -1 OFFSET ?',
       ),
       running: db.prepare<[number], { key_id: string | null; n: number }>(
         "SELECT key_id, count(*) AS n FROM site_jobs WHERE status = 'running' AND lease_until > ? GROUP BY key_id",
@@ -409,8 +409,8 @@ export class SqliteSiteJobs implements SiteJobStore {
     return this.#s.results.all(jobId, after, limit).map(toResult);
   }
 
-  async fingerprints(jobId: string): Promise<string[]> {
-    return this.#s.fingerprints.all(jobId).map((r) => r.fingerprint);
+  async fingerprints(jobId: string, from = 0): Promise<string[]> {
+    return this.#s.fingerprints.all(jobId, from).map((r) => r.fingerprint);
   }
 
   async deleteExpired(now: number): Promise<number> {
