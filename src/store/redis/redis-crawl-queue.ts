@@ -33,7 +33,7 @@ export interface RedisCrawlQueueOptions {
 }
 
 /** The frontier's priority (higher first) as BullMQ's (lower first). */
-export function bullPriority(priority: number): number {
+function bullPriority(priority: number): number {
   return Math.min(MAX_PRIORITY, Math.max(1, Math.round(PRIORITY_ORIGIN - priority * 1_000)));
 }
 
