@@ -32,13 +32,19 @@ export function trackMainFrame(page: Page, initialStatus: number): MainFrameTrac
   // Observed only by the renders that race against it.
   crash.catch(() => undefined);
   const main = (request: Request): boolean => request.isNavigationRequest() && request.frame() === page.mainFrame();
+  // Documents that were answered: one whose body is cut short when a script moves the frame
+  // on fails (net::ERR_ABORTED) after it committed, at times after the next navigation failed.
+  const answered = new WeakSet<Request>();
   const onResponse = (response: Response): void => {
     if (!main(response.request())) return;
+    answered.add(response.request());
     status = response.status();
     failed = undefined;
   };
   const onFailed = (request: Request): void => {
-    if (main(request)) failed = { url: request.url(), error: request.failure()?.errorText ?? 'failed' };
+    if (main(request) && !answered.has(request)) {
+      failed = { url: request.url(), error: request.failure()?.errorText ?? 'failed' };
+    }
   };
   const onCrash = (): void => {
     crashed = true;
