@@ -180,6 +180,10 @@ ${flagsHelp(siteCrawlFlagSource(config))}
   --passages               with --content: only the passages that answer the query, not whole pages
   --max-passages N         passages per page with --passages (1-10, default 3)
   --max-passage-chars N    their characters in all per page (100-20000, default 1500)
+  --include-comments       with --content: each page's readers' comments too, under "## Comments"
+  --include-structured-data
+                           with --content: each page's structured data (JSON-LD, microdata, RDFa,
+                           OpenGraph) as schema.org items, printed as JSON under the page
   --json                   print the API's response object, and on a failed search or a bad
                            option the API's error body (a bad setting stays one line on stderr)
 `,
@@ -192,6 +196,8 @@ ${flagsHelp(siteCrawlFlagSource(config))}
       passages: { type: 'boolean' },
       'max-passages': { type: 'string' },
       'max-passage-chars': { type: 'string' },
+      'include-comments': { type: 'boolean' },
+      'include-structured-data': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     positionals: true,
@@ -427,6 +433,10 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
       body.max_passage_chars = wholeNumber(options['max-passage-chars'] as string, '--max-passage-chars', 1);
     if (options['max-results'] !== undefined)
       body.max_results = wholeNumber(options['max-results'] as string, '--max-results', 1);
+    // On/off as extract's page options: alone, negated (--no-include-comments) or with true/false.
+    if (options['include-comments'] !== undefined) body.include_comments = options['include-comments'];
+    if (options['include-structured-data'] !== undefined)
+      body.include_structured_data = options['include-structured-data'];
     if (options.engines !== undefined)
       body.engines = (options.engines as string)
         .split(',')
@@ -442,7 +452,9 @@ async function runSearch(config: Config, { options, positionals }: Parsed): Prom
         onProgress: ({ total }) => progress.step(false, total),
       });
       progress.finish();
-      process.stdout.write(json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response)}\n`);
+      process.stdout.write(
+        json ? `${JSON.stringify(response, null, 2)}\n` : `${renderSearchMarkdown(response, body)}\n`,
+      );
       return 0;
     } finally {
       progress.finish();

@@ -459,6 +459,18 @@ export const searchRequestSchema = z
       ),
     max_passages: maxPassagesSchema('with content_mode "passages"'),
     max_passage_chars: maxPassageCharsSchema('with content_mode "passages"'),
+    include_comments: z
+      .boolean()
+      .optional()
+      .describe(
+        'With include_content: readers\' comments that follow a page\'s content (left out by default) are added to its content under a "## Comments" heading, each with its author and date on one line; with content_mode "passages" the passages may come from them. Default false.',
+      ),
+    include_structured_data: z
+      .boolean()
+      .optional()
+      .describe(
+        "With include_content: each result with content also carries its page's structured data in `structured_data`, as /api/crawl returns it (JSON-LD, microdata, RDFa Lite and OpenGraph/Twitter cards as schema.org items). HTML pages only. Default false.",
+      ),
   })
   .strict()
   .superRefine((request, ctx) => {
@@ -469,6 +481,10 @@ export const searchRequestSchema = z
         path: ['content_mode'],
         message: 'content_mode "passages" needs include_content: true',
       });
+    // The page controls shape the pages' content: without content they would do nothing.
+    for (const key of ['include_comments', 'include_structured_data'] as const)
+      if (request[key] === true && !request.include_content)
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} needs include_content: true` });
     for (const key of ['max_passages', 'max_passage_chars'] as const)
       if (request[key] !== undefined && request.content_mode !== 'passages')
         ctx.addIssue({ code: 'custom', path: [key], message: `${key} needs content_mode "passages"` });
@@ -504,6 +520,11 @@ export const searchResultSchema = z.object({
     .array(passageSchema)
     .optional()
     .describe('content_mode "passages", fetch succeeded: the passages of the page that best answer q, in page order.'),
+  structured_data: structuredDataSchema
+    .optional()
+    .describe(
+      'include_structured_data, fetch succeeded (HTML pages): what the page says about itself, as /api/crawl returns it.',
+    ),
   content_error: contentErrorSchema
     .optional()
     .describe('Why the page content could not be fetched (include_content, fetch failed).'),

@@ -6,8 +6,8 @@
  * page carries `total_chars` / `next_start_char` (extract_urls) or `content_total_chars` /
  * `content_next_start_char` (web_search), and the text block names the exact next call.
  * `structuredContent` is cut the same way, so both views agree. include_links lists are
- * cut first, to at most half the budget (links_truncated says so), and structured data to a
- * quarter (its `truncated` and a note say so).
+ * cut first, to at most half the budget (links_truncated says so), and structured data
+ * (extract_urls, web_search) to a quarter (its `truncated` and a note say so).
  */
 import type {
   ExtractResponse,
@@ -196,30 +196,36 @@ function structuredSize(data: StructuredData): number {
 /**
  * include_structured_data takes at most a quarter of the budget, shared fairly: a page over
  * its share keeps its first items that fit (its Open Graph and Twitter records first), and
- * says truncated with a note.
+ * says truncated with a note naming `whole`, the endpoint that returns it uncut.
  */
-function fitStructuredData(response: ExtractResponse, budget: number): { result: ExtractResponse; cut: number } {
+function fitStructuredData<R extends { structured_data?: StructuredData | undefined }, T extends { results: R[] }>(
+  response: T,
+  budget: number,
+  whole: string,
+): { result: T; cut: number } {
   const withData = response.results.filter((r) => r.structured_data !== undefined);
   const sizes = withData.map((r) => structuredSize(r.structured_data!));
   const shares = fairShares(sizes, budget);
-  const kept = new Map<ExtractResult, StructuredData>();
+  const kept = new Map<R, StructuredData>();
   withData.forEach((r, i) => {
     if ((sizes[i] as number) <= (shares[i] as number)) return;
-    const whole = r.structured_data!;
+    const data = r.structured_data!;
     const fitted: StructuredData = {
-      ...whole,
+      ...data,
       items: [],
       truncated: true,
-      notes: [...(whole.notes ?? []), "cut to fit the tool's output budget: POST /api/crawl returns it whole"],
+      notes: [...(data.notes ?? []), `cut to fit the tool's output budget: ${whole} returns it whole`],
     };
     let left = (shares[i] as number) - structuredSize(fitted);
-    for (const item of whole.items) {
+    for (const item of data.items) {
       const size = JSON.stringify(item).length + 1;
       if (size > left) break;
       fitted.items.push(item);
       left -= size;
     }
-    kept.set(r, left < 0 ? { items: [], truncated: true, notes: fitted.notes ?? [] } : fitted);
+    const cut = left < 0 ? { items: [], truncated: true, notes: fitted.notes ?? [] } : fitted;
+    // Only a cut that shrinks it: one already cut to nothing would otherwise gain a note on each pass, forever.
+    if (structuredSize(cut) < (sizes[i] as number)) kept.set(r, cut);
   });
   if (kept.size === 0) return { result: response, cut: 0 };
   const results = response.results.map((r) => {
@@ -235,7 +241,7 @@ export function budgetExtract(
   render: (r: ExtractResponse) => string,
 ): Budgeted<ExtractResponse> {
   if (render(stableExtract(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
-  const described = fitStructuredData(response, Math.floor(budget / 4));
+  const described = fitStructuredData(response, Math.floor(budget / 4), 'POST /api/crawl');
   if (described.cut > 0) {
     const rest = budgetExtract(described.result, budget, render);
     return { result: rest.result, cut: rest.result.results.filter((r, i) => r !== response.results[i]).length };
@@ -291,6 +297,13 @@ export function budgetSearch(
   render: (r: SearchResponse) => string,
 ): Budgeted<SearchResponse> {
   if (render(stableSearch(response)).length + VOLATILE_RESERVE <= budget) return { result: response, cut: 0 };
+  // include_structured_data: at most a quarter of the budget, as in extract_urls.
+  const described = fitStructuredData(response, Math.floor(budget / 4), 'POST /api/search');
+  if (described.cut > 0) {
+    const rest = budgetSearch(described.result, budget, render);
+    // A result cut in its structured data and in its content is one cut page.
+    return { result: rest.result, cut: rest.result.results.filter((r, i) => r !== response.results[i]).length };
+  }
   // content_mode "passages": the passages stand in for the contents.
   const bare = render(
     stableSearch({ ...response, results: response.results.map((r) => (r.passages ? { ...r, passages: [] } : r)) }),

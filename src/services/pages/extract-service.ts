@@ -10,7 +10,7 @@ import type { RequestContext } from '../../core/request-context.js';
 import type { ExtractRequest, ExtractResponse, ExtractResult } from '../../core/schemas.js';
 import { DEFAULT_PASSAGE_CHARS, DEFAULT_PASSAGES } from '../../core/schemas.js';
 import { pageContent } from './paging.js';
-import type { PageControls } from '../../extract/types.js';
+import type { ConvertOutput, PageControls } from '../../extract/types.js';
 import type { PageOutcome } from './extracted-page.js';
 import type { PageExtractor } from './page-extractor.js';
 import { pageRequest, type ExtractOptions } from './page-request.js';
@@ -112,16 +112,11 @@ export function extractOptions(
     | 'max_passage_chars'
   >,
 ): ExtractOptions {
-  const controls: PageControls = {};
-  if (request.include_links === true) controls.includeLinks = true;
-  if (request.include_comments === true) controls.includeComments = true;
-  if (request.include_structured_data === true) controls.includeStructuredData = true;
-  if (request.include_selectors?.length) controls.includeSelectors = request.include_selectors;
-  if (request.exclude_selectors?.length) controls.excludeSelectors = request.exclude_selectors;
+  const controls = pageControls(request);
   return {
     format: request.format,
     stealth: request.stealth,
-    ...(Object.keys(controls).length > 0 ? { controls } : {}),
+    ...(controls !== undefined ? { controls } : {}),
     ...(request.wait_for_selector !== undefined ? { waitForSelector: request.wait_for_selector } : {}),
     ...(request.screenshot === true ? { screenshot: true } : {}),
     ...(request.max_age !== undefined ? { maxAge: request.max_age } : {}),
@@ -135,6 +130,34 @@ export function extractOptions(
         }
       : {}),
   };
+}
+
+/**
+ * The page controls a request asks for, or undefined when none: an extraction's and a site
+ * crawl's (every control), a search's content pages (include_comments, include_structured_data).
+ */
+export function pageControls(
+  request: Partial<
+    Pick<
+      ExtractRequest,
+      'include_links' | 'include_comments' | 'include_structured_data' | 'include_selectors' | 'exclude_selectors'
+    >
+  >,
+): PageControls | undefined {
+  const controls: PageControls = {};
+  if (request.include_links === true) controls.includeLinks = true;
+  if (request.include_comments === true) controls.includeComments = true;
+  if (request.include_structured_data === true) controls.includeStructuredData = true;
+  if (request.include_selectors?.length) controls.includeSelectors = request.include_selectors;
+  if (request.exclude_selectors?.length) controls.excludeSelectors = request.exclude_selectors;
+  return Object.keys(controls).length > 0 ? controls : undefined;
+}
+
+/** A page's structured data as the answers carry it: its items typed per schema.org family, known to the answers' schema as records. */
+export function structuredDataResult(
+  data: NonNullable<ConvertOutput['structured_data']>,
+): NonNullable<ExtractResult['structured_data']> {
+  return data as unknown as NonNullable<ExtractResult['structured_data']>;
 }
 
 /** A page's outcome as a result of the answer: its content cut as the request asks (start_char, max_chars, query). */
@@ -188,8 +211,6 @@ export function pageResult(
   }
   if (output.content_source !== undefined) result.content_source = output.content_source;
   if (outcome.screenshot !== undefined) result.screenshot = outcome.screenshot;
-  // Its items are typed per schema.org family; the answer's schema knows them as records.
-  if (output.structured_data !== undefined)
-    result.structured_data = output.structured_data as unknown as NonNullable<ExtractResult['structured_data']>;
+  if (output.structured_data !== undefined) result.structured_data = structuredDataResult(output.structured_data);
   return result;
 }

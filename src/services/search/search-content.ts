@@ -9,6 +9,8 @@ import { AppError, contentErrorOf, toAppError, type ContentErrorValue } from '..
 import type { RequestContext } from '../../core/request-context.js';
 import type { SearchResult } from '../../core/schemas.js';
 import type { Passage } from '../../extract/passages/index.js';
+import type { PageControls } from '../../extract/types.js';
+import { structuredDataResult } from '../pages/extract-service.js';
 import type { PageOutcome } from '../pages/extracted-page.js';
 import type { PageExtractor } from '../pages/page-extractor.js';
 import type { ExtractOptions } from '../pages/page-request.js';
@@ -29,6 +31,8 @@ export interface ContentOptions {
   onProgress?: (progress: SearchProgress) => void;
   /** content_mode "passages": each page's passages for the query instead of its Markdown. */
   passages?: ExtractOptions['passages'];
+  /** The page controls asked for (include_comments, include_structured_data), as an extraction takes them. */
+  controls?: PageControls;
 }
 
 export interface ContentOutcome {
@@ -38,12 +42,20 @@ export interface ContentOutcome {
   delivered: number;
 }
 
-type ContentField = { content: string } | { passages: Passage[] } | { content_error: ContentErrorValue };
+type StructuredDataField = { structured_data?: NonNullable<SearchResult['structured_data']> };
+type ContentField =
+  (({ content: string } | { passages: Passage[] }) & StructuredDataField) | { content_error: ContentErrorValue };
 
 function fieldOf(outcome: PageOutcome): ContentField {
   // A page without readable text already failed as empty_content in the extractor.
-  if (outcome.ok)
-    return outcome.passages !== undefined ? { passages: outcome.passages } : { content: outcome.output.markdown };
+  if (outcome.ok) {
+    const data = outcome.output.structured_data;
+    // After the content, as in an extraction's result (include_structured_data, HTML pages).
+    const described: StructuredDataField = data !== undefined ? { structured_data: structuredDataResult(data) } : {};
+    return outcome.passages !== undefined
+      ? { passages: outcome.passages, ...described }
+      : { content: outcome.output.markdown, ...described };
+  }
   // Our own deadline aborts the extraction, which may surface as `cancelled`.
   if (outcome.error.code === 'cancelled') return { content_error: 'timeout' };
   return { content_error: contentErrorOf(outcome.error.code, outcome.statusCode) };
@@ -93,8 +105,10 @@ export async function fetchContent(
     let field: ContentField;
     try {
       // The passages are ranked in the page's journey, as for an extraction (one ranker, once).
+      // The page controls as an extraction's: part of the page's cache key (pageCacheKey).
       const outcome = await pages.extract(pageCtx, result.url, {
         format: 'markdown',
+        ...(options.controls ? { controls: options.controls } : {}),
         ...(options.passages ? { passages: options.passages } : {}),
       });
       field = fieldOf(outcome);
@@ -130,7 +144,7 @@ export async function fetchContent(
     const field = fields[index];
     if (index >= total || field === undefined) return result;
     if (!('content_error' in field)) delivered++;
-    // Appended last: the result keeps its field order with content | passages | content_error at the end.
+    // Appended last: the result keeps its field order with content | passages (then structured_data) | content_error at the end.
     return { ...result, ...field };
   });
   return { results: withContent, requested: total, delivered };

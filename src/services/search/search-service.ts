@@ -28,6 +28,7 @@ import {
   type EngineSettings,
 } from './engine-settings.js';
 import { EngineThrottle } from './engine-throttle.js';
+import { pageControls } from '../pages/extract-service.js';
 import type { PageExtractor } from '../pages/page-extractor.js';
 import { fetchContent, type SearchProgress } from './search-content.js';
 
@@ -58,8 +59,9 @@ const ENGINE_PAGE_MAX = 20;
 /**
  * Cache key of a search: sha256 of a canonical JSON of every parameter that changes the
  * answer. The query is compared NFC-normalised, white space collapsed, case-folded (the
- * engines are case-insensitive); list parameters are sorted; content_results counts only
- * when content is requested.
+ * engines are case-insensitive); list parameters are sorted; content_results, the passages
+ * and the page controls (include_comments, include_structured_data: as in a page's own
+ * cache key, pageCacheKey) count only when content is requested.
  */
 export function searchCacheKey(request: SearchRequest, engines: readonly EngineId[]): string {
   const sorted = (list: string[] | undefined) => [...new Set((list ?? []).map((d) => d.toLowerCase()))].sort();
@@ -80,6 +82,8 @@ export function searchCacheKey(request: SearchRequest, engines: readonly EngineI
     ...(request.include_content && request.content_mode === 'passages'
       ? [['passages', request.max_passages ?? DEFAULT_PASSAGES, request.max_passage_chars ?? DEFAULT_PASSAGE_CHARS]]
       : []),
+    ...(request.include_content && request.include_comments === true ? ['comments'] : []),
+    ...(request.include_content && request.include_structured_data === true ? ['structured_data'] : []),
   ]);
   return `search:${createHash('sha256').update(canonical).digest('hex')}`;
 }
@@ -172,10 +176,12 @@ export class SearchService {
 
     let content: { requested: number; delivered: number } | undefined;
     if (request.include_content) {
+      const controls = pageControls(request);
       const fetched = await fetchContent(ctx, this.#deps.pages, results, {
         count: request.content_results,
         timeoutMs: this.#deps.config.search.contentTimeoutMs,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(controls !== undefined ? { controls } : {}),
         ...(request.content_mode === 'passages'
           ? {
               passages: {
@@ -287,6 +293,8 @@ function copyResponse(response: SearchResponse): SearchResponse {
       ...r,
       ...(r.engines ? { engines: [...r.engines] } : {}),
       ...(r.passages ? { passages: r.passages.map((p) => ({ ...p, heading_path: [...p.heading_path] })) } : {}),
+      // Nested items of any depth: copied whole.
+      ...(r.structured_data ? { structured_data: structuredClone(r.structured_data) } : {}),
     })),
     metadata: {
       ...response.metadata,

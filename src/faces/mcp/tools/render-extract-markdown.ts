@@ -70,9 +70,13 @@ export function renderExtractResult(
   );
   if (note !== undefined) lines.push('', note);
   if (result.links !== undefined) lines.push('', renderLinks(result.links, result.links_truncated === true));
-  if (result.structured_data !== undefined)
-    lines.push('', '<structured_data>', JSON.stringify(result.structured_data, null, 1), '</structured_data>');
+  if (result.structured_data !== undefined) lines.push('', structuredDataBlock(result.structured_data));
   return lines.join('\n');
+}
+
+/** A page's structured data (include_structured_data) in a tool's text block, as JSON under the page: extract_urls', crawl_site's and web_search's. */
+export function structuredDataBlock(data: NonNullable<ExtractResult['structured_data']>): string {
+  return ['<structured_data>', JSON.stringify(data, null, 1), '</structured_data>'].join('\n');
 }
 
 /** Links shown in the text block; the structured result holds them all. */
