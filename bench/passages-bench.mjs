@@ -33,6 +33,9 @@
 //   --reps N       timed runs of selectPassages per question, their median kept (default 21)
 //   --max-chars N  the passages' characters in all per call (default: max_passage_chars'
 //                  default, 1,500); 0: passages whole
+//   --vectors FILE word vectors (GloVe text or fastText .vec) as WEBSEARCH_WORD_VECTORS
+//                  gives them to the ranker; the ranking without them is reported beside
+//   --vector-words N  the file's first N words (default 100,000, as the setting's)
 //
 // Exit codes: 0 fine, 1 a question fails the check, 2 setup or usage error.
 import fs from 'node:fs';
@@ -83,6 +86,8 @@ function parseArgs(argv) {
     misses: false,
     reps: 21,
     maxChars: undefined,
+    vectors: null,
+    vectorWords: 100_000,
   };
   for (const { name: a, value, count } of commandLine(argv)) {
     if (a === '--data') opts.data = path.resolve(value());
@@ -92,6 +97,8 @@ function parseArgs(argv) {
     else if (a === '--misses') opts.misses = true;
     else if (a === '--reps') opts.reps = Math.max(1, count());
     else if (a === '--max-chars') opts.maxChars = Number.parseInt(value(), 10);
+    else if (a === '--vectors') opts.vectors = path.resolve(value());
+    else if (a === '--vector-words') opts.vectorWords = count();
     else if (a === '-h' || a === '--help') {
       console.log(helpText(import.meta.url));
       process.exit(0);
@@ -151,10 +158,15 @@ function scoreAt(api, page, q, k) {
   };
   const ranked = api.selectPassages(md, q.question, k, api.budget);
   const chars = ranked.reduce((n, p) => n + p.text.length, 0);
+  const words = api.budget.vectors ? api.selectPassages(md, q.question, k, api.wordsOnly) : null;
+  const wordsChars = words?.reduce((n, p) => n + p.text.length, 0) ?? 0;
   const first = api.splitPassages(md).slice(0, k);
   const firstChars = first.reduce((n, p) => n + p.text.length, 0);
   return {
     ranked: { ...found(ranked.map((p) => p.text)), chars, share: chars / md.length },
+    ...(words
+      ? { words: { ...found(words.map((p) => p.text)), chars: wordsChars, share: wordsChars / md.length } }
+      : {}),
     first: { ...found(first.map((p) => p.text)), chars: firstChars, share: firstChars / md.length },
     prefix: { ...found([md.slice(0, chars)]), chars, share: chars / md.length },
     // The module's promise: each passage is its own slice of the Markdown.
@@ -165,13 +177,19 @@ function scoreAt(api, page, q, k) {
 
 const METHODS = {
   ranked: 'selectPassages (ranked)',
+  words: 'ranked without the vectors',
   first: 'first k passages',
   prefix: 'Markdown cut to the same chars',
 };
 
+/** The methods the rows were scored by: the ranking without vectors only where the ranking had them. */
+function methodsOf(rows) {
+  return Object.keys(METHODS).filter((m) => rows.length > 0 && rows[0].at[KS[0]][m] !== undefined);
+}
+
 function summarise(rows) {
   const out = {};
-  for (const method of Object.keys(METHODS)) {
+  for (const method of methodsOf(rows)) {
     out[method] = {};
     for (const k of KS) {
       const at = rows.map((r) => r.at[k][method]);
@@ -196,7 +214,7 @@ function recallBy(rows, keyOf) {
       {
         questions: list.length,
         ...Object.fromEntries(
-          Object.keys(METHODS).map((m) => [
+          methodsOf(list).map((m) => [
             m,
             Object.fromEntries(KS.map((k) => [k, round(mean(list.map((r) => (r.at[k][m].exact ? 1 : 0))))])),
           ]),
@@ -259,6 +277,7 @@ function printReport(report) {
   );
   console.log(`  ${'method'.padEnd(32)} k   recall  collapsed  chars mean  share mean  share median`);
   for (const [method, label] of Object.entries(METHODS)) {
+    if (summary[method] === undefined) continue;
     for (const k of KS) {
       const s = summary[method][k];
       console.log(
@@ -272,7 +291,9 @@ function printReport(report) {
   ]) {
     console.log(`\nrecall at k = 1 / 3 / 5 by ${title}`);
     for (const [key, g] of Object.entries(groups)) {
-      const cells = Object.keys(METHODS).map((m) => `${m} ${KS.map((k) => g[m][k].toFixed(2)).join(' / ')}`);
+      const cells = Object.keys(METHODS)
+        .filter((m) => g[m] !== undefined)
+        .map((m) => `${m} ${KS.map((k) => g[m][k].toFixed(2)).join(' / ')}`);
       console.log(`  ${key.padEnd(16)} ${String(g.questions).padStart(4)} q   ${cells.join('   ')}`);
     }
   }
@@ -381,7 +402,11 @@ async function main() {
   const maxChars = opts.maxChars ?? DEFAULT_PASSAGE_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < 0)
     throw new UsageError('--max-chars takes a whole number (0: no budget)');
-  const api = { ...(await import(pathToFileURL(PASSAGES).href)), budget: maxChars > 0 ? { maxChars } : {} };
+  const passages = await import(pathToFileURL(PASSAGES).href);
+  const wordsOnly = maxChars > 0 ? { maxChars } : {};
+  const vectors =
+    opts.vectors === null ? null : passages.parseWordVectors(fs.readFileSync(opts.vectors, 'utf8'), opts.vectorWords);
+  const api = { ...passages, budget: vectors ? { ...wordsOnly, vectors } : wordsOnly, wordsOnly };
   const { tokenize, termOf } = await import(pathToFileURL(TOKENIZE).href);
   const { stopWordsFor } = await import(pathToFileURL(STOP_WORDS).href);
   const tools = { tokenize, termOf, stopWords: stopWordsFor('en') };

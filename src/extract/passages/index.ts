@@ -7,3 +7,4 @@ export type { Passage } from './passage.js';
 export { splitPassages, PASSAGE_SIZE } from './split-passages.js';
 export { selectPassages, scorePassages, RANKING, type SelectOptions } from './select-passages.js';
 export { rankPassages, type PassagesInput } from './rank-passages.js';
+export { parseWordVectors, wordVectors, WordVectorsError, type WordVectors } from './word-vectors.js';

@@ -8,6 +8,7 @@ import { termsFor } from './stem.js';
 import { stopWordsFor } from './stop-words.js';
 import { relativesOf } from './wordnet.js';
 import { tokenize } from './tokenize.js';
+import { nearestWords, type WordVectors } from './word-vectors.js';
 
 /** A synonym's weight against a word of the query's own (bench:passages, both splits). */
 export const SYNONYM_WEIGHT = 0.5;
@@ -17,11 +18,17 @@ export const SYNONYMS_PER_WORD = 6;
 export const RELATED_WEIGHT = 0.3;
 /** A word's related words taken at most, in WordNet's order. */
 export const RELATED_PER_WORD = 40;
+/** With word vectors (word-vectors.ts): a near word's weight, ... */
+export const NEAR_WEIGHT = 0.3;
+/** ... the near words taken per query word at most, nearest first, ... */
+export const NEAR_PER_WORD = 20;
+/** ... and the cosine they reach at least. */
+export const NEAR_MIN_COSINE = 0.5;
 
 export interface QueryTerms {
-  /** The query's own terms first (`own` of them), then its synonyms', then its related words'. */
+  /** The query's own terms first (`own` of them), then its synonyms', its related words', its near words' (with vectors). */
   terms: string[];
-  /** Per term: 1 for the query's own, SYNONYM_WEIGHT for a synonym's, RELATED_WEIGHT for a related word's. */
+  /** Per term: 1 for the query's own, SYNONYM_WEIGHT for a synonym's, RELATED_WEIGHT for a related word's, NEAR_WEIGHT for a near word's. */
   weights: number[];
   own: number;
   /** Term indexes of the query's own content words, in query order (for phrases). */
@@ -30,8 +37,11 @@ export interface QueryTerms {
   termOf: (token: string) => string;
 }
 
-/** `query`'s terms for a page in `language` (BCP 47; its stop words join the English ones). */
-export function queryTerms(query: string, language?: string): QueryTerms {
+/**
+ * `query`'s terms for a page in `language` (BCP 47; its stop words join the English ones);
+ * with `vectors`, each English word's nearest words join them last.
+ */
+export function queryTerms(query: string, language?: string, vectors?: WordVectors): QueryTerms {
   const stop = stopWordsFor(language);
   const termOf = termsFor(language);
   const terms: string[] = [];
@@ -63,6 +73,13 @@ export function queryTerms(query: string, language?: string): QueryTerms {
   for (const r of relatives) add(r.synonyms.slice(0, SYNONYMS_PER_WORD));
   const synonymsEnd = terms.length;
   for (const r of relatives) add(r.related.slice(0, RELATED_PER_WORD));
-  const weights = terms.map((_, t) => (t < own ? 1 : t < synonymsEnd ? SYNONYM_WEIGHT : RELATED_WEIGHT));
+  const relatedEnd = terms.length;
+  if (vectors !== undefined)
+    for (const word of words)
+      if (/^[a-z]{3,}$/.test(word))
+        add(nearestWords(vectors, word, NEAR_PER_WORD, NEAR_MIN_COSINE).filter((w) => /^[a-z]{3,}$/.test(w)));
+  const weights = terms.map((_, t) =>
+    t < own ? 1 : t < synonymsEnd ? SYNONYM_WEIGHT : t < relatedEnd ? RELATED_WEIGHT : NEAR_WEIGHT,
+  );
   return { terms, weights, own, sequence, termOf };
 }

@@ -6,6 +6,7 @@
  * and synonyms at their weight), so "rotating certificates" finds
  * `/docs/tls/certificate-rotation`.
  */
+import type { WordVectors } from './word-vectors.js';
 import { queryTerms } from './query-terms.js';
 import { tokenize } from './tokenize.js';
 
@@ -42,8 +43,8 @@ export function pathWords(url: string): string {
 }
 
 /** Scores of `links` for `query` (same order; 0 for a link that shares no term with it). */
-export function rankLinks(query: string, links: readonly LinkText[]): number[] {
-  const { terms, weights, own, termOf } = queryTerms(query);
+export function rankLinks(query: string, links: readonly LinkText[], vectors?: WordVectors): number[] {
+  const { terms, weights, own, termOf } = queryTerms(query, undefined, vectors);
   if (own === 0 || links.length === 0) return links.map(() => 0);
   const wanted = new Set(terms);
   const count = (text: string) => counted(text, wanted, termOf);

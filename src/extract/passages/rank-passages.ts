@@ -5,6 +5,7 @@
  */
 import type { Passage } from './passage.js';
 import { selectPassages } from './select-passages.js';
+import type { WordVectors } from './word-vectors.js';
 
 export interface PassagesInput {
   markdown: string;
@@ -17,11 +18,12 @@ export interface PassagesInput {
   language?: string;
 }
 
-/** The passages of `input.markdown` that answer `input.query` (select-passages.ts). */
-export function rankPassages(input: PassagesInput): Passage[] {
+/** The passages of `input.markdown` that answer `input.query` (select-passages.ts), with the operator's word vectors when configured. */
+export function rankPassages(input: PassagesInput, vectors?: WordVectors): Passage[] {
   const { markdown, query, max, language, maxChars } = input;
   return selectPassages(markdown, query, max, {
     ...(language ? { language } : {}),
     ...(maxChars !== undefined ? { maxChars } : {}),
+    ...(vectors !== undefined ? { vectors } : {}),
   });
 }

@@ -16,7 +16,9 @@ import { fitPassages, sameSection, type Weigh } from './fit-passages.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { splitPassages } from './split-passages.js';
 import { firstTwo, prefixKey } from './stem.js';
-import { scanWords } from './tokenize.js';
+import { stopWordsFor } from './stop-words.js';
+import { scanWords, tokenize } from './tokenize.js';
+import { cosine, meanVector, type WordVectors } from './word-vectors.js';
 import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
 
 /** The ranking's knobs in one place (BM25's k1 and b at their textbook values). */
@@ -42,6 +44,12 @@ export const RANKING = {
   neighbourWeight: 0.3,
   /** A passage scoring under this share of the page's best is not an answer (a synonym's stray match). */
   floor: 0.2,
+  /**
+   * With word vectors: a passage whose words' mean vector is nearer the query's than
+   * `meaningFrom` (cosine) gains the excess times this times the query words' mean IDF.
+   */
+  meaningWeight: 4,
+  meaningFrom: 0.3,
 } as const;
 
 export interface SelectOptions {
@@ -52,6 +60,8 @@ export interface SelectOptions {
    * ends to fill it (fit-passages.ts). Absent: passages as split.
    */
   maxChars?: number;
+  /** Word vectors the operator configured (word-vectors.ts): near words count, and so does a passage's meaning. */
+  vectors?: WordVectors;
 }
 
 interface Stats {
@@ -230,7 +240,7 @@ export function scorePassages(passages: Passage[], query: string, options: Selec
 
 /** scorePassages, returning how much a stretch of the page's text answers the query (undefined: no content words). */
 function score(passages: Passage[], query: string, options: SelectOptions): Weigh | undefined {
-  const parsed = queryTerms(query, options.language);
+  const parsed = queryTerms(query, options.language, options.vectors);
   const { terms, weights, own, sequence } = parsed;
   if (own === 0) return undefined;
   const matcher = termMatcher(parsed, options.language);
@@ -242,7 +252,9 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
   for (const s of stats) for (const t of s.matched) df[t] = (df[t] as number) + 1;
   const idf = terms.map((_, t) => Math.log(1 + (n - (df[t] as number) + 0.5) / ((df[t] as number) + 0.5)));
   const cue = answerCue(query);
-  const cueBonus = (RANKING.cueWeight * idf.slice(0, own).reduce((a, b) => a + b, 0)) / own;
+  const meanIdf = idf.slice(0, own).reduce((a, b) => a + b, 0) / own;
+  const cueBonus = RANKING.cueWeight * meanIdf;
+  const meaning = options.vectors && meaningOf(options.vectors, query, options.language);
   const scores = passages.map((passage, i) => {
     const s = stats[i] as Stats;
     const norm = RANKING.k1 * (1 - RANKING.b + (RANKING.b * s.length) / avgLength);
@@ -256,6 +268,7 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
       value += phraseBonus(hits, sequence, idf) + proximityBonus(hits, s, idf, own);
     }
     if (cue?.test(passage.text)) value += cueBonus;
+    if (meaning) value += RANKING.meaningWeight * meanIdf * meaning(passage.text);
     if (s.mostlyLinked) value *= RANKING.linkedWeight;
     return value;
   });
@@ -279,6 +292,20 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
       if (f > 0) weight += (weights[t] as number) * (idf[t] as number);
     });
     return weight;
+  };
+}
+
+/**
+ * How much nearer a text's mean word vector is to the query's than RANKING.meaningFrom
+ * (0 when not, or when the query has no word with a vector); null without such a word.
+ */
+function meaningOf(vectors: WordVectors, query: string, language?: string): ((text: string) => number) | null {
+  const skip = stopWordsFor(language);
+  const wanted = meanVector(vectors, tokenize(query), skip);
+  if (wanted === null) return null;
+  return (text) => {
+    const found = meanVector(vectors, tokenize(text), skip);
+    return found === null ? 0 : Math.max(0, cosine(wanted, found) - RANKING.meaningFrom);
   };
 }
 
