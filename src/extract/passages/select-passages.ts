@@ -304,7 +304,10 @@ function meaningOf(vectors: WordVectors, query: string, language?: string): ((te
   const wanted = meanVector(vectors, tokenize(query), skip);
   if (wanted === null) return null;
   return (text) => {
-    const found = meanVector(vectors, tokenize(text), skip);
+    // The scanner's words, not tokenize's: a page's runs need no segmenting here.
+    const words: string[] = [];
+    scanWords(text, (word) => void words.push(word));
+    const found = meanVector(vectors, words, skip);
     return found === null ? 0 : Math.max(0, cosine(wanted, found) - RANKING.meaningFrom);
   };
 }
