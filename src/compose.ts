@@ -29,6 +29,8 @@ import { SiteCrawlService } from './services/site/site-crawl-service.js';
 import { LocalCrawlQueue } from './store/local-crawl-queue.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ConvertInput, ConvertOutput, Passage, PassagesInput } from './extract/index.js';
+import type { WordVectors } from './extract/passages/word-vectors.js';
+import { loadWordVectors } from './load-word-vectors.js';
 import { ConvertPool } from './workers/convert-pool.js';
 import { InThreadConverter } from './workers/in-thread-converter.js';
 
@@ -53,6 +55,8 @@ export interface Core {
   browserStatus?: (timeoutMs: number) => Promise<BrowserStatus>;
   /** Where pages are converted: the worker pool, or the calling thread. */
   converter: ConverterPort<ConvertInput, ConvertOutput, PassagesInput, Passage[]>;
+  /** The operator's word vectors (WEBSEARCH_WORD_VECTORS), loaded at start; absent: words and WordNet only. */
+  wordVectors?: WordVectors;
   close(): Promise<void>;
 }
 
@@ -101,18 +105,30 @@ export async function openCrawlQueue(config: Config, store: Store): Promise<Craw
 }
 
 export async function buildCore(config: Config, logger: Logger, options: CoreOptions = {}): Promise<Core> {
+  // Before the store: a bad file stops the start with nothing to close.
+  const vectors = await loadWordVectors(config, logger);
   const store = await openStore(config);
   try {
-    return assemble(config, logger, store, await openCrawlQueue(config, store), options);
+    return assemble(config, logger, store, await openCrawlQueue(config, store), {
+      ...options,
+      ...(vectors ? { vectors } : {}),
+    });
   } catch (err) {
     await store.close();
     throw err;
   }
 }
 
-function assemble(config: Config, logger: Logger, store: Store, queue: CrawlQueue, options: CoreOptions): Core {
+function assemble(
+  config: Config,
+  logger: Logger,
+  store: Store,
+  queue: CrawlQueue,
+  options: CoreOptions & { vectors?: WordVectors },
+): Core {
   const client = new GuardedFetcher(config.fetch);
-  const { metrics } = options;
+  const { metrics, vectors } = options;
+  const ranking = vectors ? { wordVectors: vectors } : {};
   const robots = new RobotsChecker(client, config.robots, config.fetch.productToken, {
     shared: store.cache<StoredRobots>('robots'),
     ...(metrics ? { onLookup: (cached: boolean) => metrics.cacheLookup('robots', cached) } : {}),
@@ -124,8 +140,12 @@ function assemble(config: Config, logger: Logger, store: Store, queue: CrawlQueu
     metrics.setRemoteBrowserGauge(renderer.sessions);
   const converter =
     options.converter === 'in-thread'
-      ? new InThreadConverter()
-      : new ConvertPool({ ...config.convert, ...(options.poolSizing ? { sizing: options.poolSizing } : {}) });
+      ? new InThreadConverter(vectors)
+      : new ConvertPool({
+          ...config.convert,
+          ...(options.poolSizing ? { sizing: options.poolSizing } : {}),
+          ...(vectors ? { vectors } : {}),
+        });
   const pages = new PageExtractor({
     config,
     client,
@@ -147,7 +167,7 @@ function assemble(config: Config, logger: Logger, store: Store, queue: CrawlQueu
     ...observer,
   });
   const metering = new Metering({ ledger: store, rateWindows: store, config, ...observer });
-  const map = new MapService({ config, client, robots });
+  const map = new MapService({ config, client, robots, ...ranking });
   const siteCrawls = new SiteCrawlService({
     config,
     client,
@@ -160,6 +180,7 @@ function assemble(config: Config, logger: Logger, store: Store, queue: CrawlQueu
     queue,
     hostGate: store.hostGate,
     ...observer,
+    ...ranking,
   });
   return {
     config,
@@ -175,6 +196,7 @@ function assemble(config: Config, logger: Logger, store: Store, queue: CrawlQueu
     pages,
     siteCrawls,
     converter,
+    ...ranking,
     close: async () => {
       // Runs stop first (their jobs stay running in the store: the next start resumes them).
       await siteCrawls.close();

@@ -81,6 +81,7 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
     store: core.store,
     crawlQueue: { shared: core.siteCrawls.queueShared, ping: () => core.siteCrawls.pingQueue() },
     ...(core.browserStatus ? { browser: core.browserStatus } : {}),
+    ...(core.wordVectors ? { wordVectors: { words: core.wordVectors.words.length, dims: core.wordVectors.dims } } : {}),
     ...(metrics ? { metrics, metricsAllowed: metricsGate(core.keys, config.auth.metricsToken, openMode) } : {}),
     mcp: mcp.handle,
     sse,

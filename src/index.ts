@@ -219,7 +219,8 @@ export function createWebSearch(options: WebSearchOptions = {}): WebSearch {
     },
     async close() {
       closed = true;
-      if (core) await (await core).close();
+      // A core that failed to build (a bad setting its first call rejected with) has nothing to close.
+      if (core) await (await core.catch(() => undefined))?.close();
     },
   };
 }

@@ -102,7 +102,20 @@ function summarise(records: UsageRecord[], keys: ApiKeyRecord[]): string {
 }
 
 /** The sections `keys` never reads: only the store matters to it. */
-const UNUSED = ['server', 'mcp', 'fetch', 'robots', 'search', 'engines', 'crawl', 'cache', 'auth', 'render', 'convert'];
+const UNUSED = [
+  'server',
+  'mcp',
+  'fetch',
+  'robots',
+  'search',
+  'engines',
+  'crawl',
+  'cache',
+  'auth',
+  'render',
+  'convert',
+  'passages',
+];
 
 /**
  * Runs one `keys` subcommand; returns the exit code (0 done, 1 failed). Usage errors throw

@@ -577,6 +577,20 @@ const SETTINGS = [
     help: "longest one conversion (or passage ranking) may run on its worker (ms), less when the URL's deadline ends first; past it the worker is stopped and the URL fails with timeout, uncharged",
   },
   {
+    path: 'passages.wordVectors',
+    env: 'WEBSEARCH_WORD_VECTORS',
+    flag: '--word-vectors',
+    schema: optionalString,
+    help: "a word vectors file read at start (GloVe's text format, e.g. glove.6B.100d.txt, or a fastText .vec), never downloaded: passages and links are ranked by meaning too, so that a question meets a page in other words (default: none, the words and WordNet only)",
+  },
+  {
+    path: 'passages.wordVectorsWords',
+    env: 'WEBSEARCH_WORD_VECTORS_WORDS',
+    flag: '--word-vectors-words',
+    schema: int(1_000, 2_000_000).default(100_000),
+    help: "how many of the word vectors file's first (commonest) words are loaded; memory: words x dimensions x 4 bytes, shared by the converter threads",
+  },
+  {
     path: 'cache.ttlMs',
     env: 'WEBSEARCH_CACHE_TTL_MS',
     flag: '--cache-ttl-ms',
@@ -824,6 +838,14 @@ const CROSS_CHECKS: readonly CrossCheck[] = [
     problem: ({ render }, fileExists) =>
       render.chromiumPath !== undefined && !fileExists(render.chromiumPath)
         ? `CHROMIUM_PATH: no file at ${render.chromiumPath} (install Debian's chromium, or unset it to render nothing)`
+        : undefined,
+  },
+  {
+    reads: ['passages.wordVectors'],
+    // Its content is read, and checked line by line, where the core is built (compose.ts).
+    problem: ({ passages }, fileExists) =>
+      passages.wordVectors !== undefined && !fileExists(passages.wordVectors)
+        ? `WEBSEARCH_WORD_VECTORS: no file at ${passages.wordVectors} (a GloVe .txt or fastText .vec file; unset it to rank by words alone)`
         : undefined,
   },
   {

@@ -17,8 +17,9 @@ import type { ConvertContext, ConverterPort } from '../core/ports/converter-port
 import { DeadlineScope } from '../core/deadline-scope.js';
 import { AppError } from '../core/errors.js';
 import type { ConvertInput, ConvertOutput, Passage, PassagesInput } from '../extract/index.js';
+import type { WordVectors } from '../extract/passages/word-vectors.js';
 import { collectGarbage } from './collect-garbage.js';
-import { deserializeError, type TaskReply, type WorkerTask } from './convert-task.js';
+import { deserializeError, type PoolWorkerData, type TaskReply, type WorkerTask } from './convert-task.js';
 import { FairQueue, type Refusal } from './fair-queue.js';
 
 export interface ConvertPoolOptions {
@@ -37,6 +38,12 @@ export interface ConvertPoolOptions {
   sizing?: 'throughput' | 'footprint';
   /** How long an idle worker is kept (default: 5 minutes; `footprint`: FOOTPRINT_IDLE_MS). */
   idleTimeoutMs?: number;
+  /**
+   * The operator's word vectors (WEBSEARCH_WORD_VECTORS), which the workers' ranker reads:
+   * their matrix must sit on a SharedArrayBuffer (parseWordVectors' `shared`), which every
+   * worker reads in place; each worker copies the words once.
+   */
+  vectors?: WordVectors;
 }
 
 /** How long a `footprint` pool keeps an idle worker. */
@@ -78,6 +85,16 @@ export function workerEntry(moduleUrl: string = import.meta.url): URL {
   return moduleUrl.endsWith('.ts')
     ? new URL('../../dist/workers/convert-worker.js', moduleUrl)
     : new URL('./convert-worker.js', moduleUrl);
+}
+
+/** What each worker starts with: the word vectors' words, dimensions and shared matrix (not their index, made per worker). */
+function poolWorkerData(vectors: WordVectors | undefined): PoolWorkerData {
+  if (vectors === undefined) return {};
+  const { words, matrix, dims } = vectors;
+  // A matrix on an ArrayBuffer would be copied into every worker: threads times its size.
+  if (!(matrix.buffer instanceof SharedArrayBuffer))
+    throw new TypeError('the word vectors given to the conversion pool must sit on a SharedArrayBuffer');
+  return { vectors: { words, matrix, dims } };
 }
 
 /** The turn of callers without a key: stdio, the command line, the library, open mode (which no key shares). */
@@ -124,6 +141,7 @@ const PASSAGES_WORDS: TaskWords = {
 
 export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput, PassagesInput, Passage[]> {
   readonly #options: ConvertPoolOptions;
+  readonly #workerData: PoolWorkerData;
   #started: Piscina<WorkerTask, TaskReply<unknown>> | undefined;
   /** One task per thread on piscina at a time; the others wait their key's turn here. */
   readonly #queue: FairQueue;
@@ -135,6 +153,7 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput, P
 
   constructor(options: ConvertPoolOptions, collect: CollectOptions = {}) {
     this.#options = options;
+    this.#workerData = poolWorkerData(options.vectors);
     this.#queue = new FairQueue({ slots: options.threads, maxWaiting: options.maxQueue });
     this.#collect = 'collect' in collect ? collect.collect : collectGarbage;
     this.#collectAfterMs = collect.afterMs ?? 2_000;
@@ -170,6 +189,7 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput, P
         maxOldGenerationSizeMb: options.memoryMb,
         maxYoungGenerationSizeMb: footprint ? FOOTPRINT_YOUNG_GENERATION_MB : youngGenerationMb(options.memoryMb),
       },
+      workerData: this.#workerData,
     }));
   }
 

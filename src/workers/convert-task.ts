@@ -17,6 +17,22 @@ export interface SerializedError {
 /** The two kinds of work a worker does. */
 export type WorkerTask = { kind: 'convert'; input: ConvertInput } | { kind: 'passages'; input: PassagesInput };
 
+/**
+ * The operator's word vectors as each worker receives them in piscina's `workerData`
+ * (WEBSEARCH_WORD_VECTORS): the matrix's SharedArrayBuffer is shared, not copied; the
+ * words are cloned once per worker.
+ */
+export interface SharedWordVectors {
+  words: readonly string[];
+  matrix: Float32Array;
+  dims: number;
+}
+
+/** What every worker of the pool is started with. */
+export interface PoolWorkerData {
+  vectors?: SharedWordVectors;
+}
+
 export type TaskReply<Output> = { ok: true; output: Output } | { ok: false; error: SerializedError };
 export type ConvertReply = TaskReply<ConvertOutput>;
 export type PassagesReply = TaskReply<Passage[]>;

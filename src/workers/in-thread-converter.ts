@@ -12,8 +12,16 @@ import { AppError } from '../core/errors.js';
 import { timeLeft } from '../core/request-context.js';
 import { convert, type ConvertInput, type ConvertOutput, type Passage, type PassagesInput } from '../extract/index.js';
 import { rankPassages } from '../extract/passages/index.js';
+import type { WordVectors } from '../extract/passages/word-vectors.js';
 
 export class InThreadConverter implements ConverterPort<ConvertInput, ConvertOutput, PassagesInput, Passage[]> {
+  readonly #vectors: WordVectors | undefined;
+
+  /** `vectors`: the operator's word vectors (WEBSEARCH_WORD_VECTORS), which the ranker reads when given. */
+  constructor(vectors?: WordVectors) {
+    this.#vectors = vectors;
+  }
+
   async convert(input: ConvertInput, ctx: ConvertContext): Promise<ConvertOutput> {
     refuseLate(ctx, 'the page was converted', 'The deadline passed before the page could be converted.');
     return convert(input);
@@ -25,7 +33,7 @@ export class InThreadConverter implements ConverterPort<ConvertInput, ConvertOut
       "the page's passages were ranked",
       "The deadline passed before the page's passages could be ranked.",
     );
-    return rankPassages(input);
+    return rankPassages(input, this.#vectors);
   }
 
   async close(): Promise<void> {}

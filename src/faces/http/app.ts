@@ -53,6 +53,8 @@ export interface HttpAppDeps {
   crawlQueue?: { shared: boolean; ping(): Promise<void> };
   /** The browser's part of `/healthz`, when there is a renderer. */
   browser?: (timeoutMs: number) => Promise<BrowserStatus>;
+  /** The word vectors loaded at start (WEBSEARCH_WORD_VECTORS), reported by `/healthz`. */
+  wordVectors?: { words: number; dims: number };
   /** Prometheus metrics of this process; without them there is no `/metrics`. */
   metrics?: Metrics;
   /** Whether a request may read `/metrics` (the operator's metrics token; docs/decisions.md, "Metrics for operators only"). */
@@ -147,7 +149,11 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     }
     const browser = await browsing;
     const queue = await queueing;
-    const shown = { ...(queue ? { crawl_queue: queue } : {}), ...(browser ? { browser } : {}) };
+    const shown = {
+      ...(queue ? { crawl_queue: queue } : {}),
+      ...(browser ? { browser } : {}),
+      ...(deps.wordVectors ? { word_vectors: deps.wordVectors } : {}),
+    };
     if (storeMs === undefined)
       return c.json(
         { status: 'unavailable', store: deps.store.kind, error: 'the store does not answer', ...shown },

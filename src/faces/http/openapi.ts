@@ -392,6 +392,13 @@ export function buildOpenApiDocument(options: { config: Config; serverUrl?: stri
                         },
                         required: ['kind', 'connected', 'contexts', 'pages'],
                       },
+                      word_vectors: {
+                        type: 'object',
+                        description:
+                          'Present when word vectors were loaded at start (WEBSEARCH_WORD_VECTORS): their words and dimensions',
+                        properties: { words: { type: 'integer' }, dims: { type: 'integer' } },
+                        required: ['words', 'dims'],
+                      },
                     },
                   },
                 },

@@ -41,6 +41,7 @@ export class MapService {
       const scores = rankLinks(
         request.search,
         discovery.urls.map((u) => ({ url: u.url, ...(u.title !== undefined ? { title: u.title } : {}) })),
+        this.#deps.wordVectors,
       );
       links = links
         .map((link, i) => ({ link: { ...link, score: scores[i]! }, i }))

@@ -568,6 +568,7 @@ class CrawlRun {
               ...(e.anchor !== undefined ? { title: e.anchor } : {}),
               ...(e.context !== undefined ? { context: e.context } : {}),
             })),
+            this.#deps.wordVectors,
           );
     return entries.map(({ context: _context, ...e }, i) => ({
       ...e,

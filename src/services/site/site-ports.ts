@@ -7,6 +7,7 @@ import type { Config } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import type { SiteJobStore } from '../../core/ports/site-job-store.js';
 import type { RequestDeadline } from '../../core/request-context.js';
+import type { WordVectors } from '../../extract/passages/word-vectors.js';
 import type { HttpClient } from '../../net/fetch-types.js';
 import type { RobotsDirectives } from '../../net/robots.js';
 import type { PageExtractor } from '../pages/page-extractor.js';
@@ -20,6 +21,8 @@ export interface SiteDiscoveryDeps {
   config: Config;
   client: HttpClient;
   robots: SiteRobots;
+  /** The operator's word vectors (WEBSEARCH_WORD_VECTORS): links are ranked by meaning too (rank-links.ts). */
+  wordVectors?: WordVectors;
 }
 
 export interface SiteCrawlDeps extends SiteDiscoveryDeps {
