@@ -190,6 +190,10 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput, P
         maxYoungGenerationSizeMb: footprint ? FOOTPRINT_YOUNG_GENERATION_MB : youngGenerationMb(options.memoryMb),
       },
       workerData: this.#workerData,
+      // piscina loads the worker with require() first: on Node.js 20.19+ that is require(esm),
+      // which can abort the whole process (a V8 fatal error in IsGraphAsync) when it races an
+      // import() of the same graph. Refused here, require() throws and piscina imports it.
+      execArgv: [...process.execArgv, '--no-experimental-require-module'],
     }));
   }
 
