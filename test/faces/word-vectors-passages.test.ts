@@ -21,36 +21,10 @@ import { InThreadConverter } from '../../src/workers/in-thread-converter.js';
 import { send } from '../helpers/fixture-scenarios.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { testConfig } from '../helpers/test-server.js';
+import { TOPIC_VECTORS, VECTOR_DIMS, vectorsText } from '../helpers/word-vectors-text.js';
 
-const DIMS = 6;
-
-/**
- * A GloVe text file: 100 filler rows first (where a real file lists function words, which
- * the ranker's mean vectors leave out), then the page's words, each topic along its own axis.
- */
-function vectorsFile(): string {
-  const lines: string[] = [];
-  for (let i = 0; i < 120; i++) {
-    const v = Array.from({ length: DIMS }, (_, k) => (k === 5 ? 1 : ((i * 7 + k * 3) % 11) / 100));
-    lines.push(`filler${i} ${v.join(' ')}`);
-  }
-  const topics: Record<string, number[]> = {
-    // The question's words and, near each, the answer's.
-    zorblat: [1, 0.1, 0, 0, 0, 0],
-    quimbles: [0.95, 0.15, 0, 0, 0.05, 0],
-    snorf: [0, 1, 0, 0, 0, 0],
-    grelp: [0.05, 0.97, 0, 0.05, 0, 0],
-    // The other paragraphs' words, far from both.
-    tower: [0, 0, 1, 0, 0, 0],
-    masons: [0, 0.05, 0.9, 0.1, 0, 0],
-    rain: [0, 0, 0, 1, 0, 0],
-    valley: [0, 0, 0.1, 0.9, 0.1, 0],
-    market: [0, 0, 0, 0, 1, 0],
-    traders: [0, 0, 0.05, 0.1, 0.95, 0],
-  };
-  for (const [word, v] of Object.entries(topics)) lines.push(`${word} ${v.join(' ')}`);
-  return `${lines.join('\n')}\n`;
-}
+/** The test's vectors file: 120 filler rows, then the page's words. */
+const vectorsFile = (): string => vectorsText(TOPIC_VECTORS, { fillers: 120 });
 
 const filler = (topic: string) =>
   Array.from({ length: 4 }, (_, i) => `Note ${i + 1} on ${topic} goes on at some length, as real notes would.`).join(
@@ -161,7 +135,7 @@ describe.each(['pool', 'in-thread'] as const)('word vectors, converting %s', (co
     const vectors = await server(converter, { passages: { wordVectors: vectorsPath } });
     try {
       expect(vectors.core.converter).toBeInstanceOf(converter === 'pool' ? ConvertPool : InThreadConverter);
-      expect(vectors.core.wordVectors).toMatchObject({ dims: DIMS });
+      expect(vectors.core.wordVectors).toMatchObject({ dims: VECTOR_DIMS });
       const ranked = await vectors.passages();
       expect(ranked[0]).toContain('Quimbles grelp blue moss');
       expect(ranked[0]).not.toContain('A market opens');
@@ -186,7 +160,7 @@ describe('word vectors elsewhere', () => {
     try {
       expect((await vectors.map('zorblat'))[0]).toBe('/wv/quimbles');
       const health = (await (await fetch(`${vectors.url}/healthz`)).json()) as any;
-      expect(health).toMatchObject({ status: 'ok', word_vectors: { words: 130, dims: DIMS } });
+      expect(health).toMatchObject({ status: 'ok', word_vectors: { words: 130, dims: VECTOR_DIMS } });
     } finally {
       await vectors.close();
     }
@@ -208,7 +182,10 @@ describe('word vectors elsewhere', () => {
     const long = join(dir, 'long.txt');
     writeFileSync(
       long,
-      Array.from({ length: 1_200 }, (_, i) => `w${i} ${Array.from({ length: DIMS }, (_, k) => (i + k) % 7).join(' ')}`)
+      Array.from(
+        { length: 1_200 },
+        (_, i) => `w${i} ${Array.from({ length: VECTOR_DIMS }, (_, k) => (i + k) % 7).join(' ')}`,
+      )
         .join('\n')
         .concat('\nnot a vector line\n'),
     );

@@ -14,35 +14,18 @@ import {
   parseWordVectors,
   wordVectors,
 } from '../../../src/extract/passages/word-vectors.js';
+import { TOPIC_VECTORS, VECTOR_DIMS, vectorsText } from '../../helpers/word-vectors-text.js';
 
-const DIMS = 6;
-
-/** 100 filler rows (function words' place in a real file), then `rows`. */
-function vectorsText(rows: Record<string, number[]>, header = false): string {
-  const lines: string[] = [];
-  for (let i = 0; i < 100; i++) {
-    const v = Array.from({ length: DIMS }, (_, k) => (k === 5 ? 1 : ((i * 7 + k * 3) % 11) / 100));
-    lines.push(`filler${i} ${v.join(' ')}`);
-  }
-  for (const [word, v] of Object.entries(rows)) lines.push(`${word} ${v.join(' ')}`);
-  return `${header ? `${lines.length} ${DIMS}\n` : ''}${lines.join('\n')}\n`;
-}
-
-const TOPICS = {
-  zorblat: [1, 0.1, 0, 0, 0, 0],
-  quimbles: [0.95, 0.15, 0, 0, 0.05, 0],
-  snorf: [0, 1, 0, 0, 0, 0],
-  grelp: [0.05, 0.97, 0, 0.05, 0, 0],
-  tower: [0, 0, 1, 0, 0, 0],
-  masons: [0, 0.05, 0.9, 0.1, 0, 0],
-  rain: [0, 0, 0, 1, 0, 0],
-  valley: [0, 0, 0.1, 0.9, 0.1, 0],
-};
+const DIMS = VECTOR_DIMS;
+/** The topic words the unit tests read (the page's of the face test but the market's). */
+const TOPICS = Object.fromEntries(
+  Object.entries(TOPIC_VECTORS).filter(([word]) => word !== 'market' && word !== 'traders'),
+);
 
 describe('word vectors', () => {
   it('reads GloVe lines and fastText .vec (its header skipped), rows of unit length, the first `limit` words', () => {
     for (const header of [false, true]) {
-      const v = parseWordVectors(vectorsText(TOPICS, header), 1_000);
+      const v = parseWordVectors(vectorsText(TOPICS, { header }), 1_000);
       expect(v.dims).toBe(DIMS);
       expect(v.words.length).toBe(108);
       const row = v.index.get('quimbles')!;
