@@ -12,7 +12,7 @@ echo "== pack"
 tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 tar -tzf "$work/$tarball" > "$work/files"
 if grep -q '\.map$' "$work/files"; then echo "the tarball ships source maps without their sources" >&2; exit 1; fi
-for f in package/LICENSE package/README.md package/dist/cli.js package/dist/index.js package/dist/index.d.ts package/dist/require.cjs package/dist/workers/convert-worker.js package/dist/faces/http/playground/index.html package/dist/faces/http/playground/playground.js; do
+for f in package/LICENSE package/README.md package/dist/cli.js package/dist/index.js package/dist/index.d.ts package/dist/require.cjs package/dist/workers/convert-worker.js package/dist/workers/convert-worker-entry.cjs package/dist/faces/http/playground/index.html package/dist/faces/http/playground/playground.js; do
   grep -qx "$f" "$work/files" || { echo "the tarball lacks $f" >&2; exit 1; }
 done
 

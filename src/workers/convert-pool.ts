@@ -83,8 +83,8 @@ export const LARGE_INPUT_BYTES = 1024 * 1024;
  */
 export function workerEntry(moduleUrl: string = import.meta.url): URL {
   return moduleUrl.endsWith('.ts')
-    ? new URL('../../dist/workers/convert-worker.js', moduleUrl)
-    : new URL('./convert-worker.js', moduleUrl);
+    ? new URL('../../dist/workers/convert-worker-entry.cjs', moduleUrl)
+    : new URL('./convert-worker-entry.cjs', moduleUrl);
 }
 
 /** What each worker starts with: the word vectors' words, dimensions and shared matrix (not their index, made per worker). */
@@ -190,10 +190,6 @@ export class ConvertPool implements ConverterPort<ConvertInput, ConvertOutput, P
         maxYoungGenerationSizeMb: footprint ? FOOTPRINT_YOUNG_GENERATION_MB : youngGenerationMb(options.memoryMb),
       },
       workerData: this.#workerData,
-      // piscina loads the worker with require() first: on Node.js 20.19+ that is require(esm),
-      // which can abort the whole process (a V8 fatal error in IsGraphAsync) when it races an
-      // import() of the same graph. Refused here, require() throws and piscina imports it.
-      execArgv: [...process.execArgv, '--no-experimental-require-module'],
     }));
   }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const WORKER = join(ROOT, 'dist/workers/convert-worker.js');
+const WORKER = join(ROOT, 'dist/workers/convert-worker-entry.cjs');
 
 function newestSource(dir: string): number {
   let newest = 0;

@@ -80,8 +80,12 @@ describe('ConvertPool', () => {
   });
 
   it('finds its worker in dist/ from the sources and beside itself when built', () => {
-    expect(workerEntry('file:///p/src/workers/convert-pool.ts').pathname).toBe('/p/dist/workers/convert-worker.js');
-    expect(workerEntry('file:///p/dist/workers/convert-pool.js').pathname).toBe('/p/dist/workers/convert-worker.js');
+    expect(workerEntry('file:///p/src/workers/convert-pool.ts').pathname).toBe(
+      '/p/dist/workers/convert-worker-entry.cjs',
+    );
+    expect(workerEntry('file:///p/dist/workers/convert-pool.js').pathname).toBe(
+      '/p/dist/workers/convert-worker-entry.cjs',
+    );
   });
 });
 
