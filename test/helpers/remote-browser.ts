@@ -123,7 +123,8 @@ async function startDevToolsBrowser(args: string[]): Promise<RemoteBrowser> {
     },
     close: async () => {
       await stop(child);
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still write to the profile a moment after the browser exits.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

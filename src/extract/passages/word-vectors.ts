@@ -15,7 +15,7 @@ export interface WordVectors {
   readonly matrix: Float32Array;
   /** The row of each word. */
   readonly index: ReadonlyMap<string, number>;
-  /** Nearest words already found, per word (nearestWords). */
+  /** Nearest words already found, per word (nearestWords; at most NEAREST_KEPT words). */
   readonly nearest: Map<string, readonly string[]>;
 }
 
@@ -77,6 +77,9 @@ export function parseWordVectors(text: string, limit: number, shared = false): W
   return wordVectors(words, matrix, dims);
 }
 
+/** Query words whose nearest words are kept (wordnet.ts keeps its relatives so). */
+const NEAREST_KEPT = 5_000;
+
 /** The common words a query word's nearest are looked for among (the file's first). */
 export const NEAREST_AMONG = 50_000;
 
@@ -101,6 +104,8 @@ export function nearestWords(vectors: WordVectors, word: string, count: number, 
   }
   found.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   const words = found.slice(0, count).map(([, other]) => vectors.words[other]!);
+  // A query's words recur (a search ranks its query on every result): bounded, cleared when full.
+  if (vectors.nearest.size >= NEAREST_KEPT) vectors.nearest.clear();
   vectors.nearest.set(key, words);
   return words;
 }

@@ -61,6 +61,10 @@ describe('word vectors', () => {
     expect(nearestWords(v, 'zorblat', 5, 0.9)).toEqual(['quimbles']);
     expect(nearestWords(v, 'snorf', 1, 0.5)).toEqual(['grelp']);
     expect(nearestWords(v, 'unknown', 5, 0.1)).toEqual([]);
+    // Remembered, but not without end: a server sees ever new query words.
+    for (let i = 0; i < 6_000; i++) nearestWords(v, `word${i}`, 5, 0.5);
+    expect(v.nearest.size).toBeGreaterThan(0);
+    expect(v.nearest.size).toBeLessThanOrEqual(5_000);
     expect(NEAREST_AMONG).toBeGreaterThan(108);
   });
 
