@@ -98,12 +98,13 @@ describe('SqliteStore', () => {
       await Promise.all(Array.from({ length: 10 }, (_, i) => cache.set(`page-${i}`, 'word '.repeat(20_000), 60_000)));
       let read = 0;
       const reads = Array.from({ length: 40 }, (_, i) => cache.get(`page-${i % 10}`).then(() => read++));
-      // A timer set now fires after a read or two, not after all forty (a request's URLs read
+      // A timer set now fires after a few reads, not after all forty (a request's URLs read
       // back to back in microtasks would otherwise hold every other socket until the last).
+      // How many depends on the machine: a timer is due after 1 ms, a read takes less.
       const readWhenTimerFired = await new Promise<number>((resolve) => setTimeout(() => resolve(read), 0));
       await Promise.all(reads);
       expect(read).toBe(40);
-      expect(readWhenTimerFired).toBeLessThan(5);
+      expect(readWhenTimerFired).toBeLessThan(20);
     } finally {
       store.close();
     }
