@@ -6,11 +6,13 @@
  * describeWithChromium (skipped with the reason, or failed under CI, without a browser).
  */
 import { afterAll, beforeAll } from 'vitest';
+import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import type { Config, DeepPartial } from '../../src/core/config.js';
 import type { HttpClient } from '../../src/net/fetch-types.js';
 import type { ChromiumRendererOptions } from '../../src/render/chromium-renderer.js';
 import { browserProcesses, chromium, describeWithChromium } from './chromium.js';
 import { startRemoteBrowser, type RemoteBrowser, type RemoteKind } from './remote-browser.js';
+import { startTestApi, type TestApi } from './test-server.js';
 
 export type TargetName = 'local' | RemoteKind;
 
@@ -86,4 +88,26 @@ export function describeOnBrowsers(
       body(target);
     });
   }
+}
+
+/**
+ * A test server rendering with `render` (a target's `render()`, and any more settings),
+ * the private origins `allowed` ("127.0.0.1:port,...") and only those reachable, the
+ * cache off unless `cacheTtlMs`; `fetch` adds fetch settings. The deadline (15 s unless
+ * `timeoutMs`) covers a browser's cold launch, seconds on a busy 2-core machine.
+ */
+export function renderingApi(
+  render: DeepPartial<Config['render']>,
+  allowed: string,
+  options: { timeoutMs?: number; cacheTtlMs?: number; fetch?: DeepPartial<Config['fetch']> } = {},
+): Promise<TestApi> {
+  return startTestApi({
+    render: { mode: 'auto', ...render },
+    fetch: {
+      allowPrivateAddresses: parseAllowedOrigins(allowed) as never,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      ...options.fetch,
+    },
+    cache: { ttlMs: options.cacheTtlMs ?? 0 },
+  });
 }

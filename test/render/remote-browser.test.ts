@@ -11,14 +11,14 @@
  *  - /metrics counts the contexts and pages open on the remote browser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
-import { describeOnBrowsers } from '../helpers/browser-targets.js';
+import type { Config, DeepPartial } from '../../src/core/config.js';
+import { describeOnBrowsers, renderingApi } from '../helpers/browser-targets.js';
 import { chromium, describeWithChromium } from '../helpers/chromium.js';
 import { send, type Scenario } from '../helpers/fixture-scenarios.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startRemoteBrowser } from '../helpers/remote-browser.js';
 import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
-import { startTestApi, type TestApi } from '../helpers/test-server.js';
+import type { TestApi } from '../helpers/test-server.js';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -55,15 +55,8 @@ afterAll(async () => {
 });
 
 /** A test server on `render` (a browser's settings), the fixture origins (and only they) allowed. */
-const renderingApi = (render: object): Promise<TestApi> =>
-  startTestApi({
-    render: { mode: 'auto', ...render },
-    fetch: {
-      allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port},127.0.0.1:${other.port}`) as never,
-      timeoutMs: 15_000,
-    },
-    cache: { ttlMs: 0 },
-  });
+const twoSitesApi = (render: DeepPartial<Config['render']>): Promise<TestApi> =>
+  renderingApi(render, `127.0.0.1:${site.port},127.0.0.1:${other.port}`);
 
 const health = async (api: TestApi): Promise<{ status: number; body: any }> => {
   const res = await fetch(`${api.url}/healthz`);
@@ -73,7 +66,7 @@ const health = async (api: TestApi): Promise<{ status: number; body: any }> => {
 describeWithChromium('a remote browser whose pages can send UDP', () => {
   it('is refused before any page: render_failed naming the switches, uncharged', async () => {
     const farm = await startRemoteBrowser('playwright', { udp: true });
-    const api = await renderingApi({ browserEndpoint: farm.endpoint });
+    const api = await twoSitesApi({ browserEndpoint: farm.endpoint });
     try {
       const { json } = await api.crawl({ urls: [`${site.origin}/spa`], format: 'html' });
       expect(json.results[0]).toMatchObject({ success: false, error_type: 'render_failed', status_code: 0 });
@@ -91,7 +84,7 @@ describeWithChromium('a remote browser whose pages can send UDP', () => {
 describeOnBrowsers(['playwright', 'cdp'], "a remote browser's requests", (target) => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await renderingApi(target.render());
+    api = await twoSitesApi(target.render());
   });
   afterAll(async () => {
     await api?.close();
@@ -112,7 +105,7 @@ describeOnBrowsers(['playwright', 'cdp'], "a remote browser's requests", (target
 describe('/healthz and /metrics with a browser', () => {
   describeWithChromium('a local browser', () => {
     it('is reported beside the store, not running until a page needs it', async () => {
-      const api = await renderingApi({ chromiumPath: chromium.path as string });
+      const api = await twoSitesApi({ chromiumPath: chromium.path as string });
       try {
         const { status, body } = await health(api);
         expect(status).toBe(200);
@@ -127,8 +120,8 @@ describe('/healthz and /metrics with a browser', () => {
 
   describeOnBrowsers(['playwright'], 'a remote browser', (target) => {
     it('connected, reachable, its sessions counted; unreachable once gone, a 503 only where every page renders', async () => {
-      const auto = await renderingApi(target.render());
-      const always = await renderingApi({ ...target.render(), mode: 'always' });
+      const auto = await twoSitesApi(target.render());
+      const always = await twoSitesApi({ ...target.render(), mode: 'always' });
       try {
         // Before any page: not connected (nothing loaded), the endpoint answers.
         expect((await health(auto)).body.browser).toEqual({
@@ -176,7 +169,7 @@ describe('/healthz and /metrics with a browser', () => {
   });
 
   it('a remote endpoint nobody listens on: reachable false, the server still ok in auto', async () => {
-    const api = await renderingApi({ browserEndpoint: 'ws://127.0.0.1:9/nothing-here' });
+    const api = await twoSitesApi({ browserEndpoint: 'ws://127.0.0.1:9/nothing-here' });
     try {
       const { status, body } = await health(api);
       expect(status).toBe(200);

@@ -17,12 +17,12 @@
  */
 import dgram from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
-import { describeOnBrowsers } from '../helpers/browser-targets.js';
+import type { Config, DeepPartial } from '../../src/core/config.js';
+import { describeOnBrowsers, renderingApi } from '../helpers/browser-targets.js';
 import { browserProcesses, describeWithHeadlessShell, HEADLESS_SHELL } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { GUARD_ATTEMPTS, renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
-import { startTestApi, type TestApi } from '../helpers/test-server.js';
+import type { TestApi } from '../helpers/test-server.js';
 
 let site: FixtureSite;
 let canary: FixtureSite;
@@ -43,12 +43,8 @@ afterAll(async () => {
 });
 
 /** A test server rendering with `render` (a browser's settings), only the fixture origin allowed. */
-const guardedApi = (render: object): Promise<TestApi> =>
-  startTestApi({
-    render: { mode: 'auto', ...render },
-    fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
-    cache: { ttlMs: 0 },
-  });
+const guardedApi = (render: DeepPartial<Config['render']>): Promise<TestApi> =>
+  renderingApi(render, `127.0.0.1:${site.port}`);
 
 /** The guarded page through `on`: rendered to the end, and the canary saw nothing at all. */
 async function expectCanaryUntouched(on: TestApi): Promise<void> {

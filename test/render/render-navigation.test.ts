@@ -8,11 +8,10 @@
  * redirects are followed as navigations of their own: fetched-route.ts).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { browserScenarios } from '../helpers/browser-scenarios.js';
-import { describeOnBrowsers } from '../helpers/browser-targets.js';
+import { describeOnBrowsers, renderingApi } from '../helpers/browser-targets.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { startTestApi, type TestApi } from '../helpers/test-server.js';
+import type { TestApi } from '../helpers/test-server.js';
 
 let site: FixtureSite;
 let canary: FixtureSite;
@@ -30,11 +29,7 @@ const moving = (how: 'script' | 'refresh', to: string): string =>
 describeOnBrowsers(['local', 'playwright', 'cdp'], 'a rendered navigation is checked like a fetch', (target) => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({
-      render: { mode: 'auto', ...target.render() },
-      fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
-      cache: { ttlMs: 0 },
-    });
+    api = await renderingApi(target.render(), `127.0.0.1:${site.port}`);
   });
   afterAll(async () => {
     await api?.close();

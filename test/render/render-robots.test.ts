@@ -6,12 +6,11 @@
  * still renders it (render-navigation.test.ts; here for the stealth retry).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { browserScenarios } from '../helpers/browser-scenarios.js';
-import { describeOnBrowsers } from '../helpers/browser-targets.js';
+import { describeOnBrowsers, renderingApi } from '../helpers/browser-targets.js';
 import { send, type Scenario } from '../helpers/fixture-scenarios.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { startTestApi, type TestApi } from '../helpers/test-server.js';
+import type { TestApi } from '../helpers/test-server.js';
 
 /** A bot wall (403 to everyone) whose page, once a browser runs it, moves on to ?to=. */
 const wallThatMoves: Scenario = {
@@ -44,11 +43,7 @@ describeOnBrowsers(
   (target) => {
     let api: TestApi;
     beforeAll(async () => {
-      api = await startTestApi({
-        render: { mode: 'auto', ...target.render() },
-        fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 15_000 },
-        cache: { ttlMs: 0 },
-      });
+      api = await renderingApi(target.render(), `127.0.0.1:${site.port}`);
     });
     afterAll(async () => {
       await api?.close();

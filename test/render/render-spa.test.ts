@@ -6,10 +6,9 @@
  * uncharged `empty_content`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowedOrigins } from '../../src/core/allowed-origins.js';
 import { extractResponseSchema } from '../../src/core/schemas.js';
 import { PAGE_TYPES } from '../../src/core/page-types.js';
-import { describeOnBrowsers, type BrowserTarget } from '../helpers/browser-targets.js';
+import { describeOnBrowsers, type BrowserTarget, renderingApi } from '../helpers/browser-targets.js';
 import { browserProcesses } from '../helpers/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios, SPA_TEXT } from '../helpers/render-scenarios.js';
@@ -25,11 +24,7 @@ afterAll(async () => {
 
 /** The API rendering on `target`, the fixture origin (and only it) allowed. */
 function renderApi(target: BrowserTarget, cacheTtlMs = 0): Promise<TestApi> {
-  return startTestApi({
-    render: { mode: 'auto', ...target.render() },
-    fetch: { allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never, timeoutMs: 20_000 },
-    cache: { ttlMs: cacheTtlMs },
-  });
+  return renderingApi(target.render(), `127.0.0.1:${site.port}`, { timeoutMs: 20_000, cacheTtlMs });
 }
 
 /** Whether `api` has its browser up: a local one running, a remote one connected (and nothing launched here). */

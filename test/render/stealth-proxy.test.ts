@@ -10,11 +10,10 @@ import { silentLogger } from '../../src/core/logger.js';
 import { browserProfile } from '../../src/net/browser-profile.js';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher.js';
 import { startGuardProxy, type GuardProxy } from '../../src/render/guard-proxy.js';
-import { describeOnBrowsers } from '../helpers/browser-targets.js';
+import { describeOnBrowsers, renderingApi } from '../helpers/browser-targets.js';
 import { fetchConfig } from '../helpers/fetch-config.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { renderScenarios } from '../helpers/render-scenarios.js';
-import { startTestApi } from '../helpers/test-server.js';
 
 let site: FixtureSite;
 let canary: FixtureSite;
@@ -82,16 +81,7 @@ describe('the static fetch with a stealth proxy', () => {
 
 describeOnBrowsers(['local', 'playwright'], 'the browser with a stealth proxy', (target) => {
   it('the stealth retry of a bot wall goes through it', async () => {
-    const api = await startTestApi({
-      render: { mode: 'auto', ...target.render() },
-      // The deadline covers the browser's cold launch, seconds on a busy 2-core machine.
-      fetch: {
-        allowPrivateAddresses: parseAllowedOrigins(`127.0.0.1:${site.port}`) as never,
-        stealthProxy: proxyUrl,
-        timeoutMs: 15_000,
-      },
-      cache: { ttlMs: 0 },
-    });
+    const api = await renderingApi(target.render(), `127.0.0.1:${site.port}`, { fetch: { stealthProxy: proxyUrl } });
     try {
       const before = { connections: frontConnections, walls: wallRequests };
       const { json } = await api.crawl({ urls: [`${site.origin}/wall`], stealth: true });
