@@ -36,6 +36,8 @@
 //   --vectors FILE word vectors (GloVe text or fastText .vec) as WEBSEARCH_WORD_VECTORS
 //                  gives them to the ranker; the ranking without them is reported beside
 //   --vector-words N  the file's first N words (default 100,000, as the setting's)
+//   --baseline DIST  another build's dist/ folder: its ranking is timed beside this one's,
+//                 the two taking turns page by page, and their ratio reported
 //
 // Exit codes: 0 fine, 1 a question fails the check, 2 setup or usage error.
 import fs from 'node:fs';
@@ -88,6 +90,7 @@ function parseArgs(argv) {
     maxChars: undefined,
     vectors: null,
     vectorWords: 100_000,
+    baseline: null,
   };
   for (const { name: a, value, count } of commandLine(argv)) {
     if (a === '--data') opts.data = path.resolve(value());
@@ -99,6 +102,7 @@ function parseArgs(argv) {
     else if (a === '--max-chars') opts.maxChars = Number.parseInt(value(), 10);
     else if (a === '--vectors') opts.vectors = path.resolve(value());
     else if (a === '--vector-words') opts.vectorWords = count();
+    else if (a === '--baseline') opts.baseline = path.resolve(value());
     else if (a === '-h' || a === '--help') {
       console.log(helpText(import.meta.url));
       process.exit(0);
@@ -224,25 +228,42 @@ function recallBy(rows, keyOf) {
   );
 }
 
-/** Ranking and extraction times per page, the two taking turns page by page. */
-function timePages(pages, api, htmlToMarkdown, reps) {
+/**
+ * Ranking and extraction times per page, the two taking turns page by page; with a
+ * baseline build, its ranking too, the two builds taking turns (which goes first alternates).
+ */
+function timePages(pages, api, htmlToMarkdown, reps, baseline) {
+  const rankBy = (selectPassages, page) =>
+    mean(page.questions.map((q) => timeMedian(() => selectPassages(page.markdown, q.question, 3, api.budget), reps)));
   // Warm-up (untimed): the JIT compiles both paths before any figure counts.
   for (const page of pages)
-    for (const q of page.questions) api.selectPassages(page.markdown, q.question, 3, api.budget);
+    for (const q of page.questions) {
+      api.selectPassages(page.markdown, q.question, 3, api.budget);
+      baseline?.selectPassages(page.markdown, q.question, 3, api.budget);
+    }
   for (const page of pages.slice(0, 5)) htmlToMarkdown(readHtml(page.file), page.url);
   const timed = [];
-  for (const page of pages) {
+  for (const [i, page] of pages.entries()) {
     const html = readHtml(page.file);
     const extractMs = timeMedian(() => htmlToMarkdown(html, page.url), EXTRACT_REPS);
-    const rankMs = mean(
-      page.questions.map((q) => timeMedian(() => api.selectPassages(page.markdown, q.question, 3, api.budget), reps)),
-    );
-    timed.push({ page: page.key, bytes: Buffer.byteLength(page.markdown), extract_ms: extractMs, rank_ms: rankMs });
+    let rankMs;
+    let baseMs;
+    if (baseline && i % 2 === 1) baseMs = rankBy(baseline.selectPassages, page);
+    rankMs = rankBy(api.selectPassages, page);
+    if (baseline && i % 2 === 0) baseMs = rankBy(baseline.selectPassages, page);
+    timed.push({
+      page: page.key,
+      bytes: Buffer.byteLength(page.markdown),
+      extract_ms: extractMs,
+      rank_ms: rankMs,
+      ...(baseline ? { base_ms: baseMs } : {}),
+    });
   }
   const rank = timed.map((t) => t.rank_ms);
   const near = timed.filter((t) => t.bytes >= NEAR_50KB[0] && t.bytes <= NEAR_50KB[1]);
   const sumRank = rank.reduce((a, b) => a + b, 0);
   const sumExtract = timed.reduce((a, t) => a + t.extract_ms, 0);
+  const sumBase = timed.reduce((a, t) => a + (t.base_ms ?? 0), 0);
   return {
     pages: timed.length,
     rank_ms_median: round(median(rank)),
@@ -262,8 +283,22 @@ function timePages(pages, api, htmlToMarkdown, reps) {
       rank_ms_max: near.length > 0 ? round(Math.max(...near.map((t) => t.rank_ms))) : 0,
       list: near.map((t) => ({ page: t.page, kb: round(t.bytes / 1000, 1), rank_ms: round(t.rank_ms) })),
     },
+    ...(baseline
+      ? {
+          baseline: {
+            dist: baseline.dist,
+            rank_ms_median: round(median(timed.map((t) => t.base_ms))),
+            near_50kb_rank_ms_median: round(median(near.map((t) => t.base_ms))),
+            // This build's ranking time over the baseline's, summed over every page, and over the 40-60 KB ones.
+            ratio: round(sumRank / sumBase),
+            near_50kb_ratio: near.length > 0 ? round(sum(near, 'rank_ms') / sum(near, 'base_ms')) : null,
+          },
+        }
+      : {}),
   };
 }
+
+const sum = (rows, key) => rows.reduce((a, r) => a + r[key], 0);
 
 const pct = (x) => `${(x * 100).toFixed(1)} %`.padStart(8);
 
@@ -302,6 +337,10 @@ function printReport(report) {
   console.log(
     `  selectPassages ms/page: median ${t.rank_ms_median}, p95 ${t.rank_ms_p95}, max ${t.rank_ms_max}; pages of 40-60 KB (${t.near_50kb.pages}): median ${t.near_50kb.rank_ms_median}, max ${t.near_50kb.rank_ms_max}`,
   );
+  if (t.baseline)
+    console.log(
+      `  against the baseline build (${path.relative(ROOT, t.baseline.dist) || '.'}, same run, taking turns): ms/page median ${t.baseline.rank_ms_median} -> ${t.rank_ms_median}, pages of 40-60 KB median ${t.baseline.near_50kb_rank_ms_median} -> ${t.near_50kb.rank_ms_median}; this build over the baseline, summed: ${t.baseline.ratio} (40-60 KB: ${t.baseline.near_50kb_ratio ?? 'none'})`,
+    );
   console.log(`  slowest pages: ${t.slowest.map((s) => `${s.page} (${s.kb} KB) ${s.rank_ms} ms`).join(', ')}`);
   console.log(
     `  extraction ms/page: median ${t.extract_ms_median}; ranking adds ${(t.rank_over_extract * 100).toFixed(2)} % to extraction (summed; median page ${(t.rank_over_extract_median_page * 100).toFixed(2)} %)`,
@@ -349,7 +388,7 @@ function scoreSplit(split, api, htmlToMarkdown, opts, machine) {
       rows.push({ q, page, at });
     }
   const summary = summarise(rows);
-  const timing = timePages(pages, api, htmlToMarkdown, opts.reps);
+  const timing = timePages(pages, api, htmlToMarkdown, opts.reps, api.baseline);
   const r3 = summary.ranked[3];
   return {
     split: split.label,
@@ -388,6 +427,15 @@ function scoreSplit(split, api, htmlToMarkdown, opts, machine) {
   };
 }
 
+/** The ranking of another build (`--baseline DIST`, its dist/ folder), timed beside this one's. */
+async function loadBaseline(dist) {
+  const file = path.join(dist, 'extract/passages/index.js');
+  if (!fs.existsSync(file))
+    throw new UsageError(`--baseline ${dist}: no extract/passages/index.js in it (a built dist/)`);
+  const { selectPassages } = await import(pathToFileURL(file).href);
+  return { dist, selectPassages };
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   for (const d of DATASETS)
@@ -406,7 +454,8 @@ async function main() {
   const wordsOnly = maxChars > 0 ? { maxChars } : {};
   const vectors =
     opts.vectors === null ? null : passages.parseWordVectors(fs.readFileSync(opts.vectors, 'utf8'), opts.vectorWords);
-  const api = { ...passages, budget: vectors ? { ...wordsOnly, vectors } : wordsOnly, wordsOnly };
+  const baseline = opts.baseline === null ? null : await loadBaseline(opts.baseline);
+  const api = { ...passages, budget: vectors ? { ...wordsOnly, vectors } : wordsOnly, wordsOnly, baseline };
   const { tokenize, termOf } = await import(pathToFileURL(TOKENIZE).href);
   const { stopWordsFor } = await import(pathToFileURL(STOP_WORDS).href);
   const tools = { tokenize, termOf, stopWords: stopWordsFor('en') };

@@ -17,7 +17,8 @@ import { queryTerms, type QueryTerms } from './query-terms.js';
 import { splitPassages } from './split-passages.js';
 import { firstTwo, prefixKey } from './stem.js';
 import { stopWordsFor } from './stop-words.js';
-import { scanWords, tokenize } from './tokenize.js';
+import { scanWords, tokenize, WordCursor } from './tokenize.js';
+import { WordTable } from './word-table.js';
 import { cosine, meanVector, type WordVectors } from './word-vectors.js';
 import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
 
@@ -77,17 +78,37 @@ interface Stats {
 }
 
 interface Matcher {
-  match: (token: string) => number;
+  /** The query term index of the word `text.slice(start, end)` (a WordCursor's), -1 for none. */
+  match: (text: string, start: number, end: number) => number;
   terms: string[];
-  /** Whether a word with these first two character codes may match (scanWords' filter). */
-  wanted?: (first: number, second: number) => boolean;
+}
+
+// Terms of words met lately, per term function, found where the words stand. Bounded: cleared when full.
+const TERMS_KEPT = 50_000;
+const termTables = new WeakMap<(token: string) => string, WordTable<string>>();
+
+/** A word's term (`termOf`) by its place in a text: a word met before is never cut out again. */
+function termsByPlace(termOf: (token: string) => string): (text: string, start: number, end: number) => string {
+  let table = termTables.get(termOf);
+  if (table === undefined) termTables.set(termOf, (table = new WordTable<string>()));
+  const known = table;
+  return (text, start, end) => {
+    let term = known.find(text, start, end);
+    if (term === undefined) {
+      if (known.size >= TERMS_KEPT) known.clear();
+      const token = text.slice(start, end);
+      term = termOf(token);
+      known.add(token, term);
+    }
+    return term;
+  };
 }
 
 /**
- * Maps a token to its query term's index (-1 for none). Where the stemmer keeps a word's
- * first two letters, up to a fold of their accents (stem.ts prefixKey), a token whose first
- * two differ from every term's is never stemmed: most of a page's words are skipped at the
- * cost of a set lookup.
+ * Maps a word to its query term's index (-1 for none). Where the stemmer keeps a word's
+ * first two letters, up to a fold of their accents (stem.ts prefixKey), a word whose first
+ * two differ from every term's is never cut out nor stemmed: most of a page's words cost
+ * two character reads. A word met before in the call is found where it stands (WordTable).
  */
 function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
   const { terms, termOf } = query;
@@ -97,20 +118,28 @@ function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
   });
   const key = prefixKey(language);
   const prefixes = key ? new Set(terms.map(key)) : undefined;
-  // The plain two-letter key as a number, tested while scanning: a word that fails it is never cut out.
+  // The plain two-letter key as character codes: ASCII pairs in a table, others in a set.
   const plain = key === firstTwo;
-  const codes = new Set(terms.map((t) => t.charCodeAt(0) * 65536 + (t.charCodeAt(1) || 0)));
-  const memo = new Map<string, number>();
-  const match = (token: string): number => {
-    if (token === '' || (!plain && key && !prefixes?.has(key(token)))) return -1;
-    let found = memo.get(token);
-    if (found === undefined) {
-      found = index.get(termOf(token)) ?? -1;
-      memo.set(token, found);
-    }
-    return found;
+  const asciiPairs = new Uint8Array(128 * 128);
+  const otherPairs = new Set<number>();
+  for (const t of terms) {
+    const first = t.charCodeAt(0);
+    const second = t.length > 1 ? t.charCodeAt(1) : 0;
+    if (first < 128 && second < 128) asciiPairs[first * 128 + second] = 1;
+    else otherPairs.add(first * 65536 + second);
+  }
+  const termAt = termsByPlace(termOf);
+  const match = (text: string, start: number, end: number): number => {
+    if (plain) {
+      const first = text.charCodeAt(start);
+      const second = end - start > 1 ? text.charCodeAt(start + 1) : 0;
+      const wanted =
+        first < 128 && second < 128 ? asciiPairs[first * 128 + second] === 1 : otherPairs.has(first * 65536 + second);
+      if (!wanted) return -1;
+    } else if (key && !prefixes?.has(key(text.slice(start, end)))) return -1;
+    return index.get(termAt(text, start, end)) ?? -1;
   };
-  return plain ? { match, terms, wanted: (a, b) => codes.has(a * 65536 + b) } : { match, terms };
+  return { match, terms };
 }
 
 /**
@@ -120,51 +149,74 @@ function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
  */
 function countTerms(text: string, matcher: Matcher, tf: Float64Array, hits: number[] | undefined): number {
   let position = 0;
-  scanWords(
-    text,
-    (word, noSpaces) => {
-      if (!noSpaces) {
-        const t = matcher.match(word);
-        if (t !== -1) {
-          tf[t] = (tf[t] as number) + 1;
-          hits?.push(position, t);
-        }
-        position += 1;
-        return;
+  const words = new WordCursor(text);
+  const folded = words.text;
+  while (words.next()) {
+    if (!words.noSpaces) {
+      const t = matcher.match(folded, words.start, words.end);
+      if (t !== -1) {
+        tf[t] = (tf[t] as number) + 1;
+        hits?.push(position, t);
       }
-      const found: [number, number][] = [];
-      matcher.terms.forEach((term, t) => {
-        for (let at = word.indexOf(term); at !== -1; at = word.indexOf(term, at + term.length)) {
-          tf[t] = (tf[t] as number) + 1;
-          found.push([position + Math.floor(at / CHARS_PER_WORD), t]);
-        }
-      });
-      found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-      for (const [p, t] of found) hits?.push(p, t);
-      position += Math.ceil(word.length / CHARS_PER_WORD);
-    },
-    matcher.wanted,
-  );
+      position += 1;
+      continue;
+    }
+    const word = folded.slice(words.start, words.end);
+    const found: [number, number][] = [];
+    matcher.terms.forEach((term, t) => {
+      for (let at = word.indexOf(term); at !== -1; at = word.indexOf(term, at + term.length)) {
+        tf[t] = (tf[t] as number) + 1;
+        found.push([position + Math.floor(at / CHARS_PER_WORD), t]);
+      }
+    });
+    found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const [p, t] of found) hits?.push(p, t);
+    position += Math.ceil(word.length / CHARS_PER_WORD);
+  }
   return position;
 }
 
-/** A heading path's (and lead-in's) term counts, counted once per call for all the passages under it. */
-type HeadingCounts = Map<string, { counts: Float64Array; matched: number[] }>;
+/**
+ * A heading path's (and lead-in's) term counts, counted once per call for all the passages
+ * under it: by the path's array (split-passages.ts shares one per section), then the lead-in.
+ */
+type HeadingCounts = Map<readonly string[], Map<string, { counts: Float64Array; matched: number[] }>>;
 
-function statsOf(passage: Passage, matcher: Matcher, headings: HeadingCounts): Stats {
+/**
+ * One passage's counts. `scratch` (zeros, as long as the terms, left as found) takes the
+ * counting; a passage with no hit shares `none`: most passages of a long page match no term.
+ */
+function statsOf(
+  passage: Passage,
+  matcher: Matcher,
+  headings: HeadingCounts,
+  scratch: Float64Array,
+  none: Float64Array,
+): Stats {
   const terms = matcher.terms.length;
-  const body = new Float64Array(terms);
   const hits: number[] = [];
-  const length = countTerms(passage.text, matcher, body, hits);
+  const length = countTerms(passage.text, matcher, scratch, hits);
+  let body = none;
+  if (hits.length > 0) {
+    body = new Float64Array(terms);
+    for (let i = 1; i < hits.length; i += 2) {
+      const t = hits[i] as number;
+      if (scratch[t] === 0) continue;
+      body[t] = scratch[t] as number;
+      scratch[t] = 0;
+    }
+  }
   const mostlyLinked = isMostlyLinked(passage.text, length);
-  const context = (passage.lead_in ? [...passage.heading_path, passage.lead_in] : passage.heading_path).join('\n');
-  let heading = headings.get(context);
+  let byLeadIn = headings.get(passage.heading_path);
+  if (byLeadIn === undefined) headings.set(passage.heading_path, (byLeadIn = new Map()));
+  let heading = byLeadIn.get(passage.lead_in ?? '');
   if (heading === undefined) {
+    const context = (passage.lead_in ? [...passage.heading_path, passage.lead_in] : passage.heading_path).join('\n');
     const counts = new Float64Array(terms);
     const found: number[] = [];
     if (context !== '') countTerms(context, matcher, counts, found);
     heading = { counts, matched: [...new Set(found.filter((_, i) => i % 2 === 1))] };
-    headings.set(context, heading);
+    byLeadIn.set(passage.lead_in ?? '', heading);
   }
   const matched = [...heading.matched];
   for (let i = 1; i < hits.length; i += 2) if (!matched.includes(hits[i] as number)) matched.push(hits[i] as number);
@@ -245,7 +297,9 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
   if (own === 0) return undefined;
   const matcher = termMatcher(parsed, options.language);
   const headings: HeadingCounts = new Map();
-  const stats = passages.map((p) => statsOf(p, matcher, headings));
+  const scratch = new Float64Array(terms.length);
+  const none = new Float64Array(terms.length);
+  const stats = passages.map((p) => statsOf(p, matcher, headings, scratch, none));
   const n = stats.length;
   const avgLength = Math.max(1, stats.reduce((sum, s) => sum + s.length, 0) / Math.max(1, n));
   const df = new Float64Array(terms.length);
