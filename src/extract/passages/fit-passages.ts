@@ -38,7 +38,7 @@ function codeBlocks(markdown: string, origin: number, from: number, to: number):
  * The sentences of [start, end) of `markdown`, white space trimmed: cut at sentence ends and
  * line breaks, never inside a fenced code block (`origin`: where its section starts).
  */
-function sentences(markdown: string, start: number, end: number, origin = start): Span[] {
+export function sentences(markdown: string, start: number, end: number, origin = start): Span[] {
   const text = markdown.slice(start, end);
   const cuts = new Set<number>([0, text.length]);
   for (const m of text.matchAll(SENTENCE_END)) cuts.add(m.index + m[0].length);

@@ -12,7 +12,7 @@
  */
 import type { Passage } from './passage.js';
 import { answerCue } from './answer-cues.js';
-import { fitPassages, sameSection, type Weigh } from './fit-passages.js';
+import { fitPassages, sameSection, sentences, type Weigh } from './fit-passages.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { splitPassages } from './split-passages.js';
 import { firstTwo, prefixKey } from './stem.js';
@@ -41,6 +41,8 @@ export const RANKING = {
   linkedWeight: 0.5,
   /** A passage holding the kind of value the question asks for gains this times the query words' mean IDF. */
   cueWeight: 1,
+  /** ... and this times the weight of the query's terms in its best sentence that holds such a value. */
+  cueSentenceWeight: 1,
   /** A passage gains this share of the better score of its neighbours in its section. */
   neighbourWeight: 0.3,
   /** A passage scoring under this share of the page's best is not an answer (a synonym's stray match). */
@@ -321,7 +323,11 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
       const hits = terms.length === own ? s.hits : ownHits(s.hits, own);
       value += phraseBonus(hits, sequence, idf) + proximityBonus(hits, s, idf, own);
     }
-    if (cue?.test(passage.text)) value += cueBonus;
+    if (cue?.test(passage.text)) {
+      value += cueBonus;
+      if (s.matched.length > 0)
+        value += RANKING.cueSentenceWeight * cueSentenceWeight(passage.text, cue, matcher, weights, idf);
+    }
     if (meaning) value += RANKING.meaningWeight * meanIdf * meaning(passage.text);
     if (s.mostlyLinked) value *= RANKING.linkedWeight;
     return value;
@@ -347,6 +353,28 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
     });
     return weight;
   };
+}
+
+/**
+ * The most the query's terms weigh (weight times IDF, each term once) in one sentence of
+ * `text` that holds the cue's kind of value: "a staff of 5,000" answers "how many employees"
+ * where a passage's number and its query words lie sentences apart does less.
+ */
+function cueSentenceWeight(text: string, cue: RegExp, matcher: Matcher, weights: number[], idf: number[]): number {
+  let best = 0;
+  const tf = new Float64Array(weights.length);
+  for (const span of sentences(text, 0, text.length)) {
+    const sentence = text.slice(span.start, span.end);
+    if (!cue.test(sentence)) continue;
+    tf.fill(0);
+    countTerms(sentence, matcher, tf, undefined);
+    let weight = 0;
+    tf.forEach((f, t) => {
+      if (f > 0) weight += (weights[t] as number) * (idf[t] as number);
+    });
+    best = Math.max(best, weight);
+  }
+  return best;
 }
 
 /**

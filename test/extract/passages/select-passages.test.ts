@@ -62,6 +62,21 @@ describe('selectPassages', () => {
     expect(answerOf('how many cars cross each day')).toContain('112,000 vehicles');
   });
 
+  it("prefers the passage whose value of the kind asked for shares a sentence with the question's words", () => {
+    // The first passage holds more of the question's words, and a number, but in another sentence.
+    const md = [
+      '## Fleet',
+      '',
+      'The carrier keeps its planes in service for decades. Its hub opened in 1985.',
+      '',
+      '## Orders',
+      '',
+      'By last month the airline counted 270 planes.',
+    ].join('\n');
+    const [best] = selectPassages(md, 'How many planes did the carrier have in service?', 1);
+    expect(best?.text).toContain('270 planes');
+  });
+
   it('uses the heading path: a question about a section finds it through its heading', () => {
     expect(answerOf('what are the dimensions')).toContain('| Main span | 4,200 ft |');
   });
