@@ -63,18 +63,28 @@ describe('selectPassages', () => {
   });
 
   it("prefers the passage whose value of the kind asked for shares a sentence with the question's words", () => {
-    // The first passage holds more of the question's words, and a number, but in another sentence.
+    // The first passage matches better (its heading too) and holds a number, but in another sentence.
     const md = [
-      '## Fleet',
+      '## The carrier planes',
       '',
-      'The carrier keeps its planes in service for decades. Its hub opened in 1985.',
+      'The carrier repaints its planes every year. Its hub opened in 1985.',
+      '',
+      '## Food',
+      '',
+      'Meals on board are served hot, with tea and bread.',
+      '',
+      '## Staff',
+      '',
+      'Cabin crews train for six weeks before they fly.',
       '',
       '## Orders',
       '',
-      'By last month the airline counted 270 planes.',
+      'The carrier counted 270 planes last month, a record.',
     ].join('\n');
-    const [best] = selectPassages(md, 'How many planes did the carrier have in service?', 1);
+    const [best] = selectPassages(md, 'How many planes does the carrier have?', 1);
     expect(best?.text).toContain('270 planes');
+    // Without a question word asking for a number, the better match stays first.
+    expect(selectPassages(md, 'carrier planes', 1)[0]?.heading_path).toEqual(['The carrier planes']);
   });
 
   it('uses the heading path: a question about a section finds it through its heading', () => {
