@@ -9,6 +9,7 @@ import { stopWordsFor } from './stop-words.js';
 import { relativesOf } from './wordnet.js';
 import { tokenize } from './tokenize.js';
 import { nearestWords, type WordVectors } from './word-vectors.js';
+import { numberForms } from './number-forms.js';
 
 /** A synonym's weight against a word of the query's own (bench:passages, both splits). */
 export const SYNONYM_WEIGHT = 0.5;
@@ -26,9 +27,12 @@ export const NEAR_PER_WORD = 20;
 export const NEAR_MIN_COSINE = 0.5;
 
 export interface QueryTerms {
-  /** The query's own terms first (`own` of them), then its synonyms', its related words', its near words' (with vectors). */
+  /**
+   * The query's own terms first (`own` of them), then the other forms of its numbers and
+   * units (number-forms.ts), its synonyms', its related words', its near words' (with vectors).
+   */
   terms: string[];
-  /** Per term: 1 for the query's own, SYNONYM_WEIGHT for a synonym's, RELATED_WEIGHT for a related word's, NEAR_WEIGHT for a near word's. */
+  /** Per term: 1 for the query's own and their number forms, SYNONYM_WEIGHT for a synonym's, RELATED_WEIGHT for a related word's, NEAR_WEIGHT for a near word's. */
   weights: number[];
   own: number;
   /** Term indexes of the query's own content words, in query order (for phrases). */
@@ -47,7 +51,8 @@ export function queryTerms(query: string, language?: string, vectors?: WordVecto
   const terms: string[] = [];
   const sequence: number[] = [];
   const words: string[] = [];
-  for (const token of tokenize(query)) {
+  const tokens = tokenize(query);
+  for (const token of tokens) {
     // A lone Latin letter is a possessive's "s" or an initial: it would match everywhere.
     if (stop.has(token) || /^[a-z]$/.test(token)) continue;
     const term = termOf(token);
@@ -69,6 +74,8 @@ export function queryTerms(query: string, language?: string, vectors?: WordVecto
       terms.push(term);
     }
   };
+  add(numberForms(tokens));
+  const formsEnd = terms.length;
   const relatives = words.filter((w) => /^[a-z]{3,}$/.test(w)).map(relativesOf);
   for (const r of relatives) add(r.synonyms.slice(0, SYNONYMS_PER_WORD));
   const synonymsEnd = terms.length;
@@ -79,7 +86,7 @@ export function queryTerms(query: string, language?: string, vectors?: WordVecto
       if (/^[a-z]{3,}$/.test(word))
         add(nearestWords(vectors, word, NEAR_PER_WORD, NEAR_MIN_COSINE).filter((w) => /^[a-z]{3,}$/.test(w)));
   const weights = terms.map((_, t) =>
-    t < own ? 1 : t < synonymsEnd ? SYNONYM_WEIGHT : t < relatedEnd ? RELATED_WEIGHT : NEAR_WEIGHT,
+    t < formsEnd ? 1 : t < synonymsEnd ? SYNONYM_WEIGHT : t < relatedEnd ? RELATED_WEIGHT : NEAR_WEIGHT,
   );
   return { terms, weights, own, sequence, termOf };
 }
