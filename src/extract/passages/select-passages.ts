@@ -77,6 +77,8 @@ interface Stats {
   heading: Float64Array;
   /** The indexes of the terms found in the body or the heading path, each once. */
   matched: number[];
+  /** Where the body's hits stand, when asked for (a question with a cue: cueSentenceWeight). */
+  places?: HitPlaces;
 }
 
 interface Matcher {
@@ -149,33 +151,51 @@ function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
  * its length in words. A run without spaces is searched for the terms as substrings, its
  * positions in estimated words.
  */
-function countTerms(text: string, matcher: Matcher, tf: Float64Array, hits: number[] | undefined): number {
+function countTerms(
+  text: string,
+  matcher: Matcher,
+  tf: Float64Array,
+  hits: number[] | undefined,
+  places?: HitPlaces,
+): number {
   let position = 0;
   const words = new WordCursor(text);
   const folded = words.text;
+  if (places) places.aligned = folded.length === text.length;
   while (words.next()) {
     if (!words.noSpaces) {
       const t = matcher.match(folded, words.start, words.end);
       if (t !== -1) {
         tf[t] = (tf[t] as number) + 1;
         hits?.push(position, t);
+        places?.offsets.push(words.start);
       }
       position += 1;
       continue;
     }
     const word = folded.slice(words.start, words.end);
-    const found: [number, number][] = [];
+    const found: [number, number, number][] = [];
     matcher.terms.forEach((term, t) => {
       for (let at = word.indexOf(term); at !== -1; at = word.indexOf(term, at + term.length)) {
         tf[t] = (tf[t] as number) + 1;
-        found.push([position + Math.floor(at / CHARS_PER_WORD), t]);
+        found.push([position + Math.floor(at / CHARS_PER_WORD), t, words.start + at]);
       }
     });
     found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    for (const [p, t] of found) hits?.push(p, t);
+    for (const [p, t, offset] of found) {
+      hits?.push(p, t);
+      places?.offsets.push(offset);
+    }
     position += Math.ceil(word.length / CHARS_PER_WORD);
   }
   return position;
+}
+
+/** Where in a text its hits stand: each hit's offset in the folded text, and whether those are the text's own. */
+interface HitPlaces {
+  offsets: number[];
+  /** The folded text is as long as the text (no link target left out, no NFKC change of length): offsets are the text's. */
+  aligned: boolean;
 }
 
 /**
@@ -194,10 +214,12 @@ function statsOf(
   headings: HeadingCounts,
   scratch: Float64Array,
   none: Float64Array,
+  wantPlaces: boolean,
 ): Stats {
   const terms = matcher.terms.length;
   const hits: number[] = [];
-  const length = countTerms(passage.text, matcher, scratch, hits);
+  const places: HitPlaces | undefined = wantPlaces ? { offsets: [], aligned: false } : undefined;
+  const length = countTerms(passage.text, matcher, scratch, hits, places);
   let body = none;
   if (hits.length > 0) {
     body = new Float64Array(terms);
@@ -222,7 +244,7 @@ function statsOf(
   }
   const matched = [...heading.matched];
   for (let i = 1; i < hits.length; i += 2) if (!matched.includes(hits[i] as number)) matched.push(hits[i] as number);
-  return { length, mostlyLinked, hits, body, heading: heading.counts, matched };
+  return { length, mostlyLinked, hits, body, heading: heading.counts, matched, ...(places ? { places } : {}) };
 }
 
 /** Query pairs (in query order) found within `phraseGap` positions of each other, in order. */
@@ -301,13 +323,13 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
   const headings: HeadingCounts = new Map();
   const scratch = new Float64Array(terms.length);
   const none = new Float64Array(terms.length);
-  const stats = passages.map((p) => statsOf(p, matcher, headings, scratch, none));
+  const cue = answerCue(query);
+  const stats = passages.map((p) => statsOf(p, matcher, headings, scratch, none, cue !== undefined));
   const n = stats.length;
   const avgLength = Math.max(1, stats.reduce((sum, s) => sum + s.length, 0) / Math.max(1, n));
   const df = new Float64Array(terms.length);
   for (const s of stats) for (const t of s.matched) df[t] = (df[t] as number) + 1;
   const idf = terms.map((_, t) => Math.log(1 + (n - (df[t] as number) + 0.5) / ((df[t] as number) + 0.5)));
-  const cue = answerCue(query);
   const meanIdf = idf.slice(0, own).reduce((a, b) => a + b, 0) / own;
   const cueBonus = RANKING.cueWeight * meanIdf;
   const meaning = options.vectors && meaningOf(options.vectors, query, options.language);
@@ -326,7 +348,7 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
     if (cue?.test(passage.text)) {
       value += cueBonus;
       if (s.matched.length > 0)
-        value += RANKING.cueSentenceWeight * cueSentenceWeight(passage.text, cue, matcher, weights, idf);
+        value += RANKING.cueSentenceWeight * cueSentenceWeight(passage.text, cue, s, matcher, weights, idf);
     }
     if (meaning) value += RANKING.meaningWeight * meanIdf * meaning(passage.text);
     if (s.mostlyLinked) value *= RANKING.linkedWeight;
@@ -358,12 +380,39 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
 /**
  * The most the query's terms weigh (weight times IDF, each term once) in one sentence of
  * `text` that holds the cue's kind of value: "a staff of 5,000" answers "how many employees"
- * where a passage's number and its query words lie sentences apart does less.
+ * where a passage's number and its query words lie sentences apart does less. The
+ * passage's own hits are placed in its sentences; a text whose hits stand elsewhere in its
+ * folded copy (a link's target left out) is counted again sentence by sentence.
  */
-function cueSentenceWeight(text: string, cue: RegExp, matcher: Matcher, weights: number[], idf: number[]): number {
+function cueSentenceWeight(
+  text: string,
+  cue: RegExp,
+  stats: Stats,
+  matcher: Matcher,
+  weights: number[],
+  idf: number[],
+): number {
+  const places = stats.places;
+  const spans = sentences(text, 0, text.length);
   let best = 0;
+  if (places?.aligned) {
+    const { offsets } = places;
+    let hit = 0;
+    for (const span of spans) {
+      const seen = new Set<number>();
+      while (hit < offsets.length && (offsets[hit] as number) < span.end) {
+        if ((offsets[hit] as number) >= span.start) seen.add(stats.hits[hit * 2 + 1] as number);
+        hit++;
+      }
+      if (seen.size === 0 || !cue.test(text.slice(span.start, span.end))) continue;
+      let weight = 0;
+      for (const t of seen) weight += (weights[t] as number) * (idf[t] as number);
+      best = Math.max(best, weight);
+    }
+    return best;
+  }
   const tf = new Float64Array(weights.length);
-  for (const span of sentences(text, 0, text.length)) {
+  for (const span of spans) {
     const sentence = text.slice(span.start, span.end);
     if (!cue.test(sentence)) continue;
     tf.fill(0);
