@@ -83,6 +83,9 @@ describe('selectPassages', () => {
     ].join('\n');
     const [best] = selectPassages(md, 'How many planes does the carrier have?', 1);
     expect(best?.text).toContain('270 planes');
+    // The same with a link in the sentence: its target is left out of the words, the sentence weighed again.
+    const linked = md.replace('counted 270 planes', 'counted [270 planes](https://fleet.example/list.html?a=1)');
+    expect(selectPassages(linked, 'How many planes does the carrier have?', 1)[0]?.text).toContain('270 planes');
     // Without a question word asking for a number, the better match stays first.
     expect(selectPassages(md, 'carrier planes', 1)[0]?.heading_path).toEqual(['The carrier planes']);
   });
