@@ -80,7 +80,8 @@ async function startDevToolsBrowser(args: string[]): Promise<RemoteBrowser> {
         ...args,
         'about:blank',
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      // Its own process group: the helper processes (zygote, renderers) go with it on stop.
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
     );
     return new Promise((resolve, reject) => {
       let stderr = '';
@@ -106,9 +107,19 @@ async function startDevToolsBrowser(args: string[]): Promise<RemoteBrowser> {
   };
   const stop = (child: ChildProcess): Promise<void> =>
     new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const group = (): void => {
+        try {
+          process.kill(-(child.pid as number), 'SIGKILL');
+        } catch {
+          // The group is gone already.
+        }
+      };
+      if (child.exitCode !== null || child.signalCode !== null) {
+        group();
+        return resolve();
+      }
       child.once('exit', () => resolve());
-      child.kill('SIGKILL');
+      group();
     });
   const first = await launch(0);
   const port = first.port;
@@ -123,8 +134,27 @@ async function startDevToolsBrowser(args: string[]): Promise<RemoteBrowser> {
     },
     close: async () => {
       await stop(child);
-      // Chromium's helper processes may still write to the profile a moment after the browser exits.
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      await removeProfile(profile);
     },
   };
+}
+
+/**
+ * Removes a browser profile. A helper process that left the group may still write to it for
+ * a moment: tried for 5 s, then left in the temporary folder with a warning, not a failed
+ * teardown (the tests' outcome does not depend on it).
+ */
+async function removeProfile(profile: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      rmSync(profile, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (attempt >= 50) {
+        console.warn(`left the browser profile ${profile}: ${(error as Error).message}`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
