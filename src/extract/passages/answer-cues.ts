@@ -26,6 +26,8 @@ const NUMBER = `(?:\\d[\\d,.]*|(?:${NUMBER_WORDS}))`;
 
 /** A number, written in digits or in words. */
 const ANY_NUMBER = new RegExp(`\\b${NUMBER}(?![a-z])`, 'i');
+/** A count ("how many"): a number, not a year standing alone (1500-2099): "in 1985" counts nothing. */
+const COUNT = new RegExp(`\\b(?!(?:1[5-9]|20)\\d{2}(?![\\d,.]*\\d))${NUMBER}(?![a-z])`, 'i');
 /** A year (1000-2099), a month's or a weekday's name, an ISO date. */
 const DATE = new RegExp(
   `\\b(?:1\\d{3}|20\\d{2}|\\d{4}-\\d{2}-\\d{2}|${MONTHS}|${DAYS}|today|yesterday|tomorrow)(?![a-z0-9])`,
@@ -72,7 +74,7 @@ export function answerCue(question: string): RegExp | undefined {
       q,
     )
   )
-    return ANY_NUMBER;
+    return /\bhow many\b/.test(q) ? COUNT : ANY_NUMBER;
   if (/^\s*(?:who|whom|whose)\b/.test(q)) return NAME;
   if (/^\s*where\b/.test(q)) return PLACE;
   return undefined;

@@ -25,6 +25,11 @@ describe('answerCue', () => {
     expect(matches('When does the ferry leave?', 'You may park by the harbour and march on.')).toBe(false);
     expect(matches('How far is the island?', 'The island is far away.')).toBe(false);
     expect(answerCue('What is the name of the bakery?')).toBeUndefined();
+    // "How many" asks for a count: a year alone is none, a count in thousands is.
+    expect(matches('How many boats are there?', 'The harbour opened in 1985.')).toBe(false);
+    expect(matches('How many boats are there?', 'A fleet of 2,000 boats.')).toBe(true);
+    expect(matches('How many boats are there?', 'In 1985 it had 40.')).toBe(true);
+    expect(matches('What share of boats sank?', 'In 1985 a storm came.')).toBe(true);
     expect(answerCue('bakery opening')).toBeUndefined();
   });
 });
