@@ -366,15 +366,18 @@ function score(passages: Passage[], query: string, options: SelectOptions): Weig
     passage.score = Math.round(total * 1000) / 1000;
   });
   // A sentence's weight for a cut to a budget (fit-passages.ts): the IDF of the terms it holds, and the cue.
-  return (text) => {
-    const tf = new Float64Array(terms.length);
-    countTerms(text, matcher, tf, undefined);
-    let weight = cue?.test(text) ? cueBonus : 0;
-    tf.forEach((f, t) => {
-      if (f > 0) weight += (weights[t] as number) * (idf[t] as number);
-    });
-    return weight;
-  };
+  return (text) => (cue?.test(text) ? cueBonus : 0) + termWeight(text, matcher, weights, idf);
+}
+
+/** The weight times the IDF of each query term `text` holds, each term once. */
+function termWeight(text: string, matcher: Matcher, weights: number[], idf: number[]): number {
+  const tf = new Float64Array(weights.length);
+  countTerms(text, matcher, tf, undefined);
+  let weight = 0;
+  tf.forEach((f, t) => {
+    if (f > 0) weight += (weights[t] as number) * (idf[t] as number);
+  });
+  return weight;
 }
 
 /**
@@ -411,17 +414,9 @@ function cueSentenceWeight(
     }
     return best;
   }
-  const tf = new Float64Array(weights.length);
   for (const span of spans) {
     const sentence = text.slice(span.start, span.end);
-    if (!cue.test(sentence)) continue;
-    tf.fill(0);
-    countTerms(sentence, matcher, tf, undefined);
-    let weight = 0;
-    tf.forEach((f, t) => {
-      if (f > 0) weight += (weights[t] as number) * (idf[t] as number);
-    });
-    best = Math.max(best, weight);
+    if (cue.test(sentence)) best = Math.max(best, termWeight(sentence, matcher, weights, idf));
   }
   return best;
 }
