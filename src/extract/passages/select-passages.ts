@@ -17,7 +17,7 @@ import { queryTerms, type QueryTerms } from './query-terms.js';
 import { splitPassages } from './split-passages.js';
 import { firstTwo, prefixKey } from './stem.js';
 import { stopWordsFor } from './stop-words.js';
-import { scanWords, tokenize, WordCursor } from './tokenize.js';
+import { scanWords, termOf as porterTerm, tokenize, WordCursor } from './tokenize.js';
 import { WordTable } from './word-table.js';
 import { cosine, meanVector, type WordVectors } from './word-vectors.js';
 import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
@@ -124,22 +124,36 @@ function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
   const prefixes = key ? new Set(terms.map(key)) : undefined;
   // The plain two-letter key as character codes: ASCII pairs in a table, others in a set.
   const plain = key === firstTwo;
+  // Porter keeps the first three letters of a stem of four or more (checked on 2.5 million
+  // English words): a term that long is looked for by its first three, a shorter one by two.
+  const byThree = termOf === porterTerm;
+  // Per ASCII pair: 1 a word may match, 2 only if its third letter is a long term's too.
   const asciiPairs = new Uint8Array(128 * 128);
   const otherPairs = new Set<number>();
+  const triples = new Set<number>();
   for (const t of terms) {
     const first = t.charCodeAt(0);
     const second = t.length > 1 ? t.charCodeAt(1) : 0;
-    if (first < 128 && second < 128) asciiPairs[first * 128 + second] = 1;
-    else otherPairs.add(first * 65536 + second);
+    if (first >= 128 || second >= 128) otherPairs.add(first * 65536 + second);
+    else if (byThree && t.length >= 4) {
+      triples.add((first * 128 + second) * 65536 + t.charCodeAt(2));
+      asciiPairs[first * 128 + second] ||= 2;
+    } else asciiPairs[first * 128 + second] = 1;
   }
   const termAt = termsByPlace(termOf);
   const match = (text: string, start: number, end: number): number => {
     if (plain) {
       const first = text.charCodeAt(start);
       const second = end - start > 1 ? text.charCodeAt(start + 1) : 0;
-      const wanted =
-        first < 128 && second < 128 ? asciiPairs[first * 128 + second] === 1 : otherPairs.has(first * 65536 + second);
-      if (!wanted) return -1;
+      if (first < 128 && second < 128) {
+        const pair = asciiPairs[first * 128 + second];
+        if (pair === 0) return -1;
+        if (
+          pair === 2 &&
+          (end - start < 3 || !triples.has((first * 128 + second) * 65536 + text.charCodeAt(start + 2)))
+        )
+          return -1;
+      } else if (!otherPairs.has(first * 65536 + second)) return -1;
     } else if (key && !prefixes?.has(key(text.slice(start, end)))) return -1;
     return index.get(termAt(text, start, end)) ?? -1;
   };

@@ -90,6 +90,14 @@ describe('selectPassages', () => {
     expect(selectPassages(md, 'carrier planes', 1)[0]?.heading_path).toEqual(['The carrier planes']);
   });
 
+  it('meets a word whose stem changes its third letter, and a long stem by its first three', () => {
+    const md = ['## Shop', '', 'Buying a boat takes a day.', '', '## Lines', '', 'Two connections run at night.'].join(
+      '\n',
+    );
+    expect(selectPassages(md, 'buy', 1)[0]?.text).toBe('Buying a boat takes a day.');
+    expect(selectPassages(md, 'connected', 1)[0]?.text).toBe('Two connections run at night.');
+  });
+
   it('uses the heading path: a question about a section finds it through its heading', () => {
     expect(answerOf('what are the dimensions')).toContain('| Main span | 4,200 ft |');
   });
