@@ -17,9 +17,9 @@ import { queryTerms, type QueryTerms } from './query-terms.js';
 import { splitPassages } from './split-passages.js';
 import { firstTwo, prefixKey } from './stem.js';
 import { stopWordsFor } from './stop-words.js';
-import { scanWords, termOf as porterTerm, tokenize, WordCursor } from './tokenize.js';
+import { termOf as porterTerm, tokenize, WordCursor } from './tokenize.js';
 import { WordTable } from './word-table.js';
-import { cosine, meanVector, type WordVectors } from './word-vectors.js';
+import { cosine, meanOfRows, meaningRow, meanVector, type WordVectors } from './word-vectors.js';
 import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
 
 /** The ranking's knobs in one place (BM25's k1 and b at their textbook values). */
@@ -443,12 +443,42 @@ function meaningOf(vectors: WordVectors, query: string, language?: string): ((te
   const skip = stopWordsFor(language);
   const wanted = meanVector(vectors, tokenize(query), skip);
   if (wanted === null) return null;
+  const rowAt = rowsByPlace(vectors, skip);
   return (text) => {
-    // The scanner's words, not tokenize's: a page's runs need no segmenting here.
-    const words: string[] = [];
-    scanWords(text, (word) => void words.push(word));
-    const found = meanVector(vectors, words, skip);
+    // The cursor's words, not tokenize's: a page's runs need no segmenting here.
+    const words = new WordCursor(text);
+    const rows: number[] = [];
+    while (words.next()) {
+      const row = rowAt(words.text, words.start, words.end);
+      if (row !== -1) rows.push(row);
+    }
+    const found = meanOfRows(vectors, rows);
     return found === null ? 0 : Math.max(0, cosine(wanted, found) - RANKING.meaningFrom);
+  };
+}
+
+// Rows of words met lately, per vectors and stop words, found where the words stand. Bounded: cleared when full.
+const rowTables = new WeakMap<WordVectors, WeakMap<ReadonlySet<string>, WordTable<number>>>();
+
+/** A word's row in a mean (word-vectors.ts meaningRow) by its place in a text: a word met before is never cut out again. */
+function rowsByPlace(
+  vectors: WordVectors,
+  skip: ReadonlySet<string>,
+): (text: string, start: number, end: number) => number {
+  let bySkip = rowTables.get(vectors);
+  if (bySkip === undefined) rowTables.set(vectors, (bySkip = new WeakMap()));
+  let table = bySkip.get(skip);
+  if (table === undefined) bySkip.set(skip, (table = new WordTable<number>()));
+  const known = table;
+  return (text, start, end) => {
+    let row = known.find(text, start, end);
+    if (row === undefined) {
+      if (known.size >= TERMS_KEPT) known.clear();
+      const word = text.slice(start, end);
+      row = meaningRow(vectors, word, skip);
+      known.add(word, row);
+    }
+    return row;
   };
 }
 

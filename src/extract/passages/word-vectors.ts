@@ -120,19 +120,31 @@ export function meanVector(
   tokens: Iterable<string>,
   skip: ReadonlySet<string>,
 ): Float64Array | null {
-  const { dims, matrix, index } = vectors;
-  const sum = new Float64Array(dims);
-  let any = false;
+  const rows: number[] = [];
   for (const token of tokens) {
-    if (skip.has(token)) continue;
-    const row = index.get(token);
-    if (row === undefined || row < COMMONEST) continue;
+    const row = meaningRow(vectors, token, skip);
+    if (row !== -1) rows.push(row);
+  }
+  return meanOfRows(vectors, rows);
+}
+
+/** The row whose vector stands for `token` in a mean (meanVector), -1 for none: unknown, skipped, or too common. */
+export function meaningRow(vectors: WordVectors, token: string, skip: ReadonlySet<string>): number {
+  if (skip.has(token)) return -1;
+  const row = vectors.index.get(token);
+  return row === undefined || row < COMMONEST ? -1 : row;
+}
+
+/** The unit-length mean of the vectors of `rows` (meaningRow's), each weighted by the log of its row; null for none. */
+export function meanOfRows(vectors: WordVectors, rows: readonly number[]): Float64Array | null {
+  if (rows.length === 0) return null;
+  const { dims, matrix } = vectors;
+  const sum = new Float64Array(dims);
+  for (const row of rows) {
     const weight = Math.log(1 + row);
     const at = row * dims;
     for (let k = 0; k < dims; k++) sum[k] = sum[k]! + weight * matrix[at + k]!;
-    any = true;
   }
-  if (!any) return null;
   let norm = 0;
   for (let k = 0; k < dims; k++) norm += sum[k]! * sum[k]!;
   norm = Math.sqrt(norm);
