@@ -18,7 +18,7 @@ import { splitPassages } from './split-passages.js';
 import { firstTwo, prefixKey } from './stem.js';
 import { stopWordsFor } from './stop-words.js';
 import { termOf as porterTerm, tokenize, WordCursor } from './tokenize.js';
-import { WordTable } from './word-table.js';
+import { byPlace, WordTable } from './word-table.js';
 import { cosine, meanOfRows, meaningRow, meanVector, type WordVectors } from './word-vectors.js';
 import { CHARS_PER_WORD, isMostlyLinked } from './visible-text.js';
 
@@ -87,32 +87,23 @@ interface Matcher {
   terms: string[];
 }
 
-// Terms of words met lately, per term function, found where the words stand. Bounded: cleared when full.
+// Terms (and vector rows) of words met lately, found where the words stand. Bounded: emptied when full.
 const TERMS_KEPT = 50_000;
 const termTables = new WeakMap<(token: string) => string, WordTable<string>>();
 
-/** A word's term (`termOf`) by its place in a text: a word met before is never cut out again. */
+/** A word's term (`termOf`) by its place in a text. */
 function termsByPlace(termOf: (token: string) => string): (text: string, start: number, end: number) => string {
   let table = termTables.get(termOf);
   if (table === undefined) termTables.set(termOf, (table = new WordTable<string>()));
-  const known = table;
-  return (text, start, end) => {
-    let term = known.find(text, start, end);
-    if (term === undefined) {
-      if (known.size >= TERMS_KEPT) known.clear();
-      const token = text.slice(start, end);
-      term = termOf(token);
-      known.add(token, term);
-    }
-    return term;
-  };
+  return byPlace(table, termOf, TERMS_KEPT);
 }
 
 /**
  * Maps a word to its query term's index (-1 for none). Where the stemmer keeps a word's
  * first two letters, up to a fold of their accents (stem.ts prefixKey), a word whose first
  * two differ from every term's is never cut out nor stemmed: most of a page's words cost
- * two character reads. A word met before in the call is found where it stands (WordTable).
+ * two character reads (three for an English term of four letters or more). A word met
+ * before, in this call or an earlier one, is found where it stands (WordTable).
  */
 function termMatcher(query: QueryTerms, language: string | undefined): Matcher {
   const { terms, termOf } = query;
@@ -457,10 +448,10 @@ function meaningOf(vectors: WordVectors, query: string, language?: string): ((te
   };
 }
 
-// Rows of words met lately, per vectors and stop words, found where the words stand. Bounded: cleared when full.
+// Per vectors and stop words.
 const rowTables = new WeakMap<WordVectors, WeakMap<ReadonlySet<string>, WordTable<number>>>();
 
-/** A word's row in a mean (word-vectors.ts meaningRow) by its place in a text: a word met before is never cut out again. */
+/** A word's row in a mean (word-vectors.ts meaningRow) by its place in a text. */
 function rowsByPlace(
   vectors: WordVectors,
   skip: ReadonlySet<string>,
@@ -469,17 +460,7 @@ function rowsByPlace(
   if (bySkip === undefined) rowTables.set(vectors, (bySkip = new WeakMap()));
   let table = bySkip.get(skip);
   if (table === undefined) bySkip.set(skip, (table = new WordTable<number>()));
-  const known = table;
-  return (text, start, end) => {
-    let row = known.find(text, start, end);
-    if (row === undefined) {
-      if (known.size >= TERMS_KEPT) known.clear();
-      const word = text.slice(start, end);
-      row = meaningRow(vectors, word, skip);
-      known.add(word, row);
-    }
-    return row;
-  };
+  return byPlace(table, (word) => meaningRow(vectors, word, skip), TERMS_KEPT);
 }
 
 /**

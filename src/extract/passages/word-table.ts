@@ -58,6 +58,27 @@ export class WordTable<T> {
   }
 }
 
+/**
+ * `compute` of a word found by its place in a text, remembered in `table` (emptied when it
+ * holds `limit` words): a word met before is never cut out nor computed again.
+ */
+export function byPlace<T>(
+  table: WordTable<T>,
+  compute: (word: string) => T,
+  limit: number,
+): (text: string, start: number, end: number) => T {
+  return (text, start, end) => {
+    let value = table.find(text, start, end);
+    if (value === undefined) {
+      if (table.size >= limit) table.clear();
+      const word = text.slice(start, end);
+      value = compute(word);
+      table.add(word, value);
+    }
+    return value;
+  };
+}
+
 function hashOf(text: string, start: number, end: number): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WordTable } from '../../../src/extract/passages/word-table.js';
+import { byPlace, WordTable } from '../../../src/extract/passages/word-table.js';
 
 describe('WordTable', () => {
   it('finds a word by its place in a text, and nothing for a word not added', () => {
@@ -32,5 +32,30 @@ describe('WordTable', () => {
     expect(table.find(text, 0, (words[0] as string).length)).toBeUndefined();
     table.add('again', 'AGAIN');
     expect(table.find('again', 0, 5)).toBe('AGAIN');
+  });
+
+  it('byPlace computes a word once, found again by its place, and starts over past its limit', () => {
+    const computed: string[] = [];
+    const table = new WordTable<number>();
+    const lengthOf = byPlace(
+      table,
+      (word) => {
+        computed.push(word);
+        return word.length;
+      },
+      3,
+    );
+    const text = 'tide ebb tide flow tide';
+    expect(lengthOf(text, 0, 4)).toBe(4);
+    expect(lengthOf(text, 5, 8)).toBe(3);
+    expect(lengthOf(text, 9, 13)).toBe(4);
+    expect(computed).toEqual(['tide', 'ebb']);
+    expect(lengthOf(text, 14, 18)).toBe(4);
+    expect(table.size).toBe(3);
+    // Full: emptied before the next new word, which then is its only entry.
+    expect(lengthOf('moon', 0, 4)).toBe(4);
+    expect(table.size).toBe(1);
+    expect(lengthOf(text, 19, 23)).toBe(4);
+    expect(computed).toEqual(['tide', 'ebb', 'flow', 'moon', 'tide']);
   });
 });
