@@ -15,6 +15,14 @@ describe('numberForms', () => {
     expect(numberForms(tokenize('the 3rd stage'))).toEqual(['third']);
   });
 
+  it('reads digits beside digits as one number: no word for a part, the last part glued to its unit', () => {
+    const forms = numberForms(tokenize('a 4.5 km walk'));
+    expect(forms).not.toContain('four');
+    expect(forms).not.toContain('five');
+    expect(forms).toEqual(expect.arrayContaining(['5km', 'kilometres']));
+    expect(numberForms(tokenize('4,500 people'))).toEqual([]);
+  });
+
   it('reads "one" as a number beside a unit only, and leaves words without numbers alone', () => {
     expect(numberForms(tokenize('the one who won'))).toEqual([]);
     expect(numberForms(tokenize('one mile'))).toEqual(expect.arrayContaining(['1', '1mi']));
