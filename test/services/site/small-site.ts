@@ -12,6 +12,9 @@ export interface SmallSite {
   origin: string;
   hits: Map<string, number>;
   maxConcurrent: number;
+  /** Holds every answer from now on (the requests stay open) until resume(). */
+  pause(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -66,14 +69,32 @@ export async function startSmallSite(options: SmallSiteOptions = {}): Promise<Sm
   let origin = '';
   const hits = new Map<string, number>();
   let current = 0;
-  const site: SmallSite = { origin, hits, maxConcurrent: 0, close: async () => undefined };
+  let held: (() => void)[] | undefined;
+  const site: SmallSite = {
+    origin,
+    hits,
+    maxConcurrent: 0,
+    pause: () => {
+      held ??= [];
+    },
+    resume: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const go of waiting) go();
+    },
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     // A request is open from its arrival to its answer's end, latency included.
     current += 1;
     site.maxConcurrent = Math.max(site.maxConcurrent, current);
     res.on('close', () => (current -= 1));
-    if (options.latencyMs) setTimeout(() => answer(req, res), options.latencyMs);
-    else answer(req, res);
+    const go = (): void => {
+      if (held) held.push(() => answer(req, res));
+      else answer(req, res);
+    };
+    if (options.latencyMs) setTimeout(go, options.latencyMs);
+    else go();
   });
   const answer = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const url = new URL(req.url ?? '/', origin);
