@@ -133,11 +133,11 @@ export function numberForms(tokens: readonly string[]): string[] {
   tokens.forEach((token, i) => {
     const digits = digitsOf(token);
     const unit = GROUP_OF.get(tokens[i + 1] ?? '');
-    // Digits beside digits are parts of one number ("4.5", "4,500"): only the last, glued to its unit.
+    // Digits beside digits are parts of one number ("4.5", "4,500"): no word for a part, only the last glued to its unit.
     const part = /^\d+$/.test(token) && (/^\d+$/.test(tokens[i - 1] ?? '') || /^\d+$/.test(tokens[i + 1] ?? ''));
     // "one" is a number beside a unit only: "the one who", "one of them".
     if (digits !== undefined && (token !== 'one' || unit !== undefined)) {
-      if (!part) add(digits);
+      add(digits);
       const word = part ? undefined : WORD_OF.get(digits);
       if (word !== undefined) add(word);
       if (unit !== undefined) {
